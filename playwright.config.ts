@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+import { findBrowser } from './scripts/find-browser.mjs';
+
+/** Browser tests: headless Chromium with WebGPU (SwiftShader where there is no GPU). */
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 240_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    baseURL: 'http://localhost:5199',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: findBrowser() ?? undefined,
+      args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: 'npx vite --port 5199 --strictPort',
+    url: 'http://localhost:5199',
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,1 @@
+export function findBrowser(): string | null;
