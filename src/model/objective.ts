@@ -1,0 +1,170 @@
+/**
+ * The clipped policy objective of GRPO and its family — the TypeScript twin of
+ * shaders/policy_loss.wgsl. The CPU reference calls this function; the WebGPU engine runs the
+ * WGSL kernel; a browser test checks that they agree, gradients included.
+ *
+ * For response i (tokens t with mask m_{i,t}, length |o_i| = Σ_t m_{i,t}) with advantage A_i:
+ *
+ *   token ratio      ρ_{i,t} = π_θ(o_t | q, o_<t) / π_old(o_t | q, o_<t) = exp(logp − logp_old)
+ *   sequence ratio   s_i = exp( (1/|o_i|) Σ_t m_{i,t} (logp − logp_old) )          (GSPO)
+ *   surrogate        ℓ_{i,t} = −min( r·A_i , clip(r, 1 − ε, 1 + ε_high)·A_i )
+ *                    with r = ρ_{i,t} (importance_sampling_level = "token")
+ *                    or   r = s_i     (importance_sampling_level = "sequence", one unit per response)
+ *   KL leash         + β·k(π_θ, π_ref) per token, where with d = logp_ref − logp
+ *                    k1 = −d = log π_θ/π_ref,   k3 = e^d − d − 1  (unbiased, always ≥ 0)
+ *   entropy bonus    − c_H · H_{i,t}
+ *
+ *   aggregation (loss_type):
+ *     grpo     L = (1/B) Σ_i (1/|o_i|) Σ_t m ℓ           each response weighs the same
+ *     dapo     L = Σ_{i,t} m ℓ / Σ_{i,t} m                each token weighs the same
+ *     dr_grpo  L = Σ_{i,t} m ℓ / (B · max_completion_length)   no length normalisation
+ *
+ * With π_old = π_θ detached (on-policy, µ = 1) every ratio is 1 and the gradient is the plain
+ * policy gradient −A_i ∇log π. The clip only cuts the gradient: where the min picks the clipped
+ * branch (r·A > clip(r)·A) the token's surrogate gradient is 0.
+ *
+ * Returned: the loss, dL/dlogp and dL/dH per position (the model's backward turns them into
+ * logits gradients), and TRL-named metrics: clip_ratio/low_mean (r < 1 − ε with A < 0),
+ * clip_ratio/high_mean (r > 1 + ε_high with A > 0), clip_ratio/region_mean (either), kl,
+ * ratio_min/mean/max, entropy — each a masked mean over response tokens.
+ */
+import type { PolicyLossSettings } from './backend.ts';
+
+export interface PolicyObjectiveInput {
+  B: number;
+  T: number;
+  /** [B*T] log π_θ(o_t) at the sampling temperature. */
+  logprobs: ArrayLike<number>;
+  /** [B*T] entropy of π_θ at each position. */
+  entropy: ArrayLike<number>;
+  /** [B*T] 1 on response tokens. */
+  mask: ArrayLike<number>;
+  /** [B*T] log π_old(o_t), or null: π_old = π_θ detached (ratio 1). */
+  oldLogprobs: ArrayLike<number> | null;
+  /** [B*T] log π_ref(o_t), or null when β = 0. */
+  refLogprobs: ArrayLike<number> | null;
+  /** [B] one advantage per response. */
+  advantages: ArrayLike<number>;
+}
+
+export interface PolicyObjectiveOutput {
+  loss: number;
+  /** [B*T] dL/dlogp. */
+  gradLogprob: Float64Array;
+  /** [B*T] dL/dH. */
+  gradEntropy: Float64Array;
+  metrics: Record<string, number>;
+}
+
+/** Per-token aggregation weight w_{i,t} (before the mask) for each loss_type. */
+export function aggregationWeights(B: number, T: number, mask: ArrayLike<number>, lossType: PolicyLossSettings['lossType'], maxCompletionLength: number): Float64Array {
+  const rowTokens = new Float64Array(B);
+  let allTokens = 0;
+  for (let b = 0; b < B; b++) {
+    for (let t = 0; t < T; t++) rowTokens[b] += mask[b * T + t];
+    allTokens += rowTokens[b];
+  }
+  const w = new Float64Array(B);
+  for (let b = 0; b < B; b++) {
+    if (lossType === 'grpo') w[b] = rowTokens[b] > 0 ? 1 / (B * rowTokens[b]) : 0;
+    else if (lossType === 'dapo') w[b] = allTokens > 0 ? 1 / allTokens : 0;
+    else w[b] = 1 / (B * Math.max(1, maxCompletionLength));
+  }
+  return w;
+}
+
+/** The clipped surrogate, KL leash and entropy bonus with their gradients. See the file comment. */
+export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings): PolicyObjectiveOutput {
+  const { B, T, logprobs, entropy, mask, oldLogprobs, refLogprobs, advantages } = inp;
+  if (s.beta !== 0 && !refLogprobs) throw new Error('policyObjective: beta > 0 needs reference log-probs');
+  const N = B * T;
+  const gradLogprob = new Float64Array(N);
+  const gradEntropy = new Float64Array(N);
+  const w = aggregationWeights(B, T, mask, s.lossType, s.maxCompletionLength);
+  const lo = 1 - s.epsilon;
+  const hi = 1 + s.epsilonHigh;
+
+  let loss = 0;
+  let tokens = 0, clipLow = 0, clipHigh = 0, klSum = 0, entSum = 0;
+  let ratioMin = Infinity, ratioMax = -Infinity, ratioSum = 0;
+
+  for (let b = 0; b < B; b++) {
+    const A = advantages[b];
+    let len = 0, logRatioSum = 0;
+    for (let t = 0; t < T; t++) {
+      const i = b * T + t;
+      if (mask[i] === 0) continue;
+      len += mask[i];
+      logRatioSum += mask[i] * (oldLogprobs ? logprobs[i] - oldLogprobs[i] : 0);
+    }
+    if (len === 0) continue;
+    // GSPO: one ratio for the whole response, the geometric mean of its token ratios.
+    const seqRatio = Math.exp(logRatioSum / len);
+    const seqActive = seqRatio * A <= Math.min(Math.max(seqRatio, lo), hi) * A;
+    let seqWeight = 0;
+
+    for (let t = 0; t < T; t++) {
+      const i = b * T + t;
+      const m = mask[i];
+      if (m === 0) continue;
+      const wt = w[b] * m;
+      const r = s.importanceSamplingLevel === 'sequence' ? seqRatio : Math.exp(oldLogprobs ? logprobs[i] - oldLogprobs[i] : 0);
+      const clipped = Math.min(Math.max(r, lo), hi);
+      const surrogate = -Math.min(r * A, clipped * A);
+      const active = r * A <= clipped * A; // the unclipped branch is the min: gradient flows
+      let tokenLoss = surrogate;
+      if (s.importanceSamplingLevel === 'token') {
+        if (active) gradLogprob[i] += wt * -A * r;
+      } else {
+        seqWeight += wt;
+      }
+      if (s.beta !== 0) {
+        const d = refLogprobs![i] - logprobs[i];
+        const kl = s.klEstimator === 'k1' ? -d : Math.exp(d) - d - 1;
+        const dkl = s.klEstimator === 'k1' ? 1 : 1 - Math.exp(d);
+        tokenLoss += s.beta * kl;
+        gradLogprob[i] += wt * s.beta * dkl;
+        klSum += m * kl;
+      } else if (refLogprobs) {
+        const d = refLogprobs[i] - logprobs[i];
+        klSum += m * (s.klEstimator === 'k1' ? -d : Math.exp(d) - d - 1);
+      }
+      if (s.entropyCoef !== 0) {
+        tokenLoss -= s.entropyCoef * entropy[i];
+        gradEntropy[i] = -wt * s.entropyCoef;
+      }
+      loss += wt * tokenLoss;
+      tokens += m;
+      entSum += m * entropy[i];
+      ratioSum += m * r;
+      if (r < ratioMin) ratioMin = r;
+      if (r > ratioMax) ratioMax = r;
+      if (r < lo && A < 0) clipLow += m;
+      if (r > hi && A > 0) clipHigh += m;
+    }
+    if (s.importanceSamplingLevel === 'sequence' && seqActive) {
+      // d s_i / d logp_t = s_i · m_t / |o_i|; the response's loss −s_i·A enters with total weight Σ_t w_t.
+      for (let t = 0; t < T; t++) {
+        const i = b * T + t;
+        if (mask[i] !== 0) gradLogprob[i] += seqWeight * -A * seqRatio * mask[i] / len;
+      }
+    }
+  }
+  const denom = Math.max(tokens, 1);
+  return {
+    loss,
+    gradLogprob,
+    gradEntropy,
+    metrics: {
+      'clip_ratio/low_mean': clipLow / denom,
+      'clip_ratio/high_mean': clipHigh / denom,
+      'clip_ratio/region_mean': (clipLow + clipHigh) / denom,
+      kl: klSum / denom,
+      ratio_min: tokens ? ratioMin : 1,
+      ratio_mean: tokens ? ratioSum / denom : 1,
+      ratio_max: tokens ? ratioMax : 1,
+      entropy: entSum / denom,
+      policy_loss: loss,
+    },
+  };
+}
