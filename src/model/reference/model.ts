@@ -127,6 +127,7 @@ export class ReferenceModel {
   private T = 0;
   private capRows = 0;
   private capAtt = 0;
+  private gradCapRows = 0;
   private forwardWithOwnParams = false;
   private inputs = new Int32Array(0);
   private targets = new Int32Array(0);
@@ -187,18 +188,12 @@ export class ReferenceModel {
     const a = (n: number) => allocFloats(this.dtype, n);
     this.encoded = a(capRows * D);
     this.blocks = [];
-    this.dblocks = [];
     for (let l = 0; l < L; l++) {
       this.blocks.push({
         ln1: a(capRows * D), ln1Mean: a(capRows), ln1Rstd: a(capRows),
         qkv: a(capRows * 3 * D), atty: a(capRows * D), preatt: a(capAtt), att: a(capAtt),
         attproj: a(capRows * D), residual2: a(capRows * D),
         ln2: a(capRows * D), ln2Mean: a(capRows), ln2Rstd: a(capRows),
-        fch: a(capRows * 4 * D), fchGelu: a(capRows * 4 * D), fcproj: a(capRows * D), residual3: a(capRows * D),
-      });
-      this.dblocks.push({
-        ln1: a(capRows * D), qkv: a(capRows * 3 * D), atty: a(capRows * D), preatt: a(capAtt), att: a(capAtt),
-        attproj: a(capRows * D), residual2: a(capRows * D), ln2: a(capRows * D),
         fch: a(capRows * 4 * D), fchGelu: a(capRows * 4 * D), fcproj: a(capRows * D), residual3: a(capRows * D),
       });
     }
@@ -209,11 +204,30 @@ export class ReferenceModel {
     this.probs = a(capRows * V);
     this.logprobs = a(capRows);
     this.entropy = a(capRows);
+    this.gradCapRows = 0; // gradient buffers follow on the next backward
+    this.capRows = capRows;
+    this.capAtt = capAtt;
+  }
+
+  /** Make sure the activation-gradient buffers match the forward buffers (allocated on the first backward only: sampling never needs them). */
+  private ensureGradCapacity(): void {
+    if (this.gradCapRows === this.capRows && this.dblocks.length === this.config.nLayers) return;
+    const { dModel: D, vocabSize: V, nLayers: L } = this.config;
+    const capRows = this.capRows;
+    const capAtt = this.capAtt;
+    const a = (n: number) => allocFloats(this.dtype, n);
+    this.dblocks = [];
+    for (let l = 0; l < L; l++) {
+      this.dblocks.push({
+        ln1: a(capRows * D), qkv: a(capRows * 3 * D), atty: a(capRows * D), preatt: a(capAtt), att: a(capAtt),
+        attproj: a(capRows * D), residual2: a(capRows * D), ln2: a(capRows * D),
+        fch: a(capRows * 4 * D), fchGelu: a(capRows * 4 * D), fcproj: a(capRows * D), residual3: a(capRows * D),
+      });
+    }
     this.dencoded = a(capRows * D);
     this.dlnf = a(capRows * D);
     this.dlogits = a(capRows * V);
-    this.capRows = capRows;
-    this.capAtt = capAtt;
+    this.gradCapRows = capRows;
   }
 
   /**
@@ -285,6 +299,7 @@ export class ReferenceModel {
     const N = B * T;
     const P = this.P;
     const G = this.G;
+    this.ensureGradCapacity();
 
     // zero the activation gradients of this batch (they accumulate, like everything here)
     this.dencoded.fill(0, 0, N * D);

@@ -1,0 +1,253 @@
+/**
+ * ReferenceBackend: the Backend interface on the CPU reference model — the oracle the WebGPU
+ * engine is checked against, and the fallback where there is no WebGPU.
+ *
+ * Everything is plain and synchronous behind the async interface: forward, per-token
+ * log-probs at a temperature, loss gradient per token (mean CE, any given per-token gradient,
+ * or the clipped policy objective of src/model/objective.ts), backward, global-norm clip,
+ * AdamW with weight decay on matrices only (ops.decaysWeights). A step whose loss, gradients or
+ * updated weights are not all finite is reported (finite = false) and NOT applied.
+ *
+ * Sampling recomputes the full forward for every new token (no KV cache): simple and obviously
+ * right. The draw for response token i of sample p·G + g is uniform4(seed, stream, p·G + g, i).
+ */
+import type {
+  AdamWSettings,
+  Backend,
+  LossSpec,
+  OptimizerState,
+  PerTokenOutputs,
+  SampleRequest,
+  SampleResult,
+  TokenBatch,
+  TrainStepResult,
+} from '../backend.ts';
+import type { ModelConfig, ParamLayout } from '../config.ts';
+import { paramLayout } from '../config.ts';
+import { initWeights } from '../init.ts';
+import { policyObjective } from '../objective.ts';
+import { uniform4 } from '../rng.ts';
+import { EOS, PAD } from '../../tasks/tokenizer.ts';
+import type { DType } from './model.ts';
+import { allocFloats, crossEntropyGradLogprob, meanCrossEntropy, ReferenceModel } from './model.ts';
+import type { Floats } from './ops.ts';
+import { adamwUpdate, clipGradients, decaysWeights, sampleToken } from './ops.ts';
+
+/** Samples per forward in sample(): bounds the activation memory of a large G. */
+const SAMPLE_CHUNK = 512;
+
+export class ReferenceBackend implements Backend {
+  readonly name = 'cpu' as const;
+  readonly config: ModelConfig;
+  readonly layout: ParamLayout;
+  /** The policy π_θ with its gradients and activation caches. */
+  readonly model: ReferenceModel;
+  /** AdamW first and second moments [layout.total] and the step count t. */
+  private m: Floats;
+  private v: Floats;
+  private step = 0;
+  /** Frozen weights of π_ref (snapshotReference), or null before the first snapshot. */
+  private refWeights: Floats | null = null;
+  /** Scratch copies for an update that is applied only if it stays finite. */
+  private scratchParams: Floats;
+  private scratchM: Floats;
+  private scratchV: Floats;
+
+  /** A backend on given weights [layout.total]; dtype 'f64' is for tests against float64 oracles. */
+  constructor(config: ModelConfig, weights: Float32Array | Float64Array, opts: { dtype?: DType } = {}) {
+    const dtype = opts.dtype ?? 'f32';
+    this.config = config;
+    this.layout = paramLayout(config);
+    this.model = new ReferenceModel(config, dtype, weights);
+    const n = this.layout.total;
+    this.m = allocFloats(dtype, n);
+    this.v = allocFloats(dtype, n);
+    this.scratchParams = allocFloats(dtype, n);
+    this.scratchM = allocFloats(dtype, n);
+    this.scratchV = allocFloats(dtype, n);
+  }
+
+  /** A backend with freshly initialised weights (src/model/init.ts) for this seed. */
+  static create(config: ModelConfig, seed: number, opts: { dtype?: DType } = {}): ReferenceBackend {
+    return new ReferenceBackend(config, initWeights(paramLayout(config), seed), opts);
+  }
+
+  async getWeights(): Promise<Float32Array> {
+    return Float32Array.from(this.model.params);
+  }
+
+  async setWeights(weights: Float32Array): Promise<void> {
+    this.checkLength('setWeights', weights.length);
+    this.model.params.set(weights);
+  }
+
+  async getOptimizerState(): Promise<OptimizerState> {
+    return { step: this.step, m: Float32Array.from(this.m), v: Float32Array.from(this.v) };
+  }
+
+  async setOptimizerState(state: OptimizerState): Promise<void> {
+    this.checkLength('setOptimizerState (m)', state.m.length);
+    this.checkLength('setOptimizerState (v)', state.v.length);
+    if (!Number.isInteger(state.step) || state.step < 0) throw new Error(`setOptimizerState: step must be a non-negative integer, got ${state.step}`);
+    this.m.set(state.m);
+    this.v.set(state.v);
+    this.step = state.step;
+  }
+
+  async snapshotReference(): Promise<void> {
+    this.refWeights = allocFloats(this.model.dtype, this.layout.total);
+    this.refWeights.set(this.model.params);
+  }
+
+  async logprobs(batch: TokenBatch, opts: { temperature?: number; reference?: boolean } = {}): Promise<PerTokenOutputs> {
+    const tau = opts.temperature ?? 1;
+    const out = this.perToken(batch, tau, opts.reference ? this.referenceWeights() : undefined);
+    return { logprobs: Float32Array.from(out.logprobs), entropy: Float32Array.from(out.entropy) };
+  }
+
+  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+    const { B, T, mask } = batch;
+    const N = B * T;
+    const tau = loss.kind === 'policy' ? loss.temperature : 1;
+
+    // π_ref first, so the activation caches end on π_θ for the backward
+    let refLogprobs: Float32Array | null = null;
+    if (loss.kind === 'policy' && loss.beta !== 0) refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
+
+    const { logprobs, entropy } = this.perToken(batch, tau);
+    let value: number;
+    let gL: ArrayLike<number>;
+    let gE: ArrayLike<number> | null = null;
+    let metrics: Record<string, number> = {};
+    if (loss.kind === 'ce') {
+      value = meanCrossEntropy(logprobs, mask);
+      gL = crossEntropyGradLogprob(mask);
+    } else if (loss.kind === 'pertoken') {
+      gL = loss.gradLogprob;
+      gE = loss.gradEntropy ?? null;
+      if (gL.length !== N || (gE && gE.length !== N)) throw new Error(`trainStep: per-token gradients must have B*T = ${N} entries`);
+      // the loss whose gradient this is: L = Σ gLogp·logp + Σ gEnt·H
+      value = 0;
+      for (let i = 0; i < N; i++) value += gL[i] * logprobs[i] + (gE ? gE[i] * entropy[i] : 0);
+    } else {
+      if (loss.advantages.length !== B) throw new Error(`trainStep: ${loss.advantages.length} advantages for B = ${B} responses`);
+      const r = policyObjective({ B, T, logprobs, entropy, mask, oldLogprobs: loss.oldLogprobs, refLogprobs, advantages: loss.advantages }, loss);
+      value = r.loss;
+      gL = r.gradLogprob;
+      gE = r.gradEntropy;
+      metrics = r.metrics;
+    }
+    if (!('entropy' in metrics)) {
+      let s = 0;
+      let n = 0;
+      for (let i = 0; i < N; i++) {
+        s += mask[i] * entropy[i];
+        n += mask[i];
+      }
+      metrics.entropy = n > 0 ? s / n : 0;
+    }
+
+    const model = this.model;
+    model.zeroGrad();
+    model.backward(gL, gE);
+    const total = this.layout.total;
+    const gradNorm = clipGradients(model.grads, total, opt.gradClip);
+    let finite = Number.isFinite(value) && Number.isFinite(gradNorm);
+    if (finite) {
+      // update copies, keep them only if every number stayed finite
+      const p = this.scratchParams;
+      const m = this.scratchM;
+      const v = this.scratchV;
+      p.set(model.params);
+      m.set(this.m);
+      v.set(this.v);
+      const t = this.step + 1;
+      for (const spec of this.layout.tensors) {
+        const a = spec.offset;
+        const b = a + spec.size;
+        const wd = decaysWeights(spec.shape) ? opt.weightDecay : 0;
+        adamwUpdate(p.subarray(a, b), model.grads.subarray(a, b), m.subarray(a, b), v.subarray(a, b), t, opt.lr, opt.beta1, opt.beta2, opt.eps, wd, spec.size);
+      }
+      for (let i = 0; i < total && finite; i++) finite = Number.isFinite(p[i]) && Number.isFinite(m[i]) && Number.isFinite(v[i]);
+      if (finite) {
+        model.params.set(p);
+        this.m.set(m);
+        this.v.set(v);
+        this.step = t;
+      }
+    }
+    return { loss: value, gradNorm, finite, metrics };
+  }
+
+  async sample(req: SampleRequest): Promise<SampleResult> {
+    const { prompts, numGenerations: G, temperature, maxNewTokens } = req;
+    const { seqLen } = this.config;
+    if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
+    prompts.forEach((p, i) => {
+      if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
+      if (p.length > seqLen) throw new Error(`sample: prompt ${i} has ${p.length} tokens, longer than seqLen ${seqLen}`);
+    });
+    const S = prompts.length * G;
+    const seqs: number[][] = [];
+    const budget: number[] = []; // response tokens allowed: prompt + response ≤ seqLen
+    for (let p = 0; p < prompts.length; p++) {
+      for (let g = 0; g < G; g++) {
+        seqs.push([...prompts[p]]);
+        budget.push(Math.max(0, Math.min(maxNewTokens, seqLen - prompts[p].length)));
+      }
+    }
+    const tokens: number[][] = Array.from({ length: S }, () => []);
+    const logps: number[][] = Array.from({ length: S }, () => []);
+    const finished = new Array<boolean>(S).fill(false);
+    const active = (s: number) => !finished[s] && tokens[s].length < budget[s];
+
+    for (;;) {
+      const live: number[] = [];
+      for (let s = 0; s < S; s++) if (active(s)) live.push(s);
+      if (live.length === 0) break;
+      for (let c = 0; c < live.length; c += SAMPLE_CHUNK) this.sampleStep(live.slice(c, c + SAMPLE_CHUNK), seqs, tokens, logps, finished, req);
+    }
+    return { tokens: tokens.map((t) => Int32Array.from(t)), logprobs: logps.map((l) => Float32Array.from(l)), finished };
+  }
+
+  /** One new token for each sample in `rows`: one forward over them, right-padded (causal: padding cannot affect earlier positions). */
+  private sampleStep(rows: number[], seqs: number[][], tokens: number[][], logps: number[][], finished: boolean[], req: SampleRequest): void {
+    const V = this.config.vocabSize;
+    let T = 0;
+    for (const s of rows) T = Math.max(T, seqs[s].length);
+    const inputs = new Int32Array(rows.length * T).fill(PAD);
+    rows.forEach((s, r) => inputs.set(seqs[s], r * T));
+    const logits = this.model.forward(inputs, rows.length, T);
+    rows.forEach((s, r) => {
+      const pos = seqs[s].length - 1;
+      const u = uniform4(req.seed, req.stream, s, tokens[s].length);
+      const { token, logprob } = sampleToken(logits.subarray((r * T + pos) * V, (r * T + pos + 1) * V), V, req.temperature, u);
+      seqs[s].push(token);
+      tokens[s].push(token);
+      logps[s].push(logprob);
+      if (token === EOS) finished[s] = true;
+    });
+  }
+
+  dispose(): void {
+    this.refWeights = null;
+  }
+
+  /** Forward + log-softmax of a batch at tau, on the policy or on other weights. */
+  private perToken(batch: TokenBatch, tau: number, weights?: Floats) {
+    const { B, T, inputs, targets, mask } = batch;
+    if (T > this.config.seqLen) throw new Error(`batch T = ${T} exceeds seqLen ${this.config.seqLen}`);
+    if (inputs.length !== B * T || targets.length !== B * T || mask.length !== B * T) throw new Error(`batch arrays must have B*T = ${B * T} entries`);
+    this.model.forward(inputs, B, T, weights);
+    return this.model.logsoftmax(targets, mask, tau);
+  }
+
+  private referenceWeights(): Floats {
+    if (!this.refWeights) throw new Error('no reference policy: call snapshotReference() before asking for π_ref');
+    return this.refWeights;
+  }
+
+  private checkLength(what: string, n: number): void {
+    if (n !== this.layout.total) throw new Error(`${what}: ${n} floats, the layout of this config needs ${this.layout.total}`);
+  }
+}
