@@ -1,0 +1,56 @@
+// Global gradient L2 norm and the clip coefficient, as a deterministic two-stage reduction.
+//
+//   grad_sumsq_partial   partials[w] = Σ_{i ≡ w-th stripe} grads[i]²       (fixed P workgroups)
+//   grad_norm_finalize   norm = √(Σ_w partials[w])
+//                        finite = loss (metrics[0]) and norm are finite
+//                        scale = maxNorm / norm if maxNorm > 0 and norm > maxNorm, else 1
+//                        metrics[1] = norm, metrics[2] = finite ? 1 : 0, metrics[3] = scale
+// AdamW (adamw.wgsl) multiplies each gradient by metrics[3] and skips the step when !finite.
+//
+// Bindings: 0 u: Params, 1 grads, 2 partials [P], 3 metrics [≥4]
+// Dispatch: grad_sumsq_partial: P workgroups of 256 (P = u.P); grad_norm_finalize: 1 workgroup of 256.
+
+struct Params { n: u32, P: u32, maxNorm: f32, _pad: u32 }
+
+@group(0) @binding(0) var<uniform> u: Params;
+@group(0) @binding(1) var<storage, read> grads: array<f32>;
+@group(0) @binding(2) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(3) var<storage, read_write> metrics: array<f32>;
+
+var<workgroup> red: array<f32, 256>;
+
+fn reduce_256(lid: u32) {
+  workgroupBarrier();
+  for (var w = 128u; w > 0u; w >>= 1u) {
+    if (lid < w) { red[lid] += red[lid + w]; }
+    workgroupBarrier();
+  }
+}
+
+fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
+
+@compute @workgroup_size(256)
+fn grad_sumsq_partial(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+  var s = 0.0;
+  for (var i = wid.x * 256u + lid.x; i < u.n; i += u.P * 256u) { let g = grads[i]; s += g * g; }
+  red[lid.x] = s;
+  reduce_256(lid.x);
+  if (lid.x == 0u) { partials[wid.x] = red[0]; }
+}
+
+@compute @workgroup_size(256)
+fn grad_norm_finalize(@builtin(local_invocation_id) lid: vec3u) {
+  var s = 0.0;
+  for (var i = lid.x; i < u.P; i += 256u) { s += partials[i]; }
+  red[lid.x] = s;
+  reduce_256(lid.x);
+  if (lid.x == 0u) {
+    let norm = sqrt(red[0]);
+    let finite = is_finite(norm) && is_finite(metrics[0]);
+    var scale = 1.0;
+    if (u.maxNorm > 0.0 && norm > u.maxNorm) { scale = u.maxNorm / norm; }
+    metrics[1] = norm;
+    metrics[2] = select(0.0, 1.0, finite);
+    metrics[3] = scale;
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The operations of the model as GPU dispatches recorded into a compute pass: one method per
+ * WGSL entry point (or pair), with the same argument order as the CPU reference's ops
+ * (src/model/reference/ops.ts: outputs first, then inputs, then shapes).
+ *
+ * Nothing here allocates per call in steady state: uniform buffers are created once per
+ * distinct content (shapes) and bind groups once per (kernel, buffers, uniform); values that
+ * change every step (AdamW's bias correction, the sampling seed) use uniform buffers that the
+ * caller owns and rewrites with queue.writeBuffer.
+ */
+import type { BufferArena } from './arena.ts';
+import type { KernelName, KernelRegistry } from './kernels.ts';
+
+/** A buffer, or a sub-range of one in floats (offsets must be multiples of 64 floats = 256 bytes). */
+export type Binding = GPUBuffer | { buffer: GPUBuffer; offset: number; size: number };
+
+/** A 32-bit float in a uniform block (numbers without this wrapper are u32). */
+export interface F32 {
+  f: number;
+}
+export const f32 = (f: number): F32 => ({ f });
+
+/** Pack uniform words: plain numbers as u32, f32(x) as float bits. */
+export function packUniform(items: (number | F32)[]): Uint32Array {
+  const n = Math.max(4, Math.ceil(items.length / 4) * 4);
+  const buf = new ArrayBuffer(n * 4);
+  const u = new Uint32Array(buf);
+  const f = new Float32Array(buf);
+  items.forEach((x, i) => {
+    if (typeof x === 'number') u[i] = x >>> 0;
+    else f[i] = x.f;
+  });
+  return u;
+}
+
+/** Workgroup counts for n invocations of `size` each, folded into y past 65535. */
+export function grid1d(n: number, size: number): [number, number] {
+  const groups = Math.max(1, Math.ceil(n / size));
+  if (groups <= 65535) return [groups, 1];
+  const y = Math.ceil(groups / 65535);
+  return [Math.ceil(groups / y), y];
+}
+
+const ceil = (a: number, b: number) => Math.max(1, Math.ceil(a / b));
+
+export class Ops {
+  private uniforms = new Map<string, GPUBuffer>();
+  private bindGroups = new Map<string, GPUBindGroup>();
+  private ids = new WeakMap<GPUBuffer, number>();
+  private nextId = 1;
+  /** Dispatches recorded so far (for tests and the profiler). */
+  dispatches = 0;
+
+  constructor(readonly device: GPUDevice, readonly kernels: KernelRegistry, readonly arena: BufferArena) {}
+
+  /** A uniform buffer with these words, created once per distinct content. */
+  uniform(items: (number | F32)[]): GPUBuffer {
+    const words = packUniform(items);
+    const key = Array.from(words).join(',');
+    let b = this.uniforms.get(key);
+    if (!b) {
+      b = this.arena.create('uniform', words.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+      this.device.queue.writeBuffer(b, 0, words);
+      this.uniforms.set(key, b);
+    }
+    return b;
+  }
+
+  /** A uniform buffer the caller owns and rewrites (values that change every step). */
+  dynamicUniform(label: string, words: number): GPUBuffer {
+    return this.arena.create(label, words * 4, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+  }
+
+  writeUniform(b: GPUBuffer, items: (number | F32)[]): void {
+    this.device.queue.writeBuffer(b, 0, packUniform(items));
+  }
+
+  /** Forget cached bind groups (after the buffers they name were destroyed). */
+  clearBindGroups(): void {
+    this.bindGroups.clear();
+  }
+
+  private id(b: GPUBuffer): number {
+    let i = this.ids.get(b);
+    if (i === undefined) this.ids.set(b, (i = this.nextId++));
+    return i;
+  }
+
+  /** Record one dispatch of `kernel` with uniform binding 0 and the given storage/uniform bindings. */
+  dispatch(pass: GPUComputePassEncoder, kernel: KernelName, uniform: GPUBuffer, bindings: Record<number, Binding>, groups: [number, number?, number?]): void {
+    const slots = Object.keys(bindings).map(Number).sort((a, b) => a - b);
+    let key = `${kernel}|${this.id(uniform)}`;
+    for (const s of slots) {
+      const b = bindings[s];
+      key += b instanceof GPUBuffer ? `|${s}:${this.id(b)}` : `|${s}:${this.id(b.buffer)}@${b.offset}+${b.size}`;
+    }
+    let bg = this.bindGroups.get(key);
+    if (!bg) {
+      const pipeline = this.kernels.get(kernel);
+      const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: uniform } }];
+      for (const s of slots) {
+        const b = bindings[s];
+        entries.push({ binding: s, resource: b instanceof GPUBuffer ? { buffer: b } : { buffer: b.buffer, offset: b.offset * 4, size: b.size * 4 } });
+      }
+      bg = this.device.createBindGroup({ label: kernel, layout: pipeline.getBindGroupLayout(0), entries });
+      this.bindGroups.set(key, bg);
+    }
+    pass.setPipeline(this.kernels.get(kernel));
+    pass.setBindGroup(0, bg);
+    pass.dispatchWorkgroups(groups[0], groups[1] ?? 1, groups[2] ?? 1);
+    this.dispatches++;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // embedding
+
+  /** out[b,t,:] = wte[inputs[b,t],:] + wpe[t,:]. */
+  embeddingForward(pass: GPUComputePassEncoder, out: Binding, inputs: Binding, wte: Binding, wpe: Binding, B: number, T: number, D: number): void {
+    this.dispatch(pass, 'encoder_forward', this.uniform([B * T, T, D, 0]), { 1: inputs, 2: wte, 3: wpe, 4: out }, grid1d(B * T * D, 256));
+  }
+
+  /** dwte[v,:] = Σ_{inputs=v} dout, dwpe[t,:] = Σ_b dout[b,t,:] (rows ≥ T of dwpe, up to Tmax, get 0). Written, not accumulated. */
+  embeddingBackward(pass: GPUComputePassEncoder, dwte: Binding, dwpe: Binding, dout: Binding, inputs: Binding, B: number, T: number, D: number, V: number, Tmax: number): void {
+    this.dispatch(pass, 'wte_backward', this.uniform([B * T, T, D, V]), { 1: inputs, 5: dout, 6: dwte }, grid1d(V * D, 256));
+    this.dispatch(pass, 'wpe_backward', this.uniform([B * T, T, D, Tmax]), { 5: dout, 7: dwpe }, grid1d(Tmax * D, 256));
+  }
+
+  /** Decode: out[r,:] = wte[tokens[r*S + pos],:] + wpe[pos,:], pos from `step`. */
+  embeddingDecode(pass: GPUComputePassEncoder, out: Binding, tokens: Binding, wte: Binding, wpe: Binding, step: GPUBuffer, R: number, S: number, D: number): void {
+    this.dispatch(pass, 'encoder_decode', this.uniform([R, S, D, 0]), { 1: tokens, 2: wte, 3: wpe, 4: out, 8: step }, grid1d(R * D, 256));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // matmul
+
+  /** out[N,OC] = inp[N,C]·w[C,OC] (+ bias) (+ res) (+ out if accumulate). */
+  matmulForward(pass: GPUComputePassEncoder, out: Binding, inp: Binding, w: Binding, bias: Binding | null, N: number, C: number, OC: number, opts: { res?: Binding; accumulate?: boolean } = {}): void {
+    const flags = (opts.accumulate ? 1 : 0) | (bias ? 2 : 0) | (opts.res ? 4 : 0);
+    this.dispatch(pass, 'matmul_nn', this.uniform([N, OC, C, flags]), { 1: inp, 2: w, 3: bias ?? w, 4: out, 5: opts.res ?? w }, [ceil(OC, 16), ceil(N, 16)]);
+  }
+
+  /**
+   * Backward of the linear layer (llm.c matmul_backward), as three dispatches:
+   *   dinp[N,C] (+)= dout[N,OC]·wᵀ (NT),  dw[C,OC] = inpᵀ·dout (TN),  dbias[OC] = Σ_n dout (column sum).
+   * dw and dbias are written (each parameter gradient has one producer); dinp accumulates if asked.
+   */
+  matmulBackward(pass: GPUComputePassEncoder, dinp: Binding | null, dw: Binding, dbias: Binding | null, dout: Binding, inp: Binding, w: Binding, N: number, C: number, OC: number, accumulateDinp = false): void {
+    if (dinp) this.dispatch(pass, 'matmul_nt', this.uniform([N, C, OC, accumulateDinp ? 1 : 0]), { 1: dout, 2: w, 3: w, 4: dinp, 5: w }, [ceil(C, 16), ceil(N, 16)]);
+    this.dispatch(pass, 'matmul_tn', this.uniform([C, OC, N, 0]), { 1: inp, 2: dout, 3: dout, 4: dw, 5: dout }, [ceil(OC, 16), ceil(C, 16)]);
+    if (dbias) this.dispatch(pass, 'bias_backward', this.uniform([N, OC, 0, 0]), { 1: dout, 4: dbias }, [ceil(OC, 256)]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // layernorm
+
+  layernormForward(pass: GPUComputePassEncoder, out: Binding, mean: Binding, rstd: Binding, inp: Binding, gamma: Binding, beta: Binding, N: number, C: number): void {
+    this.dispatch(pass, 'layernorm_forward', this.uniform([N, C, 0, 0]), { 1: inp, 2: gamma, 3: beta, 4: out, 5: mean, 6: rstd }, [ceil(N, 64)]);
+  }
+
+  /** dinp (+)= LN backward (accumulate if asked); dgamma, dbeta written. */
+  layernormBackward(pass: GPUComputePassEncoder, dinp: Binding, dgamma: Binding, dbeta: Binding, dout: Binding, inp: Binding, gamma: Binding, mean: Binding, rstd: Binding, N: number, C: number, accumulateDinp = false): void {
+    this.dispatch(pass, 'layernorm_backward_dx', this.uniform([N, C, accumulateDinp ? 1 : 0, 0]), { 1: inp, 2: gamma, 5: mean, 6: rstd, 7: dout, 8: dinp }, [ceil(N, 64)]);
+    this.dispatch(pass, 'layernorm_backward_params', this.uniform([N, C, 0, 0]), { 1: inp, 5: mean, 6: rstd, 7: dout, 9: dgamma, 10: dbeta }, [ceil(C, 64)]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // attention
+
+  attentionForward(pass: GPUComputePassEncoder, out: Binding, att: Binding, qkv: Binding, B: number, T: number, D: number, H: number): void {
+    this.dispatch(pass, 'attention_forward', this.uniform([B, T, D, H]), { 1: qkv, 2: att, 3: out }, [ceil(B * H * T, 64)]);
+  }
+
+  /** dqkv written; dpreatt [B,H,T,T] is scratch. */
+  attentionBackward(pass: GPUComputePassEncoder, dqkv: Binding, dpreatt: Binding, dout: Binding, qkv: Binding, att: Binding, B: number, T: number, D: number, H: number): void {
+    const u = this.uniform([B, T, D, H]);
+    this.dispatch(pass, 'attention_backward_q', u, { 1: qkv, 2: att, 4: dout, 5: dpreatt, 6: dqkv }, [ceil(B * H * T, 64)]);
+    this.dispatch(pass, 'attention_backward_kv', u, { 1: qkv, 2: att, 4: dout, 5: dpreatt, 6: dqkv }, [ceil(B * H * T, 64)]);
+  }
+
+  /** Decode one position per row over the KV cache [R,S,D] (appends k, v at pos). */
+  attentionDecode(pass: GPUComputePassEncoder, out: Binding, kcache: Binding, vcache: Binding, qkv: Binding, step: GPUBuffer, R: number, S: number, D: number, H: number): void {
+    this.dispatch(pass, 'attention_decode', this.uniform([R, S, D, H]), { 1: qkv, 3: out, 7: kcache, 8: vcache, 9: step }, [ceil(R * H, 64)]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // GELU
+
+  geluForward(pass: GPUComputePassEncoder, out: Binding, inp: Binding, n: number): void {
+    this.dispatch(pass, 'gelu_forward', this.uniform([n, 0, 0, 0]), { 1: inp, 2: out }, grid1d(n, 256));
+  }
+
+  geluBackward(pass: GPUComputePassEncoder, dinp: Binding, inp: Binding, dout: Binding, n: number, accumulate = false): void {
+    this.dispatch(pass, 'gelu_backward', this.uniform([n, accumulate ? 1 : 0, 0, 0]), { 1: inp, 3: dout, 4: dinp }, grid1d(n, 256));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // log-softmax, loss, logits backward
+
+  logsoftmaxForward(pass: GPUComputePassEncoder, logprobs: Binding, entropy: Binding, logits: Binding, targets: Binding, mask: Binding, tau: number, N: number, V: number): void {
+    this.dispatch(pass, 'logprob_forward', this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 3: mask, 4: logprobs, 5: entropy }, [ceil(N, 64)]);
+  }
+
+  /** dlogits written (0 on rows whose gradients are both 0). */
+  logitsBackward(pass: GPUComputePassEncoder, dlogits: Binding, logits: Binding, targets: Binding, gradLogprob: Binding, gradEntropy: Binding, tau: number, N: number, V: number): void {
+    this.dispatch(pass, 'logits_backward', this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 6: gradLogprob, 7: gradEntropy, 8: dlogits }, [ceil(N, 64)]);
+  }
+
+  /** metrics[0] = Σ gL·logp + gE·H, metrics[4] = Σ mask·H, metrics[5] = Σ mask. */
+  lossReduce(pass: GPUComputePassEncoder, metrics: Binding, logprobs: Binding, entropy: Binding, mask: Binding, gradLogprob: Binding, gradEntropy: Binding, N: number): void {
+    this.dispatch(pass, 'loss_reduce', this.uniform([N, 0, f32(1), 0]), { 3: mask, 4: logprobs, 5: entropy, 6: gradLogprob, 7: gradEntropy, 9: metrics }, [1]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // optimizer
+
+  /** Number of partial sums in the grad-norm reduction (fixed, so the result is deterministic). */
+  static readonly NORM_PARTIALS = 64;
+
+  /** metrics[1] = ‖g‖, metrics[2] = finite, metrics[3] = clip scale. `uniform` = [n, P, f32(maxNorm)]. */
+  gradNorm(pass: GPUComputePassEncoder, metrics: Binding, partials: Binding, grads: Binding, uniform: GPUBuffer): void {
+    this.dispatch(pass, 'grad_sumsq_partial', uniform, { 1: grads, 2: partials }, [Ops.NORM_PARTIALS]);
+    this.dispatch(pass, 'grad_norm_finalize', uniform, { 2: partials, 3: metrics }, [1]);
+  }
+
+  static gradNormUniform(n: number, maxNorm: number): (number | F32)[] {
+    return [n, Ops.NORM_PARTIALS, f32(maxNorm), 0];
+  }
+
+  /** AdamW on n entries; `uniform` = adamwUniform(...). */
+  adamw(pass: GPUComputePassEncoder, params: Binding, grads: Binding, m: Binding, v: Binding, metrics: Binding, decay: Binding, n: number, uniform: GPUBuffer): void {
+    this.dispatch(pass, 'adamw_step', uniform, { 1: params, 2: grads, 3: m, 4: v, 5: metrics, 6: decay }, grid1d(n, 256));
+  }
+
+  static adamwUniform(n: number, t: number, lr: number, beta1: number, beta2: number, eps: number, weightDecay: number): (number | F32)[] {
+    return [n, f32(lr), f32(beta1), f32(beta2), f32(eps), f32(weightDecay), f32(1 - Math.pow(beta1, t)), f32(1 - Math.pow(beta2, t))];
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // sampling
+
+  /** `uniform` = sampleUniform(...). */
+  sampleNext(pass: GPUComputePassEncoder, tokens: Binding, rows: Binding, state: Binding, logprobs: Binding, logits: Binding, step: GPUBuffer, uniform: GPUBuffer, R: number): void {
+    this.dispatch(pass, 'sample_next', uniform, { 1: logits, 2: tokens, 3: rows, 4: state, 5: logprobs, 6: step }, [ceil(R, 64)]);
+  }
+
+  static sampleUniform(R: number, V: number, S: number, seed: number, stream: number, temperature: number, eos: number): (number | F32)[] {
+    return [R, V, S, seed, stream, f32(temperature), eos, 0];
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Browser-side body of e2e/gpu-kernels.spec.ts: every kernel against its CPU reference op
+ * (src/model/reference/ops.ts) on shapes that are not multiples of any tile size.
+ * Returns one row per kernel output with the max abs difference and the worst ratio
+ * |gpu − ref| / (atol + rtol·|ref|) (≤ 1 passes).
+ */
+import * as ref from '../../model/reference/ops.ts';
+import { Rng } from '../../model/rng.ts';
+import { GpuContext } from '../context.ts';
+import type { ContextOptions } from '../context.ts';
+import { Ops } from '../ops.ts';
+
+export const ATOL = 1e-5;
+export const RTOL = 1e-4;
+
+export interface ParityRow {
+  kernel: string;
+  shape: string;
+  maxdiff: number;
+  /** max |gpu − ref| / (atol + rtol·|ref|); the row passes when ≤ 1. */
+  worst: number;
+  /** First mismatch (index, gpu, ref), if any. */
+  firstBad: string;
+}
+
+function compare(kernel: string, shape: string, gpu: ArrayLike<number>, cpu: ArrayLike<number>, n = cpu.length): ParityRow {
+  let maxdiff = 0;
+  let worst = 0;
+  let firstBad = '';
+  for (let i = 0; i < n; i++) {
+    const d = Math.abs(gpu[i] - cpu[i]);
+    const r = d / (ATOL + RTOL * Math.abs(cpu[i]));
+    if (!(d <= maxdiff)) maxdiff = d;
+    if (!(r <= worst)) worst = r;
+    if (!(r <= 1) && !firstBad) firstBad = `[${i}] gpu ${gpu[i]} ref ${cpu[i]}`;
+  }
+  return { kernel, shape, maxdiff, worst, firstBad };
+}
+
+export async function runKernelParity(opts: ContextOptions = {}): Promise<ParityRow[]> {
+  const ctx = await GpuContext.create(opts);
+  const { ops } = ctx;
+  const rng = new Rng(1234);
+  const randn = (n: number, s = 1) => Float32Array.from({ length: n }, () => s * rng.normal());
+  const ints = (n: number, hi: number) => Int32Array.from({ length: n }, () => rng.int(hi));
+  const buf = (x: Float32Array | Int32Array, label = 'test') => ctx.upload(label, x);
+  const empty = (n: number) => ctx.arena.storage('out', n);
+  const rows: ParityRow[] = [];
+
+  // ---- embedding: B=3, T=7, D=33, V=65, Tmax=9
+  {
+    const [B, T, D, V, Tmax] = [3, 7, 33, 65, 9];
+    const inputs = ints(B * T, V);
+    const wte = randn(V * D);
+    const wpe = randn(Tmax * D);
+    const dout = randn(B * T * D);
+    const out = new Float32Array(B * T * D);
+    ref.embeddingForward(out, inputs, wte, wpe, B, T, D);
+    const dwte = new Float32Array(V * D);
+    const dwpe = new Float32Array(Tmax * D);
+    ref.embeddingBackward(dwte, dwpe, dout, inputs, B, T, D);
+    const [bi, bwte, bwpe, bout, bd, bdwte, bdwpe] = [buf(inputs), buf(wte), buf(wpe), empty(B * T * D), buf(dout), empty(V * D), empty(Tmax * D)];
+    const [g1, g2, g3] = await ctx.run(
+      (p) => {
+        ops.embeddingForward(p, bout, bi, bwte, bwpe, B, T, D);
+        ops.embeddingBackward(p, bdwte, bdwpe, bd, bi, B, T, D, V, Tmax);
+      },
+      [{ buffer: bout, floats: B * T * D }, { buffer: bdwte, floats: V * D }, { buffer: bdwpe, floats: Tmax * D }],
+    );
+    const shape = `B${B} T${T} D${D} V${V}`;
+    rows.push(compare('encoder_forward', shape, g1, out), compare('wte_backward', shape, g2, dwte), compare('wpe_backward', shape, g3, dwpe));
+  }
+
+  // ---- matmul forward/backward, several awkward shapes; also the residual-fused forward
+  for (const [N, C, OC] of [[33, 7, 65], [1, 65, 7], [65, 33, 1], [17, 48, 31]]) {
+    const inp = randn(N * C);
+    const w = randn(C * OC);
+    const bias = randn(OC);
+    const res = randn(N * OC);
+    const dout = randn(N * OC);
+    const out = new Float32Array(N * OC);
+    ref.matmulForward(out, inp, w, bias, N, C, OC);
+    const outRes = out.map((x, i) => x + res[i]);
+    const dinp = new Float32Array(N * C);
+    const dw = new Float32Array(C * OC);
+    const db = new Float32Array(OC);
+    ref.matmulBackward(dinp, dw, db, dout, inp, w, N, C, OC);
+    const prior = randn(N * C);
+    const dinpAcc = dinp.map((x, i) => x + prior[i]);
+    const [bInp, bW, bB, bRes, bD] = [buf(inp), buf(w), buf(bias), buf(res), buf(dout)];
+    const [bOut, bOutRes, bDinp, bDw, bDb, bAcc] = [empty(N * OC), empty(N * OC), empty(N * C), empty(C * OC), empty(OC), buf(prior)];
+    const [g1, g2, g3, g4, g5, g6] = await ctx.run(
+      (p) => {
+        ops.matmulForward(p, bOut, bInp, bW, bB, N, C, OC);
+        ops.matmulForward(p, bOutRes, bInp, bW, bB, N, C, OC, { res: bRes });
+        ops.matmulBackward(p, bDinp, bDw, bDb, bD, bInp, bW, N, C, OC);
+        ops.matmulBackward(p, bAcc, bDw, null, bD, bInp, bW, N, C, OC, true);
+      },
+      [N * OC, N * OC, N * C, C * OC, OC, N * C].map((floats, i) => ({ buffer: [bOut, bOutRes, bDinp, bDw, bDb, bAcc][i], floats })),
+    );
+    const shape = `N${N} C${C} OC${OC}`;
+    rows.push(
+      compare('matmul_nn (+bias)', shape, g1, out),
+      compare('matmul_nn (+bias +res)', shape, g2, outRes),
+      compare('matmul_nt (dinp)', shape, g3, dinp),
+      compare('matmul_tn (dw)', shape, g4, dw),
+      compare('bias_backward', shape, g5, db),
+      compare('matmul_nt (accumulate)', shape, g6, dinpAcc),
+    );
+  }
+
+  // ---- layernorm
+  for (const [N, C] of [[33, 65], [1, 7], [7, 33]]) {
+    const inp = randn(N * C, 2).map((x, i) => x + (i % 3));
+    const g = randn(C);
+    const b = randn(C);
+    const dout = randn(N * C);
+    const out = new Float32Array(N * C);
+    const mean = new Float32Array(N);
+    const rstd = new Float32Array(N);
+    ref.layernormForward(out, mean, rstd, inp, g, b, N, C);
+    const dinp = new Float32Array(N * C);
+    const dg = new Float32Array(C);
+    const db = new Float32Array(C);
+    ref.layernormBackward(dinp, dg, db, dout, inp, g, mean, rstd, N, C);
+    const [bInp, bG, bB, bD] = [buf(inp), buf(g), buf(b), buf(dout)];
+    const [bOut, bMean, bRstd, bDinp, bDg, bDb] = [empty(N * C), empty(N), empty(N), empty(N * C), empty(C), empty(C)];
+    const r = await ctx.run(
+      (p) => {
+        ops.layernormForward(p, bOut, bMean, bRstd, bInp, bG, bB, N, C);
+        ops.layernormBackward(p, bDinp, bDg, bDb, bD, bInp, bG, bMean, bRstd, N, C);
+      },
+      [[bOut, N * C], [bMean, N], [bRstd, N], [bDinp, N * C], [bDg, C], [bDb, C]].map(([buffer, floats]) => ({ buffer: buffer as GPUBuffer, floats: floats as number })),
+    );
+    const shape = `N${N} C${C}`;
+    rows.push(
+      compare('layernorm_forward', shape, r[0], out),
+      compare('layernorm_forward (mean)', shape, r[1], mean),
+      compare('layernorm_forward (rstd)', shape, r[2], rstd),
+      compare('layernorm_backward_dx', shape, r[3], dinp),
+      compare('layernorm_backward (dgamma)', shape, r[4], dg),
+      compare('layernorm_backward (dbeta)', shape, r[5], db),
+    );
+  }
+
+  // ---- attention
+  for (const [B, T, D, H] of [[2, 7, 12, 3], [1, 33, 16, 2], [3, 1, 8, 1]]) {
+    const qkv = randn(B * T * 3 * D);
+    const dout = randn(B * T * D);
+    const out = new Float32Array(B * T * D);
+    const preatt = new Float32Array(B * H * T * T);
+    const att = new Float32Array(B * H * T * T);
+    ref.attentionForward(out, preatt, att, qkv, B, T, D, H);
+    const dqkv = new Float32Array(B * T * 3 * D);
+    ref.attentionBackward(dqkv, new Float32Array(B * H * T * T), new Float32Array(B * H * T * T), dout, qkv, att, B, T, D, H);
+    const [bQkv, bD, bOut, bAtt, bDqkv, bDpre] = [buf(qkv), buf(dout), empty(B * T * D), empty(B * H * T * T), empty(B * T * 3 * D), empty(B * H * T * T)];
+    const r = await ctx.run(
+      (p) => {
+        ops.attentionForward(p, bOut, bAtt, bQkv, B, T, D, H);
+        ops.attentionBackward(p, bDqkv, bDpre, bD, bQkv, bAtt, B, T, D, H);
+      },
+      [{ buffer: bOut, floats: B * T * D }, { buffer: bAtt, floats: B * H * T * T }, { buffer: bDqkv, floats: B * T * 3 * D }],
+    );
+    const shape = `B${B} T${T} D${D} H${H}`;
+    rows.push(compare('attention_forward', shape, r[0], out), compare('attention_forward (att)', shape, r[1], att), compare('attention_backward (dqkv)', shape, r[2], dqkv));
+  }
+
+  // ---- GELU
+  {
+    const n = 1031;
+    const inp = randn(n, 3);
+    inp[0] = 40; // far tail: tanh saturates
+    inp[1] = -40;
+    const dout = randn(n);
+    const out = new Float32Array(n);
+    ref.geluForward(out, inp, n);
+    const dinp = new Float32Array(n);
+    ref.geluBackward(dinp, inp, dout, n);
+    const [bI, bD, bO, bDi] = [buf(inp), buf(dout), empty(n), empty(n)];
+    const r = await ctx.run(
+      (p) => {
+        ops.geluForward(p, bO, bI, n);
+        ops.geluBackward(p, bDi, bI, bD, n);
+      },
+      [{ buffer: bO, floats: n }, { buffer: bDi, floats: n }],
+    );
+    rows.push(compare('gelu_forward', `n${n}`, r[0], out), compare('gelu_backward', `n${n}`, r[1], dinp));
+  }
+
+  // ---- log-softmax, loss, logits backward (temperature 0.7)
+  for (const [N, V, tau] of [[33, 65, 0.7], [7, 1, 1], [1, 51, 1.3]]) {
+    const logits = randn(N * V, 3);
+    const targets = ints(N, V);
+    const mask = Float32Array.from({ length: N }, (_, i) => (i % 4 === 1 ? 0 : 1));
+    const gL = randn(N).map((x, i) => mask[i] * x);
+    const gE = randn(N).map((x, i) => mask[i] * x);
+    const lp = new Float32Array(N);
+    const ent = new Float32Array(N);
+    const probs = new Float32Array(N * V);
+    ref.logsoftmaxForward(lp, ent, probs, logits, targets, mask, tau, N, V);
+    const dlogits = new Float32Array(N * V);
+    ref.logitsBackward(dlogits, probs, targets, gL, gE, tau, N, V);
+    let loss = 0;
+    for (let i = 0; i < N; i++) loss += gL[i] * lp[i] + gE[i] * ent[i];
+    const [bL, bT, bM, bGL, bGE] = [buf(logits), buf(targets), buf(mask), buf(gL), buf(gE)];
+    const [bLp, bEnt, bDl, bMet] = [empty(N), empty(N), empty(N * V), empty(16)];
+    const r = await ctx.run(
+      (p) => {
+        ops.logsoftmaxForward(p, bLp, bEnt, bL, bT, bM, tau, N, V);
+        ops.logitsBackward(p, bDl, bL, bT, bGL, bGE, tau, N, V);
+        ops.lossReduce(p, bMet, bLp, bEnt, bM, bGL, bGE, N);
+      },
+      [{ buffer: bLp, floats: N }, { buffer: bEnt, floats: N }, { buffer: bDl, floats: N * V }, { buffer: bMet, floats: 1 }],
+    );
+    const shape = `N${N} V${V} tau${tau}`;
+    rows.push(
+      compare('logprob_forward (logp)', shape, r[0], lp),
+      compare('logprob_forward (entropy)', shape, r[1], ent),
+      compare('logits_backward', shape, r[2], dlogits),
+      compare('loss_reduce', shape, r[3], [loss]),
+    );
+  }
+
+  // ---- grad norm + clip + AdamW (the reference's clipGradients then adamwUpdate, wd on a decay mask)
+  for (const [n, clip] of [[4097, 1.0], [65, 0], [1, 1e6]]) {
+    const grads = randn(n, 0.1);
+    const params = randn(n);
+    const m = randn(n, 0.01);
+    const v = randn(n, 0.01).map(Math.abs);
+    const decay = Float32Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 0 : 1));
+    const [t, lr, b1, b2, eps, wd] = [3, 1e-2, 0.9, 0.95, 1e-8, 0.1];
+    const g = Float32Array.from(grads);
+    const norm = ref.clipGradients(g, n, clip);
+    const p2 = Float32Array.from(params);
+    const m2 = Float32Array.from(m);
+    const v2 = Float32Array.from(v);
+    for (let i = 0; i < n; i++) {
+      ref.adamwUpdate(p2.subarray(i, i + 1), g.subarray(i, i + 1), m2.subarray(i, i + 1), v2.subarray(i, i + 1), t, lr, b1, b2, eps, decay[i] ? wd : 0, 1);
+    }
+    const met = new Float32Array(16); // metrics[0] = loss (finite)
+    const [bG, bP, bM, bV, bDec, bMet, bPart] = [buf(grads), buf(params), buf(m), buf(v), buf(decay), buf(met), empty(Ops.NORM_PARTIALS)];
+    const un = ops.uniform(Ops.gradNormUniform(n, clip));
+    const ua = ops.uniform(Ops.adamwUniform(n, t, lr, b1, b2, eps, wd));
+    const r = await ctx.run(
+      (p) => {
+        ops.gradNorm(p, bMet, bPart, bG, un);
+        ops.adamw(p, bP, bG, bM, bV, bMet, bDec, n, ua);
+      },
+      [{ buffer: bMet, floats: 4 }, { buffer: bP, floats: n }, { buffer: bM, floats: n }, { buffer: bV, floats: n }],
+    );
+    const shape = `n${n} clip${clip}`;
+    rows.push(
+      compare('grad_norm', shape, [r[0][1]], [norm]),
+      compare('grad_norm (finite flag)', shape, [r[0][2]], [1]),
+      compare('adamw_step (params)', shape, r[1], p2),
+      compare('adamw_step (m)', shape, r[2], m2),
+      compare('adamw_step (v)', shape, r[3], v2),
+    );
+  }
+  ctx.destroy();
+  return rows;
+}
