@@ -91,14 +91,18 @@ export function matmulBackward(dinp: Floats, dw: Floats, dbias: Floats | null, d
       dinp[n * C + c] += s;
     }
   }
-  for (let c = 0; c < C; c++) {
-    const wr = c * OC;
-    for (let o = 0; o < OC; o++) {
-      let s = 0;
-      for (let n = 0; n < N; n++) s += inp[n * C + c] * dout[n * OC + o];
-      dw[wr + o] += s;
+  // dw row by row in float64 (contiguous rows; float32 sums over N would lose digits)
+  const acc = new Float64Array(C * OC);
+  for (let n = 0; n < N; n++) {
+    const dr = n * OC;
+    for (let c = 0; c < C; c++) {
+      const x = inp[n * C + c];
+      if (x === 0) continue;
+      const ar = c * OC;
+      for (let o = 0; o < OC; o++) acc[ar + o] += x * dout[dr + o];
     }
   }
+  for (let i = 0; i < C * OC; i++) dw[i] += acc[i];
   if (dbias) {
     for (let o = 0; o < OC; o++) {
       let s = 0;
