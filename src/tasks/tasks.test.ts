@@ -139,3 +139,33 @@ describe('scratchpad tasks', () => {
     expect(() => cd.solve('cd:1000:1,1=')).toThrow(/no solution/);
   });
 });
+
+describe('strict verifiers on arbitrary text', () => {
+  it('never throw, return one of the three rewards, and accept only canonical answers', () => {
+    const rng = new Rng(99);
+    const alphabet = '0123456789abcxyz+-*/=(), |?:\u0663\uff14\u00a0\n<>.' + 'o'.repeat(3);
+    const exact = new Set(['add', 'sub', 'mul', 'chain', 'digitsum', 'reverse', 'sort', 'count', 'palindrome', 'dedup', 'shift']);
+    let accepted = 0;
+    for (const task of TASKS) {
+      for (let i = 0; i < 2000; i++) {
+        const { prompt, answer } = task.generate(rng, task.difficulties[rng.int(task.difficulties.length)]);
+        // Half pure noise, half noise around the right answer, sometimes very long.
+        const len = rng.next() < 0.05 ? 200 + rng.int(20_000) : rng.int(12);
+        let noise = '';
+        for (let k = 0; k < len; k++) noise += alphabet[rng.int(alphabet.length)];
+        const cut = rng.int(noise.length + 1);
+        const response = rng.next() < 0.5 ? noise : noise.slice(0, cut) + answer + noise.slice(cut);
+        const v = task.verify(prompt, response);
+        expect([0, 0.1, 1]).toContain(v.reward);
+        if (v.correct) {
+          accepted++;
+          expect(v.formatOk).toBe(true);
+          const graded = response.includes('|') ? response.slice(response.indexOf('|') + 1) : response;
+          if (exact.has(task.id)) expect(graded.replace(/^ +| +$/g, '')).toBe(answer);
+        }
+      }
+    }
+    console.log(`fuzz: ${accepted} of ${TASKS.length * 2000} noisy responses accepted, each exactly canonical`);
+    expect(accepted).toBeGreaterThan(0);
+  });
+});
