@@ -1,0 +1,389 @@
+/**
+ * WebGPUBackend: the Backend interface (src/model/backend.ts) on WGSL kernels.
+ *
+ * - trainStep: forward, per-token log-probs, loss gradient, backward, global-norm clip and
+ *   AdamW recorded into ONE command encoder, ONE submit, and ONE readback of the step's small
+ *   metrics buffer (loss, grad norm, finite flag, entropy sums).
+ * - sample: batched decoding of P·G rows with a KV cache; every position of every row is
+ *   decoded in the same submit (one compute pass per position, the position copied into a
+ *   uniform between passes), tokens chosen on the GPU, one readback of tokens, log-probs and
+ *   lengths at the end. Rows advance in lockstep from position 0: while a row is still inside
+ *   its prompt the next token is the prompt's, so prompts of different lengths need no
+ *   padding or masks, and the draw for response token i of row s is uniform4(seed, stream, s, i)
+ *   exactly as in the reference.
+ * - Same init as the reference (src/model/init.ts), so the same seed gives the same weights.
+ */
+import type {
+  AdamWSettings,
+  Backend,
+  LossSpec,
+  OptimizerState,
+  PerTokenOutputs,
+  SampleRequest,
+  SampleResult,
+  TokenBatch,
+  TrainStepResult,
+} from '../model/backend.ts';
+import type { ModelConfig, ParamLayout } from '../model/config.ts';
+import { paramLayout } from '../model/config.ts';
+import { initWeights } from '../model/init.ts';
+import { EOS } from '../tasks/tokenizer.ts';
+import type { ContextOptions } from './context.ts';
+import { GpuContext } from './context.ts';
+import type { CompileProgress } from './kernels.ts';
+import { GpuModel } from './model.ts';
+import { Ops } from './ops.ts';
+
+export interface WebGPUBackendOptions {
+  /** Init seed (same weights as ReferenceBackend.create(config, seed)). */
+  seed: number;
+  /** Use this device instead of acquiring one. */
+  device?: GPUDevice;
+  /** 'default' (the default): WebGPU's default limits; 'adapter': the adapter's buffer sizes. */
+  limits?: 'default' | 'adapter';
+  /** Kernel compilation progress. */
+  onProgress?: (p: CompileProgress) => void;
+  /** Start from these weights [layout.total] instead of the seeded init. */
+  weights?: Float32Array;
+  /** The GPU policy objective (shaders/policy_loss.wgsl), needed for LossSpec kind 'policy'. */
+  policyLoss?: PolicyLossKernel;
+}
+
+/**
+ * What a loss kernel records between the log-softmax forward and the logits backward: it reads
+ * acts.logprobs / acts.entropy / acts.mask (and `refLogprobs` when β ≠ 0), writes
+ * acts.gradLogprob / acts.gradEntropy, the loss into metrics[0] and its own metrics into
+ * metrics[6..15]. Per-step inputs (advantages, old log-probs) it uploads in `prepare`.
+ */
+export interface PolicyLossKernel {
+  /** Names of metrics[6..] in order (e.g. 'clip_ratio/low_mean'). */
+  readonly metricNames: readonly string[];
+  prepare(backend: WebGPUBackend, batch: TokenBatch, loss: Extract<LossSpec, { kind: 'policy' }>): void;
+  record(pass: GPUComputePassEncoder, backend: WebGPUBackend, batch: TokenBatch, loss: Extract<LossSpec, { kind: 'policy' }>, refLogprobs: GPUBuffer | null): void;
+}
+
+/** Buffers of the batched decoder, sized for R rows × S positions (grown when needed). */
+interface DecodeBuffers {
+  capR: number;
+  capS: number;
+  /** [R,S] i32 token table: prompts written by the CPU, responses by sample_next. */
+  tokens: GPUBuffer;
+  /** [R,2] u32: prompt length, response budget. */
+  rows: GPUBuffer;
+  /** [R] u32: response tokens so far, bit 31 once EOS came. */
+  state: GPUBuffer;
+  /** [R,S] f32 log-prob of each sampled token, at its position. */
+  logprobs: GPUBuffer;
+  /** Per layer [R,S,D] keys and values. */
+  kcache: GPUBuffer[];
+  vcache: GPUBuffer[];
+}
+
+export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBackendOptions): Promise<WebGPUBackend> {
+  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress };
+  const ctx = await GpuContext.create(ctxOpts);
+  const layout = paramLayout(config);
+  const weights = opts.weights ?? initWeights(layout, opts.seed);
+  if (weights.length !== layout.total) throw new Error(`createWebGPUBackend: weights have ${weights.length} floats, the layout needs ${layout.total}`);
+  return new WebGPUBackend(ctx, config, weights, opts.policyLoss ?? null);
+}
+
+export class WebGPUBackend implements Backend {
+  readonly name = 'webgpu' as const;
+  readonly layout: ParamLayout;
+  readonly model: GpuModel;
+  /** AdamW step count t. */
+  private step = 0;
+  /** Frozen π_ref weights (snapshotReference). */
+  private refParams: GPUBuffer | null = null;
+  private refLogprobs: GPUBuffer | null = null;
+  private decode: DecodeBuffers | null = null;
+  /** Uniforms rewritten every call. */
+  private readonly adamUniform: GPUBuffer;
+  private readonly normUniform: GPUBuffer;
+  private readonly sampleUniform: GPUBuffer;
+  private readonly stepUniform: GPUBuffer;
+  /** Row pos holds [pos, 0, 0, 0]: copied into stepUniform before each decode position. */
+  private readonly posTable: GPUBuffer;
+  private disposed = false;
+
+  constructor(readonly ctx: GpuContext, readonly config: ModelConfig, weights: Float32Array, private readonly policyLoss: PolicyLossKernel | null) {
+    this.layout = paramLayout(config);
+    this.model = new GpuModel(ctx, config, weights);
+    const o = ctx.ops;
+    this.adamUniform = o.dynamicUniform('adamw', 8);
+    this.normUniform = o.dynamicUniform('gradnorm', 4);
+    this.sampleUniform = o.dynamicUniform('sample', 8);
+    this.stepUniform = o.dynamicUniform('decode.step', 4);
+    const table = new Uint32Array(config.seqLen * 4);
+    for (let p = 0; p < config.seqLen; p++) table[p * 4] = p;
+    this.posTable = ctx.arena.create('decode.posTable', table.byteLength, GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    ctx.device.queue.writeBuffer(this.posTable, 0, table);
+  }
+
+  /** Live GPU buffers owned by this backend (a leak test watches it). */
+  get liveBuffers(): number {
+    return this.ctx.arena.live;
+  }
+
+  async getWeights(): Promise<Float32Array> {
+    const [w] = await this.ctx.submitAndRead(this.ctx.device.createCommandEncoder(), [{ buffer: this.model.params, floats: this.layout.total }]);
+    return Float32Array.from(w);
+  }
+
+  async setWeights(weights: Float32Array): Promise<void> {
+    this.checkLength('setWeights', weights.length);
+    this.ctx.device.queue.writeBuffer(this.model.params, 0, weights);
+  }
+
+  async getOptimizerState(): Promise<OptimizerState> {
+    const n = this.layout.total;
+    const [m, v] = await this.ctx.submitAndRead(this.ctx.device.createCommandEncoder(), [{ buffer: this.model.m, floats: n }, { buffer: this.model.v, floats: n }]);
+    return { step: this.step, m: Float32Array.from(m), v: Float32Array.from(v) };
+  }
+
+  async setOptimizerState(state: OptimizerState): Promise<void> {
+    this.checkLength('setOptimizerState (m)', state.m.length);
+    this.checkLength('setOptimizerState (v)', state.v.length);
+    if (!Number.isInteger(state.step) || state.step < 0) throw new Error(`setOptimizerState: step must be a non-negative integer, got ${state.step}`);
+    this.ctx.device.queue.writeBuffer(this.model.m, 0, state.m);
+    this.ctx.device.queue.writeBuffer(this.model.v, 0, state.v);
+    this.step = state.step;
+  }
+
+  async snapshotReference(): Promise<void> {
+    const n = this.layout.total;
+    if (!this.refParams) this.refParams = this.ctx.arena.storage('refParams', n);
+    const enc = this.ctx.device.createCommandEncoder();
+    enc.copyBufferToBuffer(this.model.params, 0, this.refParams, 0, n * 4);
+    this.ctx.device.queue.submit([enc.finish()]);
+  }
+
+  async logprobs(batch: TokenBatch, opts: { temperature?: number; reference?: boolean } = {}): Promise<PerTokenOutputs> {
+    const tau = opts.temperature ?? 1;
+    if (!(tau > 0)) throw new Error(`logprobs: temperature must be > 0, got ${tau}`);
+    const P = opts.reference ? this.referenceParams() : this.model.params;
+    const { B, T } = batch;
+    const a = this.uploadBatch(batch);
+    const N = B * T;
+    const [lp, ent] = await this.ctx.run(
+      (pass) => {
+        this.model.recordForward(pass, P, B, T);
+        this.model.recordLogsoftmax(pass, B, T, tau);
+      },
+      [{ buffer: a.logprobs, floats: N }, { buffer: a.entropy, floats: N }],
+    );
+    return { logprobs: Float32Array.from(lp), entropy: Float32Array.from(ent) };
+  }
+
+  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+    const { B, T, mask } = batch;
+    const N = B * T;
+    const tau = loss.kind === 'policy' ? loss.temperature : 1;
+    if (!(tau > 0)) throw new Error(`trainStep: temperature must be > 0, got ${tau}`);
+    if (loss.kind === 'policy' && !this.policyLoss) {
+      throw new Error("trainStep: the WebGPU backend has no policy-loss kernel (pass createWebGPUBackend(..., { policyLoss }) with shaders/policy_loss.wgsl's kernel)");
+    }
+    const a = this.uploadBatch(batch);
+    const q = this.ctx.device.queue;
+    // per-token loss gradients: for 'ce' and 'pertoken' they are known before the forward
+    if (loss.kind === 'ce') {
+      let n = 0;
+      for (let i = 0; i < N; i++) n += mask[i];
+      const g = new Float32Array(N);
+      if (n > 0) for (let i = 0; i < N; i++) g[i] = -mask[i] / n;
+      q.writeBuffer(a.gradLogprob, 0, g);
+      q.writeBuffer(a.gradEntropy, 0, new Float32Array(N));
+    } else if (loss.kind === 'pertoken') {
+      if (loss.gradLogprob.length !== N || (loss.gradEntropy && loss.gradEntropy.length !== N)) throw new Error(`trainStep: per-token gradients must have B*T = ${N} entries`);
+      q.writeBuffer(a.gradLogprob, 0, Float32Array.from(loss.gradLogprob));
+      q.writeBuffer(a.gradEntropy, 0, loss.gradEntropy ? Float32Array.from(loss.gradEntropy) : new Float32Array(N));
+    } else {
+      if (loss.advantages.length !== B) throw new Error(`trainStep: ${loss.advantages.length} advantages for B = ${B} responses`);
+      this.policyLoss!.prepare(this, batch, loss);
+    }
+    const t = this.step + 1;
+    const n = this.layout.total;
+    const o = this.ctx.ops;
+    o.writeUniform(this.adamUniform, Ops.adamwUniform(n, t, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
+    o.writeUniform(this.normUniform, Ops.gradNormUniform(n, opt.gradClip));
+
+    const m = this.model;
+    const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });
+    let refLogprobs: GPUBuffer | null = null;
+    if (loss.kind === 'policy' && loss.beta !== 0) {
+      // π_ref's log-probs first, copied aside, so the activations end on π_θ for the backward
+      const pass = enc.beginComputePass({ label: 'reference forward' });
+      m.recordForward(pass, this.referenceParams(), B, T);
+      m.recordLogsoftmax(pass, B, T, tau);
+      pass.end();
+      if (!this.refLogprobs || this.refLogprobs.size < N * 4) {
+        this.ctx.arena.destroy(this.refLogprobs);
+        this.refLogprobs = this.ctx.arena.storage('refLogprobs', a.capRows);
+      }
+      enc.copyBufferToBuffer(a.logprobs, 0, this.refLogprobs, 0, N * 4);
+      refLogprobs = this.refLogprobs;
+    }
+    const pass = enc.beginComputePass({ label: 'trainStep' });
+    m.recordForward(pass, m.params, B, T);
+    m.recordLogsoftmax(pass, B, T, tau);
+    if (loss.kind === 'policy') this.policyLoss!.record(pass, this, batch, loss, refLogprobs);
+    else o.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
+    m.recordBackward(pass, B, T, tau);
+    o.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
+    o.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniform);
+    pass.end();
+    const [met] = await this.ctx.submitAndRead(enc, [{ buffer: m.metrics, floats: 16 }]);
+
+    const finite = met[2] === 1;
+    if (finite) this.step = t;
+    const metrics: Record<string, number> = {};
+    if (loss.kind === 'policy') this.policyLoss!.metricNames.forEach((name, i) => (metrics[name] = met[6 + i]));
+    if (!('entropy' in metrics)) metrics.entropy = met[5] > 0 ? met[4] / met[5] : 0;
+    return { loss: met[0], gradNorm: met[1], finite, metrics };
+  }
+
+  async sample(req: SampleRequest): Promise<SampleResult> {
+    const { prompts, numGenerations: G, temperature, maxNewTokens, seed, stream } = req;
+    const { seqLen, vocabSize: V, dModel: D, nHeads: H, nLayers: L } = this.config;
+    if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
+    prompts.forEach((p, i) => {
+      if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
+      if (p.length > seqLen) throw new Error(`sample: prompt ${i} has ${p.length} tokens, longer than seqLen ${seqLen}`);
+    });
+    const R = prompts.length * G;
+    if (R === 0) return { tokens: [], logprobs: [], finished: [] };
+    const plen: number[] = [];
+    const budget: number[] = [];
+    let S = 1;
+    for (let p = 0; p < prompts.length; p++) {
+      for (let g = 0; g < G; g++) {
+        plen.push(prompts[p].length);
+        const b = Math.max(0, Math.min(maxNewTokens, seqLen - prompts[p].length));
+        budget.push(b);
+        S = Math.max(S, prompts[p].length + b);
+      }
+    }
+    const dec = this.ensureDecode(R, S);
+    const q = this.ctx.device.queue;
+    // rows of the token table, the log-probs and the KV cache are `stride` positions apart;
+    // positions S..stride-1 are never touched, so one allocation serves every rollout shape
+    const stride = dec.capS;
+    const table = new Int32Array(R * stride);
+    const rowInfo = new Uint32Array(2 * R);
+    for (let r = 0; r < R; r++) {
+      table.set(prompts[Math.floor(r / G)], r * stride);
+      rowInfo[2 * r] = plen[r];
+      rowInfo[2 * r + 1] = budget[r];
+    }
+    q.writeBuffer(dec.tokens, 0, table);
+    q.writeBuffer(dec.rows, 0, rowInfo);
+    q.writeBuffer(dec.state, 0, new Uint32Array(R));
+    const o = this.ctx.ops;
+    o.writeUniform(this.sampleUniform, Ops.sampleUniform(R, V, stride, seed >>> 0, stream >>> 0, temperature, EOS));
+
+    const m = this.model;
+    const a = m.ensureActivations(R, 1);
+    const P = (n: string) => m.t(m.params, n);
+    const enc = this.ctx.device.createCommandEncoder({ label: 'sample' });
+    // the last position whose next token is needed: S − 2
+    for (let pos = 0; pos + 1 < S; pos++) {
+      enc.copyBufferToBuffer(this.posTable, pos * 16, this.stepUniform, 0, 16);
+      const pass = enc.beginComputePass();
+      o.embeddingDecode(pass, a.encoded, dec.tokens, P('wte'), P('wpe'), this.stepUniform, R, stride, D);
+      let residual = a.encoded;
+      for (let l = 0; l < L; l++) {
+        const x = a.blocks[l];
+        const h = `h${l}.`;
+        o.layernormForward(pass, x.ln1, x.ln1Mean, x.ln1Rstd, residual, P(h + 'ln1.g'), P(h + 'ln1.b'), R, D);
+        o.matmulForward(pass, x.qkv, x.ln1, P(h + 'qkv.w'), P(h + 'qkv.b'), R, D, 3 * D);
+        o.attentionDecode(pass, x.atty, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H);
+        o.matmulForward(pass, x.residual2, x.atty, P(h + 'proj.w'), P(h + 'proj.b'), R, D, D, { res: residual });
+        o.layernormForward(pass, x.ln2, x.ln2Mean, x.ln2Rstd, x.residual2, P(h + 'ln2.g'), P(h + 'ln2.b'), R, D);
+        o.matmulForward(pass, x.fch, x.ln2, P(h + 'fc.w'), P(h + 'fc.b'), R, D, 4 * D);
+        o.geluForward(pass, x.fchGelu, x.fch, R * 4 * D);
+        o.matmulForward(pass, x.residual3, x.fchGelu, P(h + 'fc2.w'), P(h + 'fc2.b'), R, 4 * D, D, { res: x.residual2 });
+        residual = x.residual3;
+      }
+      o.layernormForward(pass, a.lnf, a.lnfMean, a.lnfRstd, residual, P('lnf.g'), P('lnf.b'), R, D);
+      o.matmulForward(pass, a.logits, a.lnf, P('lm_head'), null, R, D, V);
+      o.sampleNext(pass, dec.tokens, dec.rows, dec.state, dec.logprobs, a.logits, this.stepUniform, this.sampleUniform, R);
+      pass.end();
+    }
+    const [tok, lps, st] = await this.ctx.submitAndRead(enc, [
+      { buffer: dec.tokens, floats: R * stride },
+      { buffer: dec.logprobs, floats: R * stride },
+      { buffer: dec.state, floats: R },
+    ]);
+    const tokI = new Int32Array(tok.buffer, tok.byteOffset, R * stride);
+    const stU = new Uint32Array(st.buffer, st.byteOffset, R);
+    const tokens: Int32Array[] = [];
+    const logprobs: Float32Array[] = [];
+    const finished: boolean[] = [];
+    for (let r = 0; r < R; r++) {
+      const len = stU[r] & 0x7fffffff;
+      const start = r * stride + plen[r];
+      tokens.push(tokI.slice(start, start + len));
+      logprobs.push(lps.slice(start, start + len));
+      finished.push((stU[r] & 0x80000000) !== 0);
+    }
+    return { tokens, logprobs, finished };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.ctx.destroy();
+  }
+
+  /** The decoder's buffers for R rows × S positions (grown, never shrunk). */
+  private ensureDecode(R: number, S: number): DecodeBuffers {
+    const d = this.decode;
+    if (d && R <= d.capR && S <= d.capS) return d;
+    const capR = Math.max(R, d?.capR ?? 0);
+    const capS = Math.max(S, d?.capS ?? 0);
+    const arena = this.ctx.arena;
+    if (d) for (const b of [d.tokens, d.rows, d.state, d.logprobs, ...d.kcache, ...d.vcache]) arena.destroy(b);
+    if (d) this.ctx.ops.clearBindGroups();
+    const D = this.config.dModel;
+    const L = this.config.nLayers;
+    this.decode = {
+      capR, capS,
+      tokens: arena.storage('decode.tokens', capR * capS),
+      rows: arena.storage('decode.rows', 2 * capR),
+      state: arena.storage('decode.state', capR),
+      logprobs: arena.storage('decode.logprobs', capR * capS),
+      kcache: Array.from({ length: L }, () => arena.storage('decode.k', capR * capS * D)),
+      vcache: Array.from({ length: L }, () => arena.storage('decode.v', capR * capS * D)),
+    };
+    return this.decode;
+  }
+
+  /** Validate a batch and write its token ids, targets and mask into the activation buffers. */
+  private uploadBatch(batch: TokenBatch) {
+    const { B, T, inputs, targets, mask } = batch;
+    const { seqLen, vocabSize: V } = this.config;
+    if (T > seqLen) throw new Error(`batch T = ${T} exceeds seqLen ${seqLen}`);
+    const N = B * T;
+    if (inputs.length !== N || targets.length !== N || mask.length !== N) throw new Error(`batch arrays must have B*T = ${N} entries`);
+    for (let i = 0; i < N; i++) {
+      if (!(inputs[i] >= 0 && inputs[i] < V)) throw new Error(`batch: token id ${inputs[i]} at ${i} is outside 0..${V - 1}`);
+      if (!(targets[i] >= 0 && targets[i] < V)) throw new Error(`batch: target id ${targets[i]} at ${i} is outside 0..${V - 1}`);
+    }
+    const a = this.model.ensureActivations(B, T);
+    const q = this.ctx.device.queue;
+    q.writeBuffer(a.inputs, 0, inputs);
+    q.writeBuffer(a.targets, 0, targets);
+    q.writeBuffer(a.mask, 0, Float32Array.from(mask));
+    return a;
+  }
+
+  private referenceParams(): GPUBuffer {
+    if (!this.refParams) throw new Error('no reference policy: call snapshotReference() before asking for π_ref');
+    return this.refParams;
+  }
+
+  private checkLength(what: string, n: number): void {
+    if (n !== this.layout.total) throw new Error(`${what}: ${n} floats, the layout of this config needs ${this.layout.total}`);
+  }
+}
