@@ -1,0 +1,31 @@
+/**
+ * Runs engine code in headless Chromium (the real WebGPU path, the same modules as the page):
+ * starts Vite on a free port, opens the blank harness page and hands the page to `fn`.
+ * Used by `npm run train -- --backend webgpu` and `npm run bench`.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { createServer } from 'vite';
+import { findBrowser } from './find-browser.mjs';
+
+export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+  const executablePath = findBrowser();
+  if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
+  const server = await createServer({ logLevel: 'error', server: { port: 0, host: '127.0.0.1' } });
+  await server.listen();
+  const address = server.httpServer?.address();
+  const port = typeof address === 'object' && address ? address.port : 5173;
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
+    await page.goto(`http://127.0.0.1:${port}/e2e/harness.html`);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    return await fn(page);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

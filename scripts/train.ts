@@ -1,0 +1,113 @@
+/**
+ * npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT]
+ *                  [--<setting> VALUE …]   (every setting of src/rl/settings.ts, by its key or TRL name)
+ *
+ * JSONL on stdout ("step", "eval", and a final "summary" line); progress on stderr.
+ * cpu runs the reference in Node; webgpu runs the WebGPU engine in headless Chromium.
+ * Unknown flags and bad values: one sentence, exit 2.
+ */
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { SETTINGS, SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from '../src/rl/settings.ts';
+import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/model/checkpoint.ts';
+import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
+import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
+import { baseCheckpointPath } from '../src/rl/bases.ts';
+
+const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]';
+
+function fail(msg: string): never {
+  process.stderr.write(`${msg}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const TRL_TO_KEY: Record<string, string> = {};
+for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
+
+export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu'; from?: string; out?: string; evalSize: number; passAtK: boolean }
+
+export function parseArgs(argv: string[]): CliArgs {
+  const settings = defaultSettings() as unknown as Record<string, unknown>;
+  const a: CliArgs = { settings: settings as unknown as Settings, steps: 50, backend: 'cpu', evalSize: 32, passAtK: true };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (!flag.startsWith('--')) fail(`unexpected argument "${flag}": flags look like --name value`);
+    const name = flag.slice(2);
+    if (name === 'no-pass-at-k') { a.passAtK = false; continue; }
+    const value = argv[++i];
+    if (value === undefined) fail(`flag --${name} needs a value`);
+    if (name === 'steps' || name === 'eval-size') {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < (name === 'steps' ? 0 : 1) || n > 100000) fail(`--${name} must be a whole number${name === 'steps' ? ' ≥ 0' : ' ≥ 1'}, got "${value}"`);
+      if (name === 'steps') a.steps = n; else a.evalSize = n;
+    } else if (name === 'backend') {
+      if (value !== 'cpu' && value !== 'webgpu') fail(`--backend must be cpu or webgpu, got "${value}"`);
+      a.backend = value;
+    } else if (name === 'from') a.from = value;
+    else if (name === 'out') a.out = value;
+    else {
+      const key = SETTINGS_BY_KEY[name] ? name : TRL_TO_KEY[name];
+      if (!key) fail(`unknown flag --${name}`);
+      const r = parseSetting(SETTINGS_BY_KEY[key], value);
+      if (!r.ok) fail(r.error);
+      settings[key] = r.value;
+    }
+  }
+  return a;
+}
+
+function loadStart(a: CliArgs): { config: ModelConfig; weights: Float32Array | null; metadata: Record<string, unknown>; source: string } {
+  const path = a.from ?? baseCheckpointPath(a.settings.task, a.settings.difficulty);
+  if (path && existsSync(path)) {
+    try {
+      const c = decodeCheckpoint(new Uint8Array(readFileSync(path)));
+      return { config: c.config, weights: c.weights, metadata: c.metadata, source: path };
+    } catch (e) {
+      if (e instanceof CheckpointError) fail(`cannot load ${path}: ${e.message}`);
+      throw e;
+    }
+  }
+  if (a.from) fail(`checkpoint ${a.from} does not exist`);
+  return { config: { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, weights: null, metadata: {}, source: 'fresh init (no base checkpoint for this task; run npm run pretrain)' };
+}
+
+async function main() {
+  const a = parseArgs(process.argv.slice(2));
+  const start = loadStart(a);
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  log(`train: task ${a.settings.task}, ${a.steps} steps, seed ${a.settings.seed}, backend ${a.backend}, from ${start.source}`);
+  const emit = (r: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(r)}\n`);
+  let finalWeights: Float32Array;
+  if (a.backend === 'cpu') {
+    const { ReferenceBackend } = await import('../src/model/reference/backend.ts');
+    const { runTraining } = await import('../src/rl/run.ts');
+    const be = start.weights ? new ReferenceBackend(start.config, start.weights) : ReferenceBackend.create(start.config, a.settings.seed);
+    await runTraining(be, a.settings, { steps: a.steps, emit, progress: log, evalSize: a.evalSize, evalPassAtK: a.passAtK });
+    finalWeights = await be.getWeights();
+  } else {
+    const { withBrowserPage } = await import('./browser.ts');
+    finalWeights = await withBrowserPage(async (page) => {
+      await page.exposeFunction('__emit', (line: string) => emit(JSON.parse(line)));
+      await page.exposeFunction('__log', (line: string) => log(line));
+      const weights = await page.evaluate(async ({ settings, steps, config, weights, evalSize, passAtK }) => {
+        // Absolute paths: the page loads the very modules the lab uses from the Vite server.
+        const { createBackend }: typeof import('../src/rl/backends.ts') = await import('/src/rl/backends.ts' as string);
+        const { runTraining }: typeof import('../src/rl/run.ts') = await import('/src/rl/run.ts' as string);
+        const w = weights ? new Float32Array(weights) : null;
+        const be = await createBackend('webgpu', config, { seed: settings.seed, weights: w });
+        const g = globalThis as unknown as { __emit: (s: string) => void; __log: (s: string) => void };
+        await runTraining(be, settings, { steps, emit: (r) => g.__emit(JSON.stringify(r)), progress: (m) => g.__log(m), evalSize, evalPassAtK: passAtK });
+        return Array.from(await be.getWeights());
+      }, { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK });
+      return new Float32Array(weights as number[]);
+    });
+  }
+  if (a.out) {
+    writeFileSync(a.out, encodeCheckpoint({ config: start.config, weights: finalWeights, metadata: { ...start.metadata, trainedBy: 'grpo', steps: a.steps, settings: a.settings } }));
+    log(`wrote ${a.out}`);
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`train failed: ${(e as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { groupAdvantages } from './advantages.ts';
+
+const round = (a: Float64Array, d = 2) => Array.from(a, (x) => Number(x.toFixed(d)) + 0);
+
+describe('group advantages: the chapter\'s hand values', () => {
+  it('rewards [1,0,1,0]: GRPO gives [1, −1, 1, −1] (mean 0.5, population std 0.5)', () => {
+    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'grpo'), 3)).toEqual([1, -1, 1, -1]);
+  });
+  it('rewards [1,0,1,0]: RLOO gives [0.67, −0.67, 0.67, −0.67]', () => {
+    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'rloo'))).toEqual([0.67, -0.67, 0.67, -0.67]);
+  });
+  it('Dr. GRPO only centres; reinforce uses the batch mean', () => {
+    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'dr_grpo'))).toEqual([0.5, -0.5, 0.5, -0.5]);
+    expect(round(groupAdvantages([1, 1, 0, 0, 1, 1], 2, 'reinforce'))).toEqual([0.33, 0.33, -0.67, -0.67, 0.33, 0.33]);
+  });
+  it('all-equal rewards give zero advantages under every estimator', () => {
+    for (const e of ['grpo', 'dr_grpo', 'rloo'] as const) expect(round(groupAdvantages([1, 1, 1, 0.1, 0.1, 0.1], 3, e))).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+  it('scale_rewards: batch divides by one std over all answers, none does not divide', () => {
+    const r = [1, 0, 0, 0, 1, 1, 1, 1];
+    const batch = groupAdvantages(r, 4, 'grpo', 'batch');
+    const none = groupAdvantages(r, 4, 'grpo', 'none');
+    expect(round(none)).toEqual([0.75, -0.25, -0.25, -0.25, 0, 0, 0, 0]);
+    const s = Math.sqrt(r.reduce((a, x) => a + (x - 0.625) ** 2, 0) / 8);
+    expect(batch[0]).toBeCloseTo(0.75 / (s + 1e-4), 10);
+  });
+  it('rejects rewards that are not whole groups', () => {
+    expect(() => groupAdvantages([1, 0, 1], 2, 'grpo')).toThrow(/whole groups/);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Group-relative advantages: which of a prompt's G answers to make more likely.
+ *
+ * Rewards arrive prompt-major: r[p*G + g] is answer g to prompt p. Estimators (`advantage`):
+ *   grpo       A_i = (r_i − mean_group) / (std_group + eps)          (DeepSeekMath GRPO)
+ *   dr_grpo    A_i =  r_i − mean_group                                (Dr. GRPO: no std division)
+ *   rloo       A_i =  r_i − mean of the other G − 1 answers          (leave-one-out baseline)
+ *              = G/(G−1) · (r_i − mean_group)
+ *   reinforce  A_i =  r_i − mean_batch                                (one baseline for the batch)
+ * `scale_rewards` (TRL's name) chooses the std that grpo divides by: group (each prompt's own),
+ * batch (one std over all answers), none (no division — then grpo equals dr_grpo).
+ * std is the population std (divide by G), as in the chapter: rewards [1,0,1,0] give exactly
+ * [1,−1,1,−1]. (TRL divides by torch.std, the unbiased G − 1 form, which scales a group's
+ * advantages by √((G−1)/G) — 0.87 for G = 4 — and changes nothing else.) eps = 1e-4.
+ *
+ * A group whose rewards are all equal gets zero advantages under every estimator: it teaches
+ * nothing (TRL logs the share of such groups as frac_reward_zero_std).
+ */
+
+export type AdvantageEstimator = 'grpo' | 'dr_grpo' | 'rloo' | 'reinforce';
+export type ScaleRewards = 'group' | 'batch' | 'none';
+
+export const ADVANTAGE_EPS = 1e-4;
+
+function mean(xs: ArrayLike<number>, from = 0, to = xs.length): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += xs[i];
+  return to > from ? s / (to - from) : 0;
+}
+
+/** Population standard deviation (divide by n), 0 for fewer than two values. */
+export function stdPopulation(xs: ArrayLike<number>, from = 0, to = xs.length): number {
+  const n = to - from;
+  if (n < 2) return 0;
+  const m = mean(xs, from, to);
+  let s = 0;
+  for (let i = from; i < to; i++) s += (xs[i] - m) ** 2;
+  return Math.sqrt(s / n);
+}
+
+/** Advantages for P groups of G rewards (see the file comment for the formulas). */
+export function groupAdvantages(rewards: ArrayLike<number>, G: number, estimator: AdvantageEstimator, scaleRewards: ScaleRewards = 'group'): Float64Array {
+  const N = rewards.length;
+  if (G < 1 || N % G !== 0) throw new Error(`groupAdvantages: ${N} rewards are not whole groups of G=${G}`);
+  const A = new Float64Array(N);
+  if (estimator === 'reinforce') {
+    const m = mean(rewards);
+    for (let i = 0; i < N; i++) A[i] = rewards[i] - m;
+    return A;
+  }
+  const batchStd = stdPopulation(rewards);
+  for (let p = 0; p < N / G; p++) {
+    const from = p * G, to = from + G;
+    const m = mean(rewards, from, to);
+    let allEqual = true;
+    for (let i = from + 1; i < to; i++) if (rewards[i] !== rewards[from]) allEqual = false;
+    for (let i = from; i < to; i++) {
+      if (allEqual) { A[i] = 0; continue; }
+      const centred = rewards[i] - m;
+      if (estimator === 'dr_grpo') A[i] = centred;
+      else if (estimator === 'rloo') A[i] = G > 1 ? (G / (G - 1)) * centred : 0;
+      else {
+        const std = scaleRewards === 'group' ? stdPopulation(rewards, from, to) : scaleRewards === 'batch' ? batchStd : 0;
+        A[i] = scaleRewards === 'none' ? centred : centred / (std + ADVANTAGE_EPS);
+      }
+    }
+  }
+  return A;
+}

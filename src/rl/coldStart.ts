@@ -1,0 +1,68 @@
+/**
+ * Cold start: RL needs a base model that already solves some problems (a group of G answers
+ * teaches only when it mixes passes and failures). This is supervised fine-tuning of a fresh
+ * model on the task's reference responses, stopped once held-out greedy accuracy reaches a
+ * target — deliberately short of mastery, so RL has room to show what it adds.
+ */
+import type { AdamWSettings, Backend } from '../model/backend.ts';
+import { Rng } from '../model/rng.ts';
+import { getTask } from '../tasks/registry.ts';
+import { samplePrompts } from '../tasks/split.ts';
+import { greedyResponses, supervisedStep } from './supervised.ts';
+import { defaultSettings } from './settings.ts';
+import { GrpoTrainer } from './trainer.ts';
+
+export interface ColdStartOptions {
+  task: string;
+  difficulty: number;
+  think: boolean;
+  targetAccuracy: number;
+  seed: number;
+  batchSize?: number;
+  maxSteps?: number;
+  evalEvery?: number;
+  evalSize?: number;
+  opt?: Partial<AdamWSettings>;
+  progress?: (m: string) => void;
+}
+
+export interface ColdStartResult {
+  steps: number;
+  heldoutAccuracy: number;
+  trainAccuracy: number;
+  sampledPassRate: number;
+  reachedTarget: boolean;
+}
+
+export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<ColdStartResult> {
+  const task = getTask(o.task);
+  const rng = new Rng(o.seed ^ 0xc01d);
+  const opt: AdamWSettings = { lr: 3e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: 1, ...o.opt };
+  const settings = { ...defaultSettings(), task: o.task, difficulty: o.difficulty, seed: o.seed, numGenerations: 8 };
+  const evaluator = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: false });
+  const every = o.evalEvery ?? 5;
+  let steps = 0;
+  let acc = 0;
+  for (; steps < (o.maxSteps ?? 3000); ) {
+    const inst = samplePrompts(task, rng, o.difficulty, 'train', o.batchSize ?? 32);
+    await supervisedStep(backend, inst.map((i) => ({ prompt: i.prompt, response: task.referenceResponse(i.prompt, { think: o.think }) })), opt);
+    steps++;
+    if (steps % every === 0) {
+      acc = (await evaluator.evaluate()).heldout_accuracy;
+      o.progress?.(`sft step ${steps}: held-out greedy accuracy ${acc.toFixed(3)}`);
+      if (acc >= o.targetAccuracy) break;
+    }
+  }
+  // The design doc's pitfall: compare held-out with training prompts (memorisation shows as a gap),
+  // and measure the sampled pass rate (what GRPO's groups will see).
+  const trainEval = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: true });
+  const trainPrompts = samplePrompts(task, new Rng(o.seed ^ 0x7a1), o.difficulty, 'train', o.evalSize ?? 64).map((i) => i.prompt);
+  const full = await trainEval.evaluate();
+  return { steps, heldoutAccuracy: acc, trainAccuracy: await trainAccuracy(backend, task.id, trainPrompts), sampledPassRate: full.pass_at_k['1'] ?? NaN, reachedTarget: acc >= o.targetAccuracy };
+}
+
+async function trainAccuracy(backend: Backend, taskId: string, prompts: string[]): Promise<number> {
+  const task = getTask(taskId);
+  const out = await greedyResponses(backend, prompts, 12);
+  return prompts.filter((p, i) => task.verify(p, out[i]).correct).length / prompts.length;
+}

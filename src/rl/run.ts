@@ -1,0 +1,78 @@
+/**
+ * A headless training run: the loop behind `npm run train`, used in Node (CPU reference) and
+ * in the browser (WebGPU engine) — the same code on both, so a CLI run and the page agree.
+ *
+ * Emits JSONL-ready records: {"type":"step", …metrics}, {"type":"eval", step, heldout_accuracy,
+ * pass_at_k, …}, and a final {"type":"summary", heldout_before, heldout_after, steps, seconds,
+ * backend}.
+ */
+import type { Backend } from '../model/backend.ts';
+import type { Settings } from './settings.ts';
+import { GrpoTrainer, type EvalMetrics, type StepMetrics } from './trainer.ts';
+
+export interface RunOptions {
+  steps: number;
+  emit: (record: Record<string, unknown>) => void;
+  /** Progress sentences (stderr in the CLI). */
+  progress?: (message: string) => void;
+  evalSize?: number;
+  evalPassAtK?: boolean;
+}
+
+export interface RunSummary {
+  type: 'summary';
+  heldout_before: number;
+  heldout_after: number;
+  reward_first: number;
+  reward_last: number;
+  steps: number;
+  seconds: number;
+  backend: string;
+  task: string;
+  seed: number;
+}
+
+export function evalRecord(e: EvalMetrics): Record<string, unknown> {
+  return { type: 'eval', step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, by_difficulty: e.by_difficulty };
+}
+
+export async function runTraining(backend: Backend, settings: Settings, o: RunOptions): Promise<RunSummary> {
+  const t0 = Date.now();
+  const trainer = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 32, evalPassAtK: o.evalPassAtK ?? true });
+  await backend.snapshotReference(); // π_ref = the starting (base) policy
+  const first = await trainer.evaluate();
+  o.emit(evalRecord(first));
+  o.progress?.(`step 0: held-out accuracy ${first.heldout_accuracy.toFixed(3)}`);
+  let last: EvalMetrics = first;
+  const rewards: number[] = [];
+  for (let i = 0; i < o.steps; i++) {
+    const { metrics } = await trainer.trainStep();
+    rewards.push(metrics.reward);
+    o.emit({ type: 'step', ...(metrics as StepMetrics) });
+    if (!metrics.finite) {
+      o.progress?.(`step ${metrics.step}: the update produced NaN/Inf and was rejected; stopping (try a lower learning rate)`);
+      break;
+    }
+    if (trainer.step % settings.evalEvery === 0 || i === o.steps - 1) {
+      last = await trainer.evaluate();
+      o.emit(evalRecord(last));
+      o.progress?.(`step ${trainer.step}: reward ${metrics.reward.toFixed(3)}, held-out accuracy ${last.heldout_accuracy.toFixed(3)}`);
+    }
+  }
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const k = Math.max(1, Math.floor(rewards.length / 5));
+  const summary: RunSummary = {
+    type: 'summary',
+    heldout_before: first.heldout_accuracy,
+    heldout_after: last.heldout_accuracy,
+    reward_first: mean(rewards.slice(0, k)),
+    reward_last: mean(rewards.slice(-k)),
+    steps: trainer.step,
+    seconds: (Date.now() - t0) / 1000,
+    backend: backend.name,
+    task: settings.task,
+    seed: settings.seed,
+  };
+  o.emit(summary as unknown as Record<string, unknown>);
+  return summary;
+}

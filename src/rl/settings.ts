@@ -1,0 +1,132 @@
+/**
+ * THE settings table: every knob of a run, declared once.
+ *
+ * The lab's controls, the URL (shareable runs), validation of URL values, imported settings
+ * and the train CLI's flags all come from this one table, like TensorFlow Playground's
+ * state.ts. Each entry names the parameter in words and symbol, its TRL name where TRL has
+ * one (so students can carry it to real runs), the formula it enters, and its valid range.
+ */
+import { TASKS, WEAK_VERIFIERS } from '../tasks/registry.ts';
+
+interface Base {
+  /** Key in the URL and the CLI flag (--key). */
+  key: string;
+  /** Label in words and symbol, e.g. "Group size G". */
+  label: string;
+  /** TRL's GRPOConfig name, where there is one. */
+  trl?: string;
+  /** Where it enters the math, for the tooltip. */
+  help: string;
+  /** Grouping for the controls panel. */
+  group: 'task' | 'rollout' | 'objective' | 'optimizer' | 'dapo' | 'run';
+}
+export interface NumberSetting extends Base { kind: 'number' | 'int'; min: number; max: number; step: number; default: number; log?: boolean }
+export interface EnumSetting extends Base { kind: 'enum'; options: readonly string[]; default: string }
+export interface BoolSetting extends Base { kind: 'bool'; default: boolean }
+export type SettingSpec = NumberSetting | EnumSetting | BoolSetting;
+
+export const SETTINGS = [
+  { key: 'task', label: 'Task', group: 'task', kind: 'enum', options: TASKS.map((t) => t.id), default: 'reverse', help: 'Which verifiable problem the policy learns; the verifier re-derives the answer from the prompt text.' },
+  { key: 'difficulty', label: 'Difficulty', group: 'task', kind: 'int', min: 1, max: 4, step: 1, default: 1, help: 'Size of the instances (digits, letters). Tasks clamp it to their own levels.' },
+  { key: 'numGenerations', label: 'Group size G', trl: 'num_generations', group: 'rollout', kind: 'int', min: 2, max: 32, step: 1, default: 8, help: 'Answers sampled per prompt. A group teaches only if it is mixed: P(mixed) = 1 − p^G − (1 − p)^G.' },
+  { key: 'promptsPerStep', label: 'Prompts per step P', trl: 'per_device_train_batch_size / num_generations', group: 'rollout', kind: 'int', min: 1, max: 64, step: 1, default: 8, help: 'Prompts drawn per update; the batch has P·G answers.' },
+  { key: 'temperature', label: 'Sampling temperature τ', trl: 'temperature', group: 'rollout', kind: 'number', min: 0.1, max: 2, step: 0.05, default: 1, help: 'π(o_t) ∝ exp(z_t / τ). Higher τ explores more; the objective uses the same τ.' },
+  { key: 'maxCompletionLength', label: 'Max response length', trl: 'max_completion_length', group: 'rollout', kind: 'int', min: 1, max: 20, step: 1, default: 8, help: 'Tokens a response may use (EOS included) before it is truncated. Also the constant divisor of dr_grpo.' },
+  { key: 'advantage', label: 'Advantage estimator', group: 'objective', kind: 'enum', options: ['grpo', 'dr_grpo', 'rloo', 'reinforce'], default: 'grpo', help: 'grpo: (r − mean)/(std + ε); dr_grpo: r − mean; rloo: r − mean of the other G − 1; reinforce: r − batch mean.' },
+  { key: 'scaleRewards', label: 'Reward scaling', trl: 'scale_rewards', group: 'objective', kind: 'enum', options: ['group', 'batch', 'none'], default: 'group', help: 'Which std grpo divides by: the group\'s, the batch\'s, or none.' },
+  { key: 'epsilon', label: 'Clip range ε', trl: 'epsilon', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.01, default: 0.2, help: '−min(ρA, clip(ρ, 1 − ε, 1 + ε_high)·A): the ratio may fall to 1 − ε before the gradient stops.' },
+  { key: 'epsilonHigh', label: 'Upper clip ε_high', trl: 'epsilon_high', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.01, default: 0.2, help: 'Upper side of the clip, 1 + ε_high (DAPO\'s clip-higher uses 0.28 to keep exploring).' },
+  { key: 'beta', label: 'KL coefficient β', trl: 'beta', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.005, default: 0, help: 'Loss + β·KL(π_θ ‖ π_ref): a leash to the frozen base model.' },
+  { key: 'klEstimator', label: 'KL estimator', group: 'objective', kind: 'enum', options: ['k3', 'k1'], default: 'k3', help: 'Per token, d = log π_ref − log π_θ: k1 = −d, k3 = e^d − d − 1 (what GRPO uses).' },
+  { key: 'klMode', label: 'KL placement', group: 'objective', kind: 'enum', options: ['loss', 'reward'], default: 'loss', help: 'loss: + β·KL in the objective (GRPO); reward: r − β·Σ_t k1 before the advantages (PPO-style).' },
+  { key: 'lossType', label: 'Loss aggregation', trl: 'loss_type', group: 'objective', kind: 'enum', options: ['grpo', 'dapo', 'dr_grpo'], default: 'grpo', help: 'grpo: mean over each answer\'s tokens, then over answers; dapo: mean over all tokens; dr_grpo: sum / (B · max length).' },
+  { key: 'importanceSamplingLevel', label: 'Ratio level', trl: 'importance_sampling_level', group: 'objective', kind: 'enum', options: ['token', 'sequence'], default: 'token', help: 'token: ρ per token; sequence (GSPO): s = exp(mean_t log ρ_t), clipped as one unit.' },
+  { key: 'entropyCoef', label: 'Entropy bonus c_H', group: 'objective', kind: 'number', min: 0, max: 0.2, step: 0.005, default: 0, help: 'Loss − c_H · H: rewards keeping the next-token distribution wide.' },
+  { key: 'numIterations', label: 'Inner epochs µ', trl: 'num_iterations', group: 'optimizer', kind: 'int', min: 1, max: 8, step: 1, default: 1, help: 'Updates per batch with π_old fixed; µ > 1 makes ratios move away from 1 and the clip matter.' },
+  { key: 'learningRate', label: 'Learning rate η', trl: 'learning_rate', group: 'optimizer', kind: 'number', min: 1e-5, max: 1e-2, step: 1e-5, default: 1e-3, log: true, help: 'AdamW step size.' },
+  { key: 'maxGradNorm', label: 'Gradient clip', trl: 'max_grad_norm', group: 'optimizer', kind: 'number', min: 0, max: 10, step: 0.1, default: 1, help: 'The global gradient norm is scaled down to at most this (0: off).' },
+  { key: 'dynamicSampling', label: 'Dynamic sampling', group: 'dapo', kind: 'bool', default: false, help: 'DAPO: drop groups whose rewards are all equal (they teach nothing) and sample new prompts until the batch is full.' },
+  { key: 'maxResample', label: 'Dynamic sampling cap', group: 'dapo', kind: 'int', min: 1, max: 8, step: 1, default: 3, help: 'At most this many rollouts per step when dynamic sampling refills the batch.' },
+  { key: 'overlongPenalty', label: 'Overlong soft penalty', group: 'dapo', kind: 'bool', default: false, help: 'DAPO: reward − (L − (L_max − L_cache)) / L_cache for answers in the last L_cache tokens before the limit.' },
+  { key: 'overlongBuffer', label: 'Overlong buffer L_cache', group: 'dapo', kind: 'int', min: 1, max: 10, step: 1, default: 3, help: 'Length of the soft-penalty zone below the max length.' },
+  { key: 'maskTruncated', label: 'Mask truncated answers', trl: 'mask_truncated_completions', group: 'dapo', kind: 'bool', default: false, help: 'Answers cut off by the length limit are left out of the loss.' },
+  { key: 'rewardMode', label: 'Reward', group: 'task', kind: 'enum', options: ['outcome', 'process'], default: 'outcome', help: 'outcome: score the final answer; process: credit each correct scratchpad step (tasks with checkable steps).' },
+  { key: 'weakVerifier', label: 'Verifier', group: 'task', kind: 'enum', options: ['strict', ...WEAK_VERIFIERS.map((w) => w.id)], default: 'strict', help: 'strict grades exactly; a weak verifier has exploitable gaps (the reward-hacking lesson). Accuracy is always measured strictly.' },
+  { key: 'formatReward', label: 'Format reward', group: 'task', kind: 'number', min: 0, max: 0.5, step: 0.05, default: 0.1, help: 'Reward of a well-formed but wrong answer (TinyZero: 0.1); a correct one gets 1, an unparseable one 0.' },
+  { key: 'evalEvery', label: 'Evaluate every', group: 'run', kind: 'int', min: 1, max: 200, step: 1, default: 10, help: 'Held-out greedy accuracy and pass@k every N steps.' },
+  { key: 'seed', label: 'Seed', group: 'run', kind: 'int', min: 0, max: 2147483647, step: 1, default: 1, help: 'Seeds prompts and sampling: the same seed on the same backend gives the same run.' },
+] as const satisfies readonly SettingSpec[];
+
+type Entry = (typeof SETTINGS)[number];
+type ValueOf<E> = E extends { kind: 'bool' } ? boolean : E extends { kind: 'enum' } ? string : number;
+/** A full set of run settings, keyed by the table. */
+export type Settings = { [E in Entry as E['key']]: ValueOf<E> };
+export type SettingKey = keyof Settings;
+
+export const SETTINGS_BY_KEY: Record<string, SettingSpec> = Object.fromEntries(SETTINGS.map((s) => [s.key, s]));
+
+export function defaultSettings(): Settings {
+  return Object.fromEntries(SETTINGS.map((s) => [s.key, s.default])) as unknown as Settings;
+}
+
+/** Parse one value against its spec. Returns the value or a sentence saying what is wrong. */
+export function parseSetting(spec: SettingSpec, raw: string): { ok: true; value: number | string | boolean } | { ok: false; error: string } {
+  if (spec.kind === 'bool') {
+    if (raw === 'true' || raw === '1') return { ok: true, value: true };
+    if (raw === 'false' || raw === '0') return { ok: true, value: false };
+    return { ok: false, error: `${spec.key} must be true or false, got "${raw.slice(0, 40)}"` };
+  }
+  if (spec.kind === 'enum') {
+    if ((spec.options as readonly string[]).includes(raw)) return { ok: true, value: raw };
+    return { ok: false, error: `${spec.key} must be one of ${spec.options.join(', ')}, got "${raw.slice(0, 40)}"` };
+  }
+  const x = raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isFinite(x)) return { ok: false, error: `${spec.key} must be a number, got "${raw.slice(0, 40)}"` };
+  if (spec.kind === 'int' && !Number.isInteger(x)) return { ok: false, error: `${spec.key} must be a whole number, got ${raw.slice(0, 40)}` };
+  if (x < spec.min || x > spec.max) return { ok: false, error: `${spec.key} must be between ${spec.min} and ${spec.max}, got ${x}` };
+  return { ok: true, value: x };
+}
+
+/** Clamp a number into its spec's range (and to an integer for int settings). */
+function clampTo(spec: NumberSetting, x: number): number {
+  const c = Math.min(spec.max, Math.max(spec.min, x));
+  return spec.kind === 'int' ? Math.round(c) : c;
+}
+
+/**
+ * Settings from untrusted key/value pairs (a URL's query, an imported file). Never throws:
+ * unknown keys are ignored, out-of-range numbers are clamped, wrong types fall back to the
+ * default — and every such change is named in `notices`, so the page can show it.
+ */
+export function settingsFromRecord(record: Iterable<[string, string]>, base: Settings = defaultSettings()): { settings: Settings; notices: string[]; applied: string[] } {
+  const out = { ...base } as Record<string, number | string | boolean>;
+  const notices: string[] = [];
+  const applied: string[] = [];
+  for (const [key, raw] of record) {
+    const spec = SETTINGS_BY_KEY[key];
+    if (!spec) {
+      notices.push(`ignored unknown setting "${key.slice(0, 40)}"`);
+      continue;
+    }
+    const r = parseSetting(spec, String(raw));
+    if (r.ok) {
+      out[key] = r.value;
+      applied.push(key);
+    } else if ((spec.kind === 'number' || spec.kind === 'int') && Number.isFinite(Number(raw)) && String(raw).trim() !== '') {
+      const c = clampTo(spec, Number(raw));
+      out[key] = c;
+      applied.push(key);
+      notices.push(`${r.error}; using ${c}`);
+    } else {
+      notices.push(`${r.error}; using the default ${String(out[key])}`);
+    }
+  }
+  return { settings: out as unknown as Settings, notices, applied };
+}
+
+/** The settings that differ from the defaults, as key/value strings (for a short URL). */
+export function settingsToRecord(s: Settings, all = false): [string, string][] {
+  const d = defaultSettings() as unknown as Record<string, unknown>;
+  const v = s as unknown as Record<string, unknown>;
+  return SETTINGS.filter((spec) => all || v[spec.key] !== d[spec.key]).map((spec) => [spec.key, String(v[spec.key])]);
+}
