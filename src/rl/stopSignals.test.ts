@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { detectStopSignals } from './stopSignals.ts';
+import type { EvalMetrics, StepMetrics } from './trainer.ts';
+
+function steps(n: number, f: (i: number) => Partial<StepMetrics>): StepMetrics[] {
+  return Array.from({ length: n }, (_, i) => ({ step: i, reward: 0.5, accuracy: 0.5, mean_length: 4, frac_mixed: 0.6, frac_all_pass: 0.2, frac_all_fail: 0.2, entropy: 1, ...f(i) }) as StepMetrics);
+}
+const ev = (h: number[]): EvalMetrics[] => h.map((x, i) => ({ step: i * 10, heldout_accuracy: x, pass_at_k: {}, by_difficulty: {}, samples: [] }));
+const ids = (s: StepMetrics[], e: EvalMetrics[]) => detectStopSignals(s, e).map((x) => x.id);
+
+describe('stop signals', () => {
+  it('a healthy run raises none', () => {
+    expect(ids(steps(30, (i) => ({ reward: 0.3 + i * 0.01, accuracy: 0.3 + i * 0.01 })), ev([0.3, 0.45, 0.6]))).toEqual([]);
+  });
+  it('reward rising with flat held-out accuracy', () => {
+    const s = detectStopSignals(steps(30, (i) => ({ reward: 0.3 + i * 0.01 })), ev([0.3, 0.3, 0.31]));
+    expect(s.map((x) => x.id)).toEqual(['reward-without-heldout']);
+    expect(s[0].evidence.heldout_end).toBe(0.31);
+  });
+  it('length rising without accuracy', () => {
+    expect(ids(steps(30, (i) => ({ mean_length: 4 + i * 0.2 })), ev([0.5, 0.5]))).toEqual(['length-without-accuracy']);
+  });
+  it('mixed groups vanishing, with the advice that fits', () => {
+    const s = detectStopSignals(steps(30, (i) => (i > 15 ? { frac_mixed: 0.05, frac_all_pass: 0.9, frac_all_fail: 0.05 } : {})), ev([0.5, 0.6]));
+    expect(s.map((x) => x.id)).toEqual(['mixed-groups-vanishing']);
+    expect(s[0].message).toMatch(/Raise the difficulty/);
+  });
+  it('entropy collapse', () => {
+    expect(ids(steps(30, (i) => ({ entropy: i < 10 ? 1 : 0.1 })), ev([0.5, 0.6]))).toEqual(['entropy-collapse']);
+  });
+  it('needs enough history before judging', () => {
+    expect(ids(steps(8, (i) => ({ entropy: i < 4 ? 1 : 0.01 })), ev([0.5]))).toEqual([]);
+  });
+});

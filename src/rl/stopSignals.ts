@@ -1,0 +1,73 @@
+/**
+ * Stop signals: the chapter's "stop and investigate" list, as detectors over a run's history.
+ * Each returns an event with its evidence (the numbers that triggered it), or null.
+ *
+ *   reward-without-heldout   training reward rises while held-out accuracy stays flat
+ *                            (overfitting the training pool, or hacking a weak verifier)
+ *   length-without-accuracy  responses grow longer while accuracy does not improve
+ *   mixed-groups-vanishing   almost no group mixes passes and failures: GRPO's signal is gone
+ *                            (all pass: the task is mastered; all fail: too hard)
+ *   entropy-collapse         the policy's entropy fell to a small fraction of where it started:
+ *                            it stopped exploring
+ */
+import type { EvalMetrics, StepMetrics } from './trainer.ts';
+
+export interface StopSignal {
+  id: 'reward-without-heldout' | 'length-without-accuracy' | 'mixed-groups-vanishing' | 'entropy-collapse';
+  /** The chart it belongs on. */
+  chart: 'reward' | 'length' | 'groups' | 'entropy';
+  step: number;
+  message: string;
+  evidence: Record<string, number>;
+}
+
+export interface StopSignalOptions {
+  /** Steps compared at each end of the window. */
+  window: number;
+  rewardRise: number;
+  heldoutFlat: number;
+  lengthRise: number;
+  mixedFloor: number;
+  entropyFraction: number;
+}
+
+export const DEFAULT_STOP_OPTIONS: StopSignalOptions = { window: 10, rewardRise: 0.1, heldoutFlat: 0.02, lengthRise: 1.5, mixedFloor: 0.1, entropyFraction: 0.25 };
+
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/** Mean of a metric over the first and the last `w` finite values. */
+function ends(steps: StepMetrics[], key: keyof StepMetrics, w: number): [number, number] | null {
+  const xs = steps.map((s) => s[key] as number).filter((x) => Number.isFinite(x));
+  if (xs.length < 2 * w) return null;
+  return [avg(xs.slice(0, w)), avg(xs.slice(-w))];
+}
+
+export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o: StopSignalOptions = DEFAULT_STOP_OPTIONS): StopSignal[] {
+  const out: StopSignal[] = [];
+  const last = steps.at(-1);
+  if (!last) return out;
+  const w = o.window;
+  const reward = ends(steps, 'reward', w);
+  if (reward && evals.length >= 2) {
+    const h0 = evals[0].heldout_accuracy, h1 = evals.at(-1)!.heldout_accuracy;
+    if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
+      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while held-out accuracy moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
+    }
+  }
+  const len = ends(steps, 'mean_length', w);
+  const acc = ends(steps, 'accuracy', w);
+  if (len && acc && len[1] - len[0] >= o.lengthRise && acc[1] - acc[0] <= 0.02) {
+    out.push({ id: 'length-without-accuracy', chart: 'length', step: last.step, message: `Answers grew by ${(len[1] - len[0]).toFixed(1)} tokens while accuracy changed ${(acc[1] - acc[0]).toFixed(2)}: length is not paying for itself (length bias?).`, evidence: { length_start: len[0], length_end: len[1], accuracy_start: acc[0], accuracy_end: acc[1] } });
+  }
+  const mixed = ends(steps, 'frac_mixed', w);
+  if (mixed && mixed[1] < o.mixedFloor) {
+    const pass = avg(steps.slice(-w).map((s) => s.frac_all_pass));
+    const fail = avg(steps.slice(-w).map((s) => s.frac_all_fail));
+    out.push({ id: 'mixed-groups-vanishing', chart: 'groups', step: last.step, message: `Only ${(mixed[1] * 100).toFixed(0)}% of groups are mixed over the last ${w} steps (${(pass * 100).toFixed(0)}% all-pass, ${(fail * 100).toFixed(0)}% all-fail): most groups give zero advantage. ${pass > fail ? 'Raise the difficulty.' : 'The task is too hard for this model: lower the difficulty or raise G.'}`, evidence: { mixed_start: mixed[0], mixed_end: mixed[1], all_pass: pass, all_fail: fail } });
+  }
+  const ent = ends(steps, 'entropy', w);
+  if (ent && ent[0] > 0 && ent[1] < o.entropyFraction * ent[0]) {
+    out.push({ id: 'entropy-collapse', chart: 'entropy', step: last.step, message: `Entropy fell from ${ent[0].toFixed(3)} to ${ent[1].toFixed(3)} nats: the policy has nearly stopped exploring (try β > 0, a narrower ε, or an entropy bonus).`, evidence: { entropy_start: ent[0], entropy_end: ent[1] } });
+  }
+  return out;
+}
