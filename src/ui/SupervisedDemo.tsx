@@ -42,6 +42,8 @@ export function SupervisedDemo() {
       const r = await supervisedStep(backend, pairs, { ...DEFAULT_ADAMW, lr: 3e-3 });
       const step = ++stepRef.current;
       setPoints((p) => [...p, { step, loss: r.loss }]);
+      // Exposed for the browser test, which reads the real curve rather than pixels.
+      ((window as unknown as { __lossHistory?: number[] }).__lossHistory ??= []).push(r.loss);
       if (step % 20 === 0) {
         const probe = ['abc=', 'xyz=', 'dog='];
         const out = await greedyResponses(backend, probe, 4);
