@@ -8,8 +8,9 @@
  * AdamW with weight decay on matrices only (ops.decaysWeights). A step whose loss, gradients or
  * updated weights are not all finite is reported (finite = false) and NOT applied.
  *
- * Sampling recomputes the full forward for every new token (no KV cache): simple and obviously
- * right. The draw for response token i of sample p·G + g is uniform4(seed, stream, p·G + g, i).
+ * Sampling decodes all rows in lockstep with a KV cache; sampleRecompute does the same with a
+ * full forward per new token (slow, obviously right) and the two agree bit for bit.
+ * The draw for response token i of sample p·G + g is uniform4(seed, stream, p·G + g, i).
  */
 import type {
   AdamWSettings,
@@ -33,7 +34,7 @@ import { allocFloats, crossEntropyGradLogprob, meanCrossEntropy, ReferenceModel 
 import type { Floats } from './ops.ts';
 import { adamwUpdate, clipGradients, decaysWeights, sampleToken } from './ops.ts';
 
-/** Samples per forward in sample(): bounds the activation memory of a large G. */
+/** Samples per forward in sampleRecompute(): bounds the activation memory of a large G. */
 const SAMPLE_CHUNK = 512;
 
 export class ReferenceBackend implements Backend {
@@ -179,28 +180,57 @@ export class ReferenceBackend implements Backend {
     return { loss: value, gradNorm, finite, metrics };
   }
 
+  /**
+   * Batched sampling with a KV cache, all P·G rows in lockstep from position 0 (as the WebGPU
+   * decoder does): while a row is inside its prompt the next input is the prompt's token, after
+   * that its own last sample. Bit-identical to sampleRecompute (checked by a test).
+   */
   async sample(req: SampleRequest): Promise<SampleResult> {
-    const { prompts, numGenerations: G, temperature, maxNewTokens } = req;
-    const { seqLen } = this.config;
-    if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
-    prompts.forEach((p, i) => {
-      if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
-      if (p.length > seqLen) throw new Error(`sample: prompt ${i} has ${p.length} tokens, longer than seqLen ${seqLen}`);
-    });
-    const S = prompts.length * G;
-    const seqs: number[][] = [];
-    const budget: number[] = []; // response tokens allowed: prompt + response ≤ seqLen
-    for (let p = 0; p < prompts.length; p++) {
-      for (let g = 0; g < G; g++) {
-        seqs.push([...prompts[p]]);
-        budget.push(Math.max(0, Math.min(maxNewTokens, seqLen - prompts[p].length)));
+    const V = this.config.vocabSize;
+    const { rows, plen, budget } = this.sampleRows(req);
+    const { temperature } = req;
+    const R = rows.length;
+    let S = 1;
+    for (let r = 0; r < R; r++) S = Math.max(S, plen[r] + budget[r]);
+    const tokens: number[][] = Array.from({ length: R }, () => []);
+    const logps: number[][] = Array.from({ length: R }, () => []);
+    const finished = new Array<boolean>(R).fill(false);
+    const active = (r: number) => !finished[r] && tokens[r].length < budget[r];
+    const feed = new Int32Array(R);
+    this.model.beginDecode(R, S);
+    // position pos predicts token pos+1: the last one needed is S − 2
+    for (let pos = 0; pos + 1 < S; pos++) {
+      let any = false;
+      for (let r = 0; r < R; r++) {
+        if (active(r)) any = true;
+        feed[r] = pos < plen[r] ? rows[r][pos] : (tokens[r][pos - plen[r]] ?? PAD);
+      }
+      if (!any) break;
+      const logits = this.model.decodeStep(feed, pos);
+      for (let r = 0; r < R; r++) {
+        if (pos < plen[r] - 1 || !active(r)) continue;
+        const i = tokens[r].length; // = pos − plen[r] + 1
+        const { token, logprob } = sampleToken(logits.subarray(r * V, (r + 1) * V), V, temperature, uniform4(req.seed, req.stream, r, i));
+        tokens[r].push(token);
+        logps[r].push(logprob);
+        if (token === EOS) finished[r] = true;
       }
     }
+    return { tokens: tokens.map((t) => Int32Array.from(t)), logprobs: logps.map((l) => Float32Array.from(l)), finished };
+  }
+
+  /**
+   * The same sampling without a cache: the full forward over every live sequence for every new
+   * token. Slow and obviously right; the oracle of sample().
+   */
+  async sampleRecompute(req: SampleRequest): Promise<SampleResult> {
+    const { rows, budget } = this.sampleRows(req);
+    const S = rows.length;
+    const seqs = rows.map((r) => [...r]);
     const tokens: number[][] = Array.from({ length: S }, () => []);
     const logps: number[][] = Array.from({ length: S }, () => []);
     const finished = new Array<boolean>(S).fill(false);
     const active = (s: number) => !finished[s] && tokens[s].length < budget[s];
-
     for (;;) {
       const live: number[] = [];
       for (let s = 0; s < S; s++) if (active(s)) live.push(s);
@@ -208,6 +238,29 @@ export class ReferenceBackend implements Backend {
       for (let c = 0; c < live.length; c += SAMPLE_CHUNK) this.sampleStep(live.slice(c, c + SAMPLE_CHUNK), seqs, tokens, logps, finished, req);
     }
     return { tokens: tokens.map((t) => Int32Array.from(t)), logprobs: logps.map((l) => Float32Array.from(l)), finished };
+  }
+
+  /** Validated prompts per row (row p·G + g is prompt p), their lengths and response budgets (prompt + response ≤ seqLen). */
+  private sampleRows(req: SampleRequest): { rows: number[][]; plen: number[]; budget: number[] } {
+    const { prompts, numGenerations: G, temperature, maxNewTokens } = req;
+    const { seqLen } = this.config;
+    if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
+    if (!Number.isInteger(G) || G < 1) throw new Error(`sample: numGenerations must be a positive integer, got ${G}`);
+    prompts.forEach((p, i) => {
+      if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
+      if (p.length > seqLen) throw new Error(`sample: prompt ${i} has ${p.length} tokens, longer than seqLen ${seqLen}`);
+    });
+    const rows: number[][] = [];
+    const plen: number[] = [];
+    const budget: number[] = [];
+    for (const p of prompts) {
+      for (let g = 0; g < G; g++) {
+        rows.push(p);
+        plen.push(p.length);
+        budget.push(Math.max(0, Math.min(maxNewTokens, seqLen - p.length)));
+      }
+    }
+    return { rows, plen, budget };
   }
 
   /** One new token for each sample in `rows`: one forward over them, right-padded (causal: padding cannot affect earlier positions). */

@@ -18,8 +18,10 @@ import { paramLayout } from '../config.ts';
 import type { Floats } from './ops.ts';
 import {
   attentionBackward,
+  attentionDecodeForward,
   attentionForward,
   embeddingBackward,
+  embeddingDecodeForward,
   embeddingForward,
   geluBackward,
   geluForward,
@@ -269,6 +271,67 @@ export class ReferenceModel {
     layernormForward(this.lnf, this.lnfMean, this.lnfRstd, residual, P.lnfg, P.lnfb, N, D);
     matmulForward(this.logits, this.lnf, P.lmHead, null, N, D, V);
     return this.logits.subarray(0, N * V);
+  }
+
+  /** KV cache of the decoder: per layer [R,S,D] keys and values, or null before beginDecode. */
+  private kv: { R: number; S: number; k: Floats[]; v: Floats[]; next: number } | null = null;
+
+  /**
+   * Start a KV-cached decode of R rows of at most S positions (S ≤ seqLen). Positions are then
+   * fed in order 0, 1, 2, … with decodeStep, all rows in lockstep.
+   */
+  beginDecode(R: number, S: number): void {
+    if (S > this.config.seqLen) throw new Error(`ReferenceModel.beginDecode: S = ${S} exceeds seqLen ${this.config.seqLen}`);
+    const D = this.config.dModel;
+    const k: Floats[] = [];
+    const v: Floats[] = [];
+    for (let l = 0; l < this.config.nLayers; l++) {
+      k.push(allocFloats(this.dtype, R * S * D));
+      v.push(allocFloats(this.dtype, R * S * D));
+    }
+    this.kv = { R, S, k, v, next: 0 };
+    this.ensureCapacity(R, 1);
+  }
+
+  /**
+   * Logits [R, V] at position pos for the tokens [R] fed at pos, reading positions < pos from
+   * the KV cache and appending this one. The same numbers, bit for bit, as row pos of a full
+   * forward over the rows' first pos+1 tokens. Overwrites the forward's activation cache.
+   */
+  decodeStep(tokens: Int32Array, pos: number): Floats {
+    const kv = this.kv;
+    if (!kv) throw new Error('ReferenceModel.decodeStep: call beginDecode first');
+    if (pos !== kv.next || pos >= kv.S) throw new Error(`ReferenceModel.decodeStep: expected position ${kv.next} (< S = ${kv.S}), got ${pos}`);
+    const { dModel: D, nHeads: H, vocabSize: V } = this.config;
+    const { R, S } = kv;
+    for (let r = 0; r < R; r++) {
+      if (!(tokens[r] >= 0 && tokens[r] < V)) throw new Error(`ReferenceModel.decodeStep: token id ${tokens[r]} of row ${r} is outside 0..${V - 1}`);
+    }
+    this.forwardWithOwnParams = false; // the caches now hold one decode position, not a batch
+    this.B = R;
+    this.T = 1;
+    const P = this.P;
+    embeddingDecodeForward(this.encoded, tokens, P.wte, P.wpe, pos, R, D);
+    let residual = this.encoded;
+    for (let l = 0; l < this.config.nLayers; l++) {
+      const p = P.blocks[l];
+      const a = this.blocks[l];
+      layernormForward(a.ln1, a.ln1Mean, a.ln1Rstd, residual, p.ln1g, p.ln1b, R, D);
+      matmulForward(a.qkv, a.ln1, p.qkvw, p.qkvb, R, D, 3 * D);
+      attentionDecodeForward(a.atty, kv.k[l], kv.v[l], a.qkv, pos, R, S, D, H);
+      matmulForward(a.attproj, a.atty, p.projw, p.projb, R, D, D);
+      residualForward(a.residual2, residual, a.attproj, R * D);
+      layernormForward(a.ln2, a.ln2Mean, a.ln2Rstd, a.residual2, p.ln2g, p.ln2b, R, D);
+      matmulForward(a.fch, a.ln2, p.fcw, p.fcb, R, D, 4 * D);
+      geluForward(a.fchGelu, a.fch, R * 4 * D);
+      matmulForward(a.fcproj, a.fchGelu, p.fc2w, p.fc2b, R, 4 * D, D);
+      residualForward(a.residual3, a.residual2, a.fcproj, R * D);
+      residual = a.residual3;
+    }
+    layernormForward(this.lnf, this.lnfMean, this.lnfRstd, residual, P.lnfg, P.lnfb, R, D);
+    matmulForward(this.logits, this.lnf, P.lmHead, null, R, D, V);
+    kv.next = pos + 1;
+    return this.logits.subarray(0, R * V);
   }
 
   /**

@@ -36,6 +36,14 @@ export function embeddingForward(out: Floats, inputs: Int32Array, wte: Floats, w
   }
 }
 
+/** Embedding of one decoding position for R rows: out[r,:] = wte[tokens[r], :] + wpe[pos, :]. */
+export function embeddingDecodeForward(out: Floats, tokens: Int32Array, wte: Floats, wpe: Floats, pos: number, R: number, D: number): void {
+  for (let r = 0; r < R; r++) {
+    const ix = tokens[r] * D;
+    for (let i = 0; i < D; i++) out[r * D + i] = wte[ix + i] + wpe[pos * D + i];
+  }
+}
+
 /**
  * Backward of the embedding: a scatter-add of the output gradient into the looked-up rows.
  *   dwte[inputs[b,t], :] += dout[b,t,:],   dwpe[t, :] += dout[b,t,:]
@@ -271,6 +279,54 @@ export function attentionBackward(dqkv: Floats, dpreatt: Floats, datt: Floats, d
             dqkv[k + i] += qkv[q + i] * g;
           }
         }
+      }
+    }
+  }
+}
+
+/**
+ * One decoding position of causal attention with a KV cache (all R rows at the same position).
+ * kcache, vcache [R,S,D]: row r's keys and values of positions 0..S-1. First writes the k and v
+ * of qkv[r] (layout as in attentionForward) at position pos, then for each head h:
+ *   s[t2] = scale · q · kcache[r,t2]  (t2 = 0..pos),  a = softmax(s) (max-subtracted),
+ *   out[r, h·hs+i] = Σ_t2 a[t2] · vcache[r,t2,h·hs+i]
+ * Same arithmetic, in the same order, as row pos of attentionForward: the cached decoder and
+ * the full forward give bit-identical results. out [R,D], qkv [R,3D].
+ */
+export function attentionDecodeForward(out: Floats, kcache: Floats, vcache: Floats, qkv: Floats, pos: number, R: number, S: number, D: number, H: number): void {
+  const hs = D / H;
+  const scale = 1 / Math.sqrt(hs);
+  // scratch of the caller's float type: attentionForward rounds its preatt/att the same way
+  const scores = out instanceof Float32Array ? new Float32Array(pos + 1) : new Float64Array(pos + 1);
+  for (let r = 0; r < R; r++) {
+    const q = r * 3 * D;
+    const c = (r * S + pos) * D;
+    for (let i = 0; i < D; i++) {
+      kcache[c + i] = qkv[q + D + i];
+      vcache[c + i] = qkv[q + 2 * D + i];
+    }
+    for (let h = 0; h < H; h++) {
+      let maxval = -Infinity;
+      for (let t2 = 0; t2 <= pos; t2++) {
+        const k = (r * S + t2) * D + h * hs;
+        let sc = 0;
+        for (let i = 0; i < hs; i++) sc += qkv[q + h * hs + i] * kcache[k + i];
+        sc *= scale;
+        scores[t2] = sc;
+        if (sc > maxval) maxval = sc;
+      }
+      let sum = 0;
+      for (let t2 = 0; t2 <= pos; t2++) {
+        const e = Math.exp(scores[t2] - maxval);
+        scores[t2] = e;
+        sum += e;
+      }
+      const inv = 1 / sum;
+      for (let t2 = 0; t2 <= pos; t2++) scores[t2] *= inv;
+      for (let i = 0; i < hs; i++) {
+        let o = 0;
+        for (let t2 = 0; t2 <= pos; t2++) o += scores[t2] * vcache[(r * S + t2) * D + h * hs + i];
+        out[r * D + h * hs + i] = o;
       }
     }
   }

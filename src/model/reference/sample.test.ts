@@ -204,3 +204,47 @@ describe('reference sampler', () => {
     }
   });
 });
+
+describe('KV-cached decoding', () => {
+  it('decodeStep logits equal the full forward bit for bit (f32), position by position', async () => {
+    const be = await peakedBackend();
+    const V = config.vocabSize;
+    const R = 3;
+    const T = config.seqLen;
+    const seqs = Int32Array.from({ length: R * T }, (_, i) => (i * 13 + 5) % V);
+    const full = Float32Array.from(be.model.forward(seqs, R, T));
+    be.model.beginDecode(R, T);
+    for (let pos = 0; pos < T; pos++) {
+      const feed = Int32Array.from({ length: R }, (_, r) => seqs[r * T + pos]);
+      const step = be.model.decodeStep(feed, pos);
+      for (let r = 0; r < R; r++) {
+        const want = full.subarray((r * T + pos) * V, (r * T + pos + 1) * V);
+        expect(Array.from(step.subarray(r * V, (r + 1) * V))).toEqual(Array.from(want));
+      }
+    }
+  });
+
+  it('sample() with the cache gives exactly what sampleRecompute() gives (mixed prompt lengths, EOS, greedy, cap)', async () => {
+    const be = await peakedBackend();
+    // make EOS likely so some rows stop early and others run to the cap
+    const w = await be.getWeights();
+    const lm = be.layout.byName['lm_head'];
+    for (let d = 0; d < config.dModel; d++) w[lm.offset + d * config.vocabSize + EOS] += 0.02 * (d % 2 ? 1 : -1) * 60;
+    await be.setWeights(w);
+    const prompts = [encodePrompt('1'), encodePrompt('12+34='), encodePrompt('abcdefgh')];
+    let eos = 0;
+    let capped = 0;
+    for (const temperature of [1, 0.7, 0]) {
+      const req = { prompts, numGenerations: 4, temperature, maxNewTokens: 6, seed: 21, stream: 1 };
+      const a = await be.sample(req);
+      const b = await be.sampleRecompute(req);
+      expect(a.tokens.map((t) => Array.from(t))).toEqual(b.tokens.map((t) => Array.from(t)));
+      expect(a.logprobs.map((t) => Array.from(t))).toEqual(b.logprobs.map((t) => Array.from(t)));
+      expect(a.finished).toEqual(b.finished);
+      eos += a.finished.filter(Boolean).length;
+      capped += a.finished.filter((f) => !f).length;
+    }
+    expect(eos).toBeGreaterThan(0);
+    expect(capped).toBeGreaterThan(0);
+  });
+});
