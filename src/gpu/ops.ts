@@ -51,6 +51,11 @@ export class Ops {
   /** Dispatches recorded so far (for tests and the profiler). */
   dispatches = 0;
 
+  /** Sizes of the caches (steady state: constant from step to step). */
+  get cacheSizes(): { uniforms: number; bindGroups: number } {
+    return { uniforms: this.uniforms.size, bindGroups: this.bindGroups.size };
+  }
+
   constructor(readonly device: GPUDevice, readonly kernels: KernelRegistry, readonly arena: BufferArena) {}
 
   /** A uniform buffer with these words, created once per distinct content. */

@@ -1,0 +1,28 @@
+// The engine under WebGPU's default limits; one submit and one readback per training step and
+// per rollout (counted by wrapping the queue and mapAsync); no buffer leaks over 200 steps.
+import { expect, test } from '@playwright/test';
+
+test('default limits, one submit + one readback per step and per rollout, no leaks over 200 steps', async ({ page }) => {
+  await page.goto('/e2e/harness.html');
+  const r = await page.evaluate(async () => {
+    const m = await import('/src/gpu/testing/engine-checks.ts' as string);
+    return m.runEngineChecks(200);
+  });
+  console.log('limits (device as requested vs what the adapter offers):', JSON.stringify(r.limits));
+  console.table(r.counts);
+  console.log('buffers / caches before and after 200 steps:', JSON.stringify(r.leak));
+  expect(r.errors).toEqual([]);
+  // the device really has only the defaults, and everything ran on it
+  expect(r.limits.device.maxStorageBuffersPerShaderStage).toBe(8);
+  expect(r.limits.device.maxComputeWorkgroupStorageSize).toBe(16384);
+  for (const k of ['trainStep', 'trainStepPertoken', 'sample', 'logprobs'] as const) {
+    expect(r.counts[k].submits, `${k} submits`).toBe(1);
+    expect(r.counts[k].readbacks, `${k} readbacks`).toBe(1);
+  }
+  expect(r.counts.trainStep.finite).toBe(true);
+  expect(r.counts.sample.rows).toBe(12);
+  expect(r.leak.live1).toBe(r.leak.live0);
+  expect(r.leak.bytes1).toBe(r.leak.bytes0);
+  expect(r.leak.cache1).toEqual(r.leak.cache0);
+  expect(r.leak.lastLoss).toBeLessThan(r.leak.firstLoss);
+});
