@@ -19,7 +19,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite --port 5199 --strictPort',
+    command: 'RLVR_TEST_SERVER=1 npx vite --port 5199 --strictPort',
     url: 'http://localhost:5199',
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

@@ -13,6 +13,7 @@ import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
 import layernormSrc from '../../shaders/layernorm.wgsl?raw';
 import logsoftmaxSrc from '../../shaders/logsoftmax.wgsl?raw';
 import matmulSrc from '../../shaders/matmul.wgsl?raw';
+import policyLossSrc from '../../shaders/policy_loss.wgsl?raw';
 import sampleSrc from '../../shaders/sample.wgsl?raw';
 
 /** WGSL sources by file (shaders/<name>.wgsl). */
@@ -25,6 +26,7 @@ export const SHADER_SOURCES = {
   layernorm: layernormSrc,
   logsoftmax: logsoftmaxSrc,
   matmul: matmulSrc,
+  policy_loss: policyLossSrc,
   sample: sampleSrc,
 } as const;
 export type ShaderFile = keyof typeof SHADER_SOURCES;
@@ -55,6 +57,8 @@ export const KERNELS = {
   grad_norm_finalize: 'gradnorm',
   adamw_step: 'adamw',
   sample_next: 'sample',
+  policy_loss_rows: 'policy_loss',
+  policy_loss_reduce: 'policy_loss',
 } as const satisfies Record<string, ShaderFile>;
 export type KernelName = keyof typeof KERNELS;
 
@@ -66,19 +70,31 @@ export interface CompileProgress {
 }
 
 export class KernelRegistry {
-  private constructor(private readonly pipelines: Map<KernelName, GPUComputePipeline>) {}
+  private constructor(
+    private readonly pipelines: Map<KernelName, GPUComputePipeline>,
+    /** Shader files that failed to compile, with the compiler's messages. */
+    readonly failures: Map<ShaderFile, string>,
+  ) {}
 
-  /** Compile every module and pipeline; throws with the WGSL compiler's messages on an error. */
+  /**
+   * Compile every module and pipeline. A file that does not compile is reported (console and
+   * `failures`) and its kernels throw that report when asked for, so a broken optional kernel
+   * (say, the policy loss) cannot stop supervised training; everything else must compile.
+   */
   static async compile(device: GPUDevice, onProgress?: (p: CompileProgress) => void): Promise<KernelRegistry> {
     const modules = new Map<ShaderFile, GPUShaderModule>();
+    const failures = new Map<ShaderFile, string>();
     for (const [file, code] of Object.entries(SHADER_SOURCES) as [ShaderFile, string][]) {
       const module = device.createShaderModule({ label: file, code });
       const info = await module.getCompilationInfo();
       const errors = info.messages.filter((m) => m.type === 'error');
-      if (errors.length) throw new Error(`shaders/${file}.wgsl does not compile:\n` + errors.map((m) => `  ${m.lineNum}:${m.linePos} ${m.message}`).join('\n'));
-      modules.set(file, module);
+      if (errors.length) {
+        const report = `shaders/${file}.wgsl does not compile:\n` + errors.map((m) => `  ${m.lineNum}:${m.linePos} ${m.message}`).join('\n');
+        console.error(report);
+        failures.set(file, report);
+      } else modules.set(file, module);
     }
-    const names = Object.keys(KERNELS) as KernelName[];
+    const names = (Object.keys(KERNELS) as KernelName[]).filter((n) => modules.has(KERNELS[n]));
     const total = names.length;
     let done = 0;
     onProgress?.({ done, total, kernel: null });
@@ -94,10 +110,12 @@ export class KernelRegistry {
         onProgress?.({ done: ++done, total, kernel: name });
       }),
     );
-    return new KernelRegistry(pipelines);
+    return new KernelRegistry(pipelines, failures);
   }
 
   get(name: KernelName): GPUComputePipeline {
-    return this.pipelines.get(name)!;
+    const p = this.pipelines.get(name);
+    if (!p) throw new Error(this.failures.get(KERNELS[name]) ?? `kernel ${name} was not compiled`);
+    return p;
   }
 }

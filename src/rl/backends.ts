@@ -8,10 +8,8 @@ import { ReferenceBackend } from '../model/reference/backend.ts';
 
 export type BackendKind = 'cpu' | 'webgpu';
 
-export async function createBackend(kind: BackendKind, config: ModelConfig, o: { seed: number; weights?: Float32Array | null }): Promise<Backend> {
+export async function createBackend(kind: BackendKind, config: ModelConfig, o: { seed: number; weights?: Float32Array | null; onProgress?: (p: { done: number; total: number }) => void }): Promise<Backend> {
   if (kind === 'cpu') return o.weights ? new ReferenceBackend(config, o.weights) : ReferenceBackend.create(config, o.seed);
-  const { createWebGPUBackend } = await import('../gpu/backend.ts');
-  const be = await createWebGPUBackend(config, { seed: o.seed });
-  if (o.weights) await be.setWeights(o.weights);
-  return be;
+  const [{ createWebGPUBackend }, { createPolicyLossKernel }] = await Promise.all([import('../gpu/backend.ts'), import('../gpu/policyLoss.ts')]);
+  return createWebGPUBackend(config, { seed: o.seed, weights: o.weights ?? undefined, policyLoss: createPolicyLossKernel(), onProgress: o.onProgress });
 }
