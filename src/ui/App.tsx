@@ -1,22 +1,69 @@
+/**
+ * The lab: settings on the left, transport and live charts in a grid, the step-through of one
+ * GRPO update, lessons, sharing/export, and the explanation under the tool (TensorFlow
+ * Playground's layout). Components read the store; the run controller does the work.
+ */
 import { useEffect, useState } from 'react';
 import { probeWebGPU, type WebGPUInfo } from './webgpuInfo.ts';
-import { SupervisedDemo } from './SupervisedDemo.tsx';
+import { useLab } from '../store/labStore.ts';
+import { Controls } from './Controls.tsx';
+import { Transport, useTransportKeys } from './Transport.tsx';
+import { Charts } from './Charts.tsx';
+import { Inspector } from './Inspector.tsx';
+import { Lessons } from './Lessons.tsx';
+import { RunsPanel } from './RunsPanel.tsx';
+import { Explanations } from './Explanations.tsx';
+
+function Notices() {
+  const url = useLab((s) => s.urlNotices);
+  const engine = useLab((s) => s.engineNotices);
+  const error = useLab((s) => s.error);
+  const backend = useLab((s) => s.backendName);
+  return (
+    <div className="notices">
+      {url.length > 0 && (
+        <div className="notice warn" role="alert" data-testid="url-notices">
+          <strong>Some values in the address were not used:</strong>
+          <ul>{url.map((n, i) => <li key={i}>{n}</li>)}</ul>
+          <button className="small" onClick={() => useLab.setState({ urlNotices: [] })}>Dismiss</button>
+        </div>
+      )}
+      {backend && <p className="notice" data-testid="engine-line">Engine: {backend === 'webgpu' ? 'WebGPU' : 'CPU reference'}. {engine.join(' ')}</p>}
+      {error && <p className="notice error" role="alert" data-testid="run-error">{error}</p>}
+    </div>
+  );
+}
 
 export function App() {
   const [gpu, setGpu] = useState<WebGPUInfo | null>(null);
+  const classroom = useLab((s) => s.classroom);
   useEffect(() => { void probeWebGPU().then(setGpu); }, []);
+  useTransportKeys();
   return (
-    <main className="app">
-      <h1>rlvr-lab</h1>
-      <p className="subtitle">A small transformer learns checkable problems by reinforcement learning with verifiable rewards — on your own GPU.</p>
-      <p className={`gpu-line ${gpu && !gpu.available ? 'missing' : ''}`} data-testid="webgpu-status" role="status">
-        {gpu === null
-          ? 'Checking for WebGPU…'
-          : gpu.available
-            ? `WebGPU adapter: ${gpu.vendor} / ${gpu.architecture}${gpu.description ? ` (${gpu.description})` : ''}`
-            : gpu.reason}
-      </p>
-      <SupervisedDemo />
+    <main className={`app${classroom ? ' classroom' : ''}`}>
+      <header className="top">
+        <h1>rlvr-lab</h1>
+        <p className="subtitle">A small transformer learns checkable problems by reinforcement learning with verifiable rewards (GRPO) — in your browser.</p>
+        <p className={`gpu-line ${gpu && !gpu.available ? 'missing' : ''}`} data-testid="webgpu-status" role="status">
+          {gpu === null
+            ? 'Checking for WebGPU…'
+            : gpu.available
+              ? `WebGPU adapter: ${gpu.vendor} / ${gpu.architecture}${gpu.description ? ` (${gpu.description})` : ''}`
+              : gpu.reason}
+        </p>
+      </header>
+      <Notices />
+      <Lessons />
+      <div className="lab">
+        <Controls />
+        <div className="main-col">
+          <Transport />
+          <Inspector />
+          <Charts />
+        </div>
+      </div>
+      <RunsPanel />
+      <Explanations />
     </main>
   );
 }

@@ -1,0 +1,145 @@
+/**
+ * The lab's state (zustand): settings (URL-synced, from the one settings table), run status,
+ * bounded metric history, the latest rollout, stop signals, the step inspector and recent runs.
+ *
+ * Components only read this store and call the run controller (runController.ts), which owns
+ * the trainer loop and writes here. Nothing in here touches the engine.
+ */
+import { create } from 'zustand';
+import type { Settings } from '../rl/settings.ts';
+import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
+import type { StopSignal } from '../rl/stopSignals.ts';
+import type { BackendPref } from './url.ts';
+
+/** One answer of the latest rollout, as plain data for the charts and the inspector. */
+export interface AnswerView {
+  text: string;
+  reason: string;
+  correct: boolean;
+  formatOk: boolean;
+  reward: number;
+  advantage: number;
+  finished: boolean;
+  /** Token texts of the answer (for the heat-map). */
+  tokens: string[];
+}
+
+export interface GroupView {
+  prompt: string;
+  answers: AnswerView[];
+}
+
+export interface RolloutView {
+  step: number;
+  G: number;
+  groups: GroupView[];
+}
+
+/** Per-token numbers of one answer for the inspector's heat-map and before/after view. */
+export interface TokenDetail {
+  /** ρ_t = π_θ / π_old at the start of the update. */
+  ratio: number[];
+  /** Per-token KL to π_ref (the chosen estimator). */
+  kl: number[];
+  /** The clip is active on this token (ratio outside [1 − ε, 1 + ε_high] on the side the advantage pushes). */
+  clipped: boolean[];
+  /** ρ after the update, π_new / π_old: what the next inner epoch would see. */
+  ratioAfter?: number[];
+  clippedAfter?: boolean[];
+  logpBefore: number;
+  logpAfter?: number;
+}
+
+export const PHASES = ['prompts', 'answers', 'verdicts', 'advantages', 'ratios', 'update'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export interface InspectorState {
+  /** Phase shown now (index into PHASES). */
+  phase: number;
+  /** Phases computed so far (the update is applied when phase 5 is computed). */
+  computed: number;
+  busy: boolean;
+  rollout: RolloutView | null;
+  /** [group][answer] per-token details, after the ratios phase. */
+  details: TokenDetail[][] | null;
+  /** Settings the inspected update used. */
+  epsilon: number;
+  epsilonHigh: number;
+  klEstimator: string;
+  advantage: string;
+  scaleRewards: string;
+  numIterations: number;
+}
+
+export interface SavedRun {
+  id: number;
+  label: string;
+  settings: Settings;
+  steps: Pick<StepMetrics, 'step' | 'reward' | 'entropy' | 'mean_length' | 'frac_mixed' | 'kl'>[];
+  evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy'>[];
+}
+
+export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';
+
+export interface LabState {
+  settings: Settings;
+  /** Notices about the address (ignored, clamped, replaced values). */
+  urlNotices: string[];
+  lessonId: string | null;
+  lessonVariant: number;
+  backendPref: BackendPref;
+  classroom: boolean;
+  hidden: string[];
+
+  status: RunStatus;
+  /** What the page is busy with (shader compilation, checkpoint loading, evaluation), with a fraction when known. */
+  progress: { label: string; fraction?: number } | null;
+  /** The backend running now and a sentence about fallbacks or the base checkpoint. */
+  backendName: string | null;
+  engineNotices: string[];
+  error: string | null;
+
+  steps: StepMetrics[];
+  evals: EvalMetrics[];
+  lastRollout: RolloutView | null;
+  signals: StopSignal[];
+  stepsStarted: number;
+  stepsCompleted: number;
+  /** True while an update is being computed. */
+  inStep: boolean;
+  /** Milliseconds to wait between steps. */
+  delayMs: number;
+
+  stepMode: boolean;
+  inspector: InspectorState | null;
+
+  runs: SavedRun[];
+  overlayRunId: number | null;
+}
+
+export const useLab = create<LabState>()(() => ({
+  settings: null as unknown as Settings, // set by initLab before the first render
+  urlNotices: [],
+  lessonId: null,
+  lessonVariant: 0,
+  backendPref: 'auto',
+  classroom: false,
+  hidden: [],
+  status: 'loading',
+  progress: null,
+  backendName: null,
+  engineNotices: [],
+  error: null,
+  steps: [],
+  evals: [],
+  lastRollout: null,
+  signals: [],
+  stepsStarted: 0,
+  stepsCompleted: 0,
+  inStep: false,
+  delayMs: 0,
+  stepMode: false,
+  inspector: null,
+  runs: [],
+  overlayRunId: null,
+}));

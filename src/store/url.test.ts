@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '../rl/settings.ts';
+import { labSearch, parseLabUrl } from './url.ts';
+
+describe('lab URL', () => {
+  it('round-trips settings and page options', () => {
+    const settings = { ...defaultSettings(), numGenerations: 5, beta: 0.04, epsilon: 0.25, task: 'add', dynamicSampling: true, seed: 42 };
+    const state = { settings, lessonId: 'mixed-groups', lessonVariant: 1, backend: 'cpu' as const, classroom: true, hidden: ['beta', 'epsilon'] };
+    const back = parseLabUrl(labSearch(state));
+    expect(back.notices).toEqual([]);
+    expect(back.settings).toEqual(settings);
+    expect(back).toMatchObject({ lessonId: 'mixed-groups', lessonVariant: 1, backend: 'cpu', classroom: true, hidden: ['beta', 'epsilon'] });
+  });
+
+  it('names every bad value and never throws', () => {
+    const r = parseLabUrl('?numGenerations=abc&beta=7&epsilon=0.3&wat=1&task=<script>&lesson=nope&backend=tpu&hide=beta,zzz&dynamicSampling=maybe');
+    console.log(r.notices.join('\n'));
+    expect(r.settings.numGenerations).toBe(defaultSettings().numGenerations);
+    expect(r.settings.beta).toBe(1); // clamped to the max
+    expect(r.settings.epsilon).toBe(0.3);
+    expect(r.settings.task).toBe(defaultSettings().task);
+    expect(r.lessonId).toBeNull();
+    expect(r.backend).toBe('auto');
+    expect(r.hidden).toEqual(['beta']);
+    for (const word of ['numGenerations', 'beta', 'wat', 'task', 'nope', 'tpu', 'zzz', 'dynamicSampling']) {
+      expect(r.notices.some((n) => n.includes(word)), word).toBe(true);
+    }
+  });
+
+  it('a lesson sets its knobs and explicit settings override them', () => {
+    const r = parseLabUrl('?lesson=entropy-collapse&beta=0.2');
+    expect(r.settings.numIterations).toBe(4);
+    expect(r.settings.beta).toBe(0.2);
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * The live charts, fed only by the trainer's real metrics (StepMetrics, EvalMetrics and the
+ * latest rollout, via the store). Each card says the question it answers, shows the stop
+ * signals that concern it with their evidence, and exports itself as PNG.
+ */
+import { useMemo, useRef, type ReactNode } from 'react';
+import {
+  Bar, BarChart, CartesianGrid, Cell, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
+} from 'recharts';
+import { mixedGroupProbability } from '../tasks/metrics.ts';
+import type { ChartId } from '../rl/lessons.ts';
+import { getLesson } from '../rl/lessons.ts';
+import type { StepMetrics } from '../rl/trainer.ts';
+import { useLab } from '../store/labStore.ts';
+import { download, svgToPng } from '../store/exports.ts';
+import { C, VERDICT, fmt, verdictKind } from './palette.ts';
+
+const AXIS = { fontSize: 15, fill: '#111' };
+const H = 230;
+const fin = (x: number) => (Number.isFinite(x) ? x : null);
+
+function ChartCard({ id, title, question, points, children }: { id: ChartId; title: string; question: string; points: number; children: ReactNode }) {
+  const signals = useLab((s) => s.signals);
+  const lessonId = useLab((s) => s.lessonId);
+  const mine = signals.filter((sig) => sig.chart === id);
+  const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
+  const ref = useRef<HTMLDivElement>(null);
+  async function png() {
+    const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
+    if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
+  }
+  return (
+    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} aria-label={title}>
+      <header>
+        <h3>{title}</h3>
+        <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
+      </header>
+      <p className="question">{question}</p>
+      {mine.map((sig) => (
+        <div key={sig.id} className="signal" role="alert" data-testid={`signal-${sig.id}`}>
+          <strong>⚠ Stop signal (step {sig.step}):</strong> {sig.message}
+          <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
+        </div>
+      ))}
+      <div className="chart-body" ref={ref} style={{ height: H }}>
+        {points ? children : <p className="empty">No data yet: press Play or Step.</p>}
+      </div>
+    </section>
+  );
+}
+
+function useStepRows<T>(f: (m: StepMetrics) => T): T[] {
+  const steps = useLab((s) => s.steps);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => steps.map(f), [steps]);
+}
+
+const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} label={{ value: 'step', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />;
+const legend = <Legend wrapperStyle={{ fontSize: 14 }} />;
+const margin = { top: 8, right: 16, bottom: 4, left: 0 };
+
+export function RewardChart() {
+  const rows = useStepRows((m) => ({ step: m.step, reward: fin(m.reward), accuracy: fin(m.accuracy) }));
+  const evals = useLab((s) => s.evals);
+  const runs = useLab((s) => s.runs);
+  const overlayId = useLab((s) => s.overlayRunId);
+  const overlay = runs.find((r) => r.id === overlayId);
+  const heldout = useMemo(() => evals.map((e) => ({ step: e.step, heldout: e.heldout_accuracy })), [evals]);
+  return (
+    <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={rows.length + heldout.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+          <Tooltip />
+          {legend}
+          <Line data={rows} dataKey="reward" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+          <Line data={rows} dataKey="accuracy" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line data={heldout} dataKey="heldout" name="held-out accuracy" stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
+          {overlay && <Line data={overlay.steps.map((m) => ({ step: m.step, overlay: fin(m.reward) }))} dataKey="overlay" name={`reward, ${overlay.label.split(':')[0]}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
+          {overlay && <Line data={overlay.evals.map((e) => ({ step: e.step, overlayHeldout: e.heldout_accuracy }))} dataKey="overlayHeldout" name={`held-out, ${overlay.label.split(':')[0]}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function GroupsChart() {
+  const rows = useStepRows((m) => ({ step: m.step, pass: m.frac_all_pass, fail: m.frac_all_fail, mixed: m.frac_mixed, predicted: fin(m.mixed_predicted) }));
+  return (
+    <ChartCard id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages; dashed: the predicted 1 − p̄^G − (1 − p̄)^G." points={rows.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={rows} margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+          <Tooltip />
+          {legend}
+          <Line dataKey="mixed" name="mixed" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+          <Line dataKey="predicted" name="mixed, predicted" stroke={C.black} strokeDasharray="5 4" strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line dataKey="pass" name="all pass" stroke={C.green} strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line dataKey="fail" name="all fail" stroke={C.vermillion} strokeWidth={2} dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function AdvantagesChart() {
+  const rollout = useLab((s) => s.lastRollout);
+  const rows = useMemo(() => {
+    if (!rollout) return [];
+    const out: { label: string; advantage: number | null; kind: string; mark: string }[] = [];
+    rollout.groups.forEach((g, p) => {
+      if (p > 0) out.push({ label: `gap${p}`, advantage: null, kind: 'gap', mark: '' });
+      g.answers.forEach((a, i) => {
+        const k = verdictKind(a);
+        out.push({ label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, advantage: fin(a.advantage), kind: k, mark: VERDICT[k].mark });
+      });
+    });
+    return out;
+  }, [rollout]);
+  const n = rows.filter((r) => r.kind !== 'gap').length;
+  return (
+    <ChartCard id="advantages" title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" interval={0} tick={AXIS} tickFormatter={(l: string) => (/^P\d+$/.test(l) ? l : '')} />
+          <YAxis tick={AXIS} width={44} />
+          <ReferenceLine y={0} stroke="#000" />
+          <Tooltip formatter={(v) => fmt(Number(v))} />
+          <Bar dataKey="advantage" isAnimationActive={false}>
+            {rows.map((r, i) => <Cell key={i} fill={r.kind === 'gap' ? 'transparent' : VERDICT[r.kind as keyof typeof VERDICT].color} />)}
+            {n <= 64 && <LabelList dataKey="mark" position="top" style={{ fontSize: 13, fill: '#000' }} />}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function EntropyChart() {
+  const rows = useStepRows((m) => ({ step: m.step, entropy: fin(m.entropy) }));
+  return (
+    <ChartCard id="entropy" title="Entropy (nats per token)" question="Is the policy still exploring? A collapse means groups stop being mixed and learning stalls." points={rows.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={rows} margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis domain={[0, 'auto']} tick={AXIS} width={44} />
+          <Tooltip />
+          {legend}
+          <Line dataKey="entropy" name="entropy" stroke={C.purple} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function LengthChart() {
+  const rows = useStepRows((m) => ({ step: m.step, correct: fin(m.length_correct_mean), incorrect: fin(m.length_incorrect_mean), truncated: m.clipped_ratio }));
+  return (
+    <ChartCard id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." points={rows.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={rows} margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis domain={[0, 'auto']} tick={AXIS} width={44} />
+          <Tooltip />
+          {legend}
+          <Line dataKey="correct" name="correct (tokens)" stroke={C.green} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
+          <Line dataKey="incorrect" name="incorrect (tokens)" stroke={C.vermillion} strokeDasharray="6 3" strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function KlChart() {
+  const rows = useStepRows((m) => ({ step: m.step, kl: fin(m.kl), low: m['clip_ratio/low_mean'], high: m['clip_ratio/high_mean'], region: m['clip_ratio/region_mean'] }));
+  return (
+    <ChartCard id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient?" points={rows.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={rows} margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis tick={AXIS} width={52} />
+          <Tooltip />
+          {legend}
+          <Line dataKey="kl" name="KL" stroke={C.black} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+          <Line dataKey="low" name="clipped low" stroke={C.orange} strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line dataKey="high" name="clipped high" stroke={C.sky} strokeDasharray="5 3" strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line dataKey="region" name="clipped (any)" stroke={C.purple} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+const K_COLORS = [C.vermillion, C.orange, C.green, C.blue, C.purple, C.black];
+
+export function PassAtKChart() {
+  const evals = useLab((s) => s.evals);
+  const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
+  const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])) })), [evals]);
+  return (
+    <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={rows} margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+          <Tooltip />
+          {legend}
+          {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={`pass@${k}`} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function TheoryChart() {
+  const G = useLab((s) => s.settings.numGenerations);
+  const rollout = useLab((s) => s.lastRollout);
+  const curve = useMemo(() => Array.from({ length: 101 }, (_, i) => ({ p: i / 100, curve: mixedGroupProbability(i / 100, G) })), [G]);
+  const points = useMemo(() => (rollout ? rollout.groups.map((g) => {
+    const p = g.answers.filter((a) => a.correct).length / g.answers.length;
+    return { p, prompt: mixedGroupProbability(p, rollout.G) };
+  }) : []), [rollout]);
+  return (
+    <ChartCard id="theory" title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing." points={points.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+          <Tooltip formatter={(v) => fmt(Number(v))} />
+          {legend}
+          <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+          <Scatter data={points} dataKey="prompt" name="this step's prompts" fill={C.vermillion} shape="diamond" isAnimationActive={false} />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
+export function Charts() {
+  return (
+    <div className="charts" aria-label="Live charts">
+      <RewardChart />
+      <GroupsChart />
+      <AdvantagesChart />
+      <TheoryChart />
+      <EntropyChart />
+      <LengthChart />
+      <KlChart />
+      <PassAtKChart />
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The controls panel, generated from the one settings table (src/rl/settings.ts): each control
+ * is labelled with the parameter in words and symbol, and carries a tooltip with the formula
+ * it enters and TRL's name. Changes go to the run controller and apply from the next step.
+ */
+import { SETTINGS, type SettingSpec, type Settings } from '../rl/settings.ts';
+import { useLab } from '../store/labStore.ts';
+import { setSetting } from '../store/runController.ts';
+import { fmt } from './palette.ts';
+
+const GROUPS: { id: SettingSpec['group']; title: string }[] = [
+  { id: 'task', title: 'Task and reward' },
+  { id: 'rollout', title: 'Rollout' },
+  { id: 'objective', title: 'Objective' },
+  { id: 'optimizer', title: 'Optimizer' },
+  { id: 'dapo', title: 'DAPO extras' },
+  { id: 'run', title: 'Run' },
+];
+
+/** Slider positions of a log-scaled setting: 1, 2, 3, 5 × 10^k inside its range. */
+function logValues(min: number, max: number): number[] {
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
+    for (const m of [1, 2, 3, 5]) {
+      const v = Number((m * 10 ** e).toPrecision(3));
+      if (v >= min - 1e-12 && v <= max + 1e-12) out.push(v);
+    }
+  }
+  return out;
+}
+
+const decimals = (step: number) => Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+
+function Tooltip({ spec, id }: { spec: SettingSpec; id: string }) {
+  return (
+    <div role="tooltip" id={id} className="tooltip">
+      <strong>{spec.label}</strong>
+      <span className="formula">{spec.help}</span>
+      {'trl' in spec && spec.trl ? <span className="trl">TRL: <code>{spec.trl}</code></span> : <span className="trl">(no TRL GRPOConfig field)</span>}
+    </div>
+  );
+}
+
+function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' | 'int' }> }) {
+  const value = useLab((s) => (s.settings as unknown as Record<string, number>)[spec.key]);
+  const id = `ctl-${spec.key}`;
+  const key = spec.key as keyof Settings;
+  const wide = spec.kind === 'int' && spec.max - spec.min > 200;
+  if (wide) {
+    return (
+      <div className="control" data-testid={`control-${spec.key}`}>
+        <label htmlFor={id}>{spec.label}</label>
+        <input id={id} type="number" min={spec.min} max={spec.max} step={spec.step} value={value} aria-describedby={`${id}-tip`}
+          onChange={(e) => {
+            const x = Number(e.target.value);
+            if (Number.isInteger(x) && x >= spec.min && x <= spec.max) setSetting(key, x as never);
+          }} />
+        <Tooltip spec={spec} id={`${id}-tip`} />
+      </div>
+    );
+  }
+  const values = spec.log ? logValues(spec.min, spec.max) : null;
+  const n = values ? values.length - 1 : Math.round((spec.max - spec.min) / spec.step);
+  const pos = values
+    ? values.reduce((best, v, i) => (Math.abs(Math.log(v / value)) < Math.abs(Math.log(values[best] / value)) ? i : best), 0)
+    : Math.round((value - spec.min) / spec.step);
+  const toValue = (p: number) => (values ? values[p] : Number((spec.min + p * spec.step).toFixed(decimals(spec.step))));
+  return (
+    <div className="control" data-testid={`control-${spec.key}`}>
+      <label htmlFor={id}>{spec.label}</label>
+      <div className="slider-row">
+        <input id={id} type="range" min={0} max={n} step={1} value={pos} aria-valuetext={fmt(value, 5)} aria-describedby={`${id}-tip`}
+          onChange={(e) => setSetting(key, toValue(Number(e.target.value)) as never)} />
+        <output htmlFor={id} data-testid={`value-${spec.key}`}>{fmt(value, 5)}</output>
+      </div>
+      <Tooltip spec={spec} id={`${id}-tip`} />
+    </div>
+  );
+}
+
+function EnumControl({ spec }: { spec: Extract<SettingSpec, { kind: 'enum' }> }) {
+  const value = useLab((s) => (s.settings as unknown as Record<string, string>)[spec.key]);
+  const id = `ctl-${spec.key}`;
+  return (
+    <div className="control" data-testid={`control-${spec.key}`}>
+      <label htmlFor={id}>{spec.label}</label>
+      <select id={id} value={value} aria-describedby={`${id}-tip`} onChange={(e) => setSetting(spec.key as keyof Settings, e.target.value as never)}>
+        {spec.options.map((o) => <option key={o} value={o}>{o}</option>)}
+      </select>
+      <Tooltip spec={spec} id={`${id}-tip`} />
+    </div>
+  );
+}
+
+function BoolControl({ spec }: { spec: Extract<SettingSpec, { kind: 'bool' }> }) {
+  const value = useLab((s) => (s.settings as unknown as Record<string, boolean>)[spec.key]);
+  const id = `ctl-${spec.key}`;
+  return (
+    <div className="control control-bool" data-testid={`control-${spec.key}`}>
+      <input id={id} type="checkbox" checked={value} aria-describedby={`${id}-tip`} onChange={(e) => setSetting(spec.key as keyof Settings, e.target.checked as never)} />
+      <label htmlFor={id}>{spec.label}</label>
+      <Tooltip spec={spec} id={`${id}-tip`} />
+    </div>
+  );
+}
+
+export function Control({ spec }: { spec: SettingSpec }) {
+  if (spec.kind === 'enum') return <EnumControl spec={spec} />;
+  if (spec.kind === 'bool') return <BoolControl spec={spec} />;
+  return <NumberControl spec={spec} />;
+}
+
+export function Controls() {
+  const classroom = useLab((s) => s.classroom);
+  const hidden = useLab((s) => s.hidden);
+  const shown = (key: string) => !(classroom && hidden.includes(key));
+  return (
+    <aside className="controls" aria-label="Settings">
+      <p className="hint">Changes apply from the next step. Hover or focus a control for its formula.</p>
+      {GROUPS.map((g) => {
+        const specs = (SETTINGS as readonly SettingSpec[]).filter((s) => s.group === g.id && shown(s.key));
+        if (!specs.length) return null;
+        return (
+          <fieldset key={g.id} className="control-group">
+            <legend>{g.title}</legend>
+            {specs.map((s) => <Control key={s.key} spec={s} />)}
+          </fieldset>
+        );
+      })}
+    </aside>
+  );
+}

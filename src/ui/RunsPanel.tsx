@@ -1,0 +1,60 @@
+/** Share and export: the link, recent runs and overlay, CSV/JSON/checkpoint/GRPOConfig out, checkpoint in, classroom mode. */
+import { useState } from 'react';
+import { SETTINGS } from '../rl/settings.ts';
+import { useLab } from '../store/labStore.ts';
+import { checkpointBytes, importCheckpoint, setClassroom, toggleHidden } from '../store/runController.ts';
+import { download, grpoConfigSnippet, metricsCsv, runJson } from '../store/exports.ts';
+
+export function RunsPanel() {
+  const runs = useLab((s) => s.runs);
+  const overlayId = useLab((s) => s.overlayRunId);
+  const classroom = useLab((s) => s.classroom);
+  const hidden = useLab((s) => s.hidden);
+  const [snippet, setSnippet] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const s = () => useLab.getState();
+  return (
+    <section className="runs card" aria-label="Runs and sharing">
+      <h2>Runs, sharing and export</h2>
+      <div className="row">
+        <button onClick={() => { void navigator.clipboard?.writeText(location.href).then(() => setMessage('Link copied: it restores every setting, the seed and the lesson.'), () => setMessage(`Copy this link: ${location.href}`)); }}>Copy link</button>
+        <button onClick={() => download('rlvr-lab-metrics.csv', metricsCsv(s().steps, s().evals), 'text/csv')}>Metrics CSV</button>
+        <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, url: location.href }), 'application/json')}>Metrics JSON</button>
+        <button onClick={async () => { const b = await checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
+        <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
+        <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" onChange={async (e) => {
+          const f = e.target.files?.[0];
+          if (!f) return;
+          const err = await importCheckpoint(f.name, new Uint8Array(await f.arrayBuffer()));
+          setMessage(err ?? `Loaded ${f.name}; the run restarts from it.`);
+          e.target.value = '';
+        }} /></label>
+      </div>
+      {message && <p className="notice" role="status" data-testid="runs-message">{message}</p>}
+      {snippet && (
+        <div className="snippet">
+          <button className="small" onClick={() => download('grpo_config.py', snippet, 'text/x-python')}>Download .py</button>
+          <pre data-testid="grpo-snippet">{snippet}</pre>
+        </div>
+      )}
+      <div className="row">
+        <label>Overlay a previous run on the reward chart{' '}
+          <select value={overlayId ?? ''} onChange={(e) => useLab.setState({ overlayRunId: e.target.value ? Number(e.target.value) : null })} disabled={!runs.length}>
+            <option value="">none</option>
+            {runs.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
+          </select>
+        </label>
+      </div>
+      <details className="classroom">
+        <summary>Classroom mode</summary>
+        <label><input type="checkbox" checked={classroom} onChange={(e) => setClassroom(e.target.checked)} /> Classroom mode (larger type, chosen controls hidden; the link carries it)</label>
+        <div className="hide-list">
+          Hide in classroom mode:
+          {SETTINGS.map((spec) => (
+            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => toggleHidden(spec.key)} /> {spec.label}</label>
+          ))}
+        </div>
+      </details>
+    </section>
+  );
+}

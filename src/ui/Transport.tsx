@@ -1,0 +1,61 @@
+/** Play/pause, step (one update, or one phase in step-through mode), reset, speed; keyboard: space, →, ←. */
+import { useEffect } from 'react';
+import { useLab } from '../store/labStore.ts';
+import { inspectBack, reset, setDelay, setStepMode, stepOnce, togglePlay } from '../store/runController.ts';
+
+const SPEEDS = [
+  { label: 'Full speed', ms: 0 },
+  { label: 'Normal', ms: 250 },
+  { label: 'Slow', ms: 1000 },
+];
+
+/** Space plays/pauses, → steps, ← goes back a phase — unless a form control has the keyboard. */
+export function useTransportKeys() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.closest('input, select, textarea, button, [contenteditable="true"]'))) return;
+      if (e.key === ' ') { e.preventDefault(); togglePlay(); }
+      else if (e.key === 'ArrowRight') { e.preventDefault(); void stepOnce(); }
+      else if (e.key === 'ArrowLeft' && useLab.getState().stepMode) { e.preventDefault(); inspectBack(); }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export function Transport() {
+  const status = useLab((s) => s.status);
+  const progress = useLab((s) => s.progress);
+  const steps = useLab((s) => s.stepsCompleted);
+  const delay = useLab((s) => s.delayMs);
+  const stepMode = useLab((s) => s.stepMode);
+  const last = useLab((s) => s.steps.at(-1));
+  const lastEval = useLab((s) => s.evals.at(-1));
+  const running = status === 'running';
+  return (
+    <div className="transport" role="toolbar" aria-label="Transport">
+      <button className="primary" onClick={() => togglePlay()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="Space">{running ? '❚❚ Pause' : '▶ Play'}</button>
+      <button onClick={() => void stepOnce()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="ArrowRight">{stepMode ? 'Next phase ▸' : 'Step ▸'}</button>
+      <button onClick={() => void reset()} disabled={status === 'loading'}>⟲ Reset</button>
+      <label className="speed">Speed{' '}
+        <select value={delay} onChange={(e) => setDelay(Number(e.target.value))} aria-label="Speed">
+          {SPEEDS.map((s) => <option key={s.ms} value={s.ms}>{s.label}</option>)}
+        </select>
+      </label>
+      <label className="stepmode"><input type="checkbox" checked={stepMode} onChange={(e) => void setStepMode(e.target.checked)} /> Step through one update</label>
+      <span className="status" data-testid="run-status" role="status" aria-live="polite">
+        {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
+        {last ? ` · reward ${last.reward.toFixed(2)}` : ''}
+        {lastEval ? ` · held-out ${lastEval.heldout_accuracy.toFixed(2)}` : ''}
+      </span>
+      {progress && (
+        <span className="progress" role="progressbar" aria-label={progress.label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.fraction !== undefined ? Math.round(progress.fraction * 100) : undefined} data-testid="progress">
+          {progress.label}
+          {progress.fraction !== undefined && <span className="bar"><span style={{ width: `${Math.round(progress.fraction * 100)}%` }} /></span>}
+        </span>
+      )}
+      <span className="keys">Keys: Space play/pause · → step · ← previous phase</span>
+    </div>
+  );
+}
