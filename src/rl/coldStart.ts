@@ -16,7 +16,10 @@ export interface ColdStartOptions {
   task: string;
   difficulty: number;
   think: boolean;
+  /** Stop once this held-out accuracy is reached… */
   targetAccuracy: number;
+  /** …measured greedily, or as the sampled pass rate at temperature 1 (what GRPO's groups see). */
+  targetMetric?: 'greedy' | 'sampled';
   seed: number;
   batchSize?: number;
   maxSteps?: number;
@@ -39,7 +42,8 @@ export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<
   const rng = new Rng(o.seed ^ 0xc01d);
   const opt: AdamWSettings = { lr: 3e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: 1, ...o.opt };
   const settings = { ...defaultSettings(), task: o.task, difficulty: o.difficulty, seed: o.seed, numGenerations: 8 };
-  const evaluator = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: false });
+  const sampled = o.targetMetric === 'sampled';
+  const evaluator = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: sampled });
   const every = o.evalEvery ?? 5;
   let steps = 0;
   let acc = 0;
@@ -48,8 +52,9 @@ export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<
     await supervisedStep(backend, inst.map((i) => ({ prompt: i.prompt, response: task.referenceResponse(i.prompt, { think: o.think }) })), opt);
     steps++;
     if (steps % every === 0) {
-      acc = (await evaluator.evaluate()).heldout_accuracy;
-      o.progress?.(`sft step ${steps}: held-out greedy accuracy ${acc.toFixed(3)}`);
+      const ev = await evaluator.evaluate();
+      acc = sampled ? ev.pass_at_k['1'] : ev.heldout_accuracy;
+      o.progress?.(`sft step ${steps}: held-out greedy accuracy ${ev.heldout_accuracy.toFixed(3)}${sampled ? `, sampled pass@1 ${acc.toFixed(3)}` : ''}`);
       if (acc >= o.targetAccuracy) break;
     }
   }
@@ -58,7 +63,7 @@ export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<
   const trainEval = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: true });
   const trainPrompts = samplePrompts(task, new Rng(o.seed ^ 0x7a1), o.difficulty, 'train', o.evalSize ?? 64).map((i) => i.prompt);
   const full = await trainEval.evaluate();
-  return { steps, heldoutAccuracy: acc, trainAccuracy: await trainAccuracy(backend, task.id, trainPrompts), sampledPassRate: full.pass_at_k['1'] ?? NaN, reachedTarget: acc >= o.targetAccuracy };
+  return { steps, heldoutAccuracy: full.heldout_accuracy, trainAccuracy: await trainAccuracy(backend, task.id, trainPrompts), sampledPassRate: full.pass_at_k['1'] ?? NaN, reachedTarget: acc >= o.targetAccuracy };
 }
 
 async function trainAccuracy(backend: Backend, taskId: string, prompts: string[]): Promise<number> {
