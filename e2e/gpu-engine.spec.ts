@@ -3,6 +3,9 @@
 import { expect, test } from '@playwright/test';
 
 test('default limits, one submit + one readback per step and per rollout, no leaks over 200 steps', async ({ page }) => {
+  // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere
+  // cannot full-reload the page in the middle of a GPU run (the engine modules need no HMR)
+  await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
   const r = await page.evaluate(async () => {
     const m = await import('/src/gpu/testing/engine-checks.ts' as string);

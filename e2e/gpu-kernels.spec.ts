@@ -2,6 +2,9 @@
 import { expect, test } from '@playwright/test';
 
 test('every kernel matches the CPU reference op within atol + rtol·|ref|', async ({ page }) => {
+  // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere
+  // cannot full-reload the page in the middle of a GPU run (the engine modules need no HMR)
+  await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
   const { rows, atol, rtol } = await page.evaluate(async () => {
     const m = await import('/src/gpu/testing/kernel-parity.ts' as string);

@@ -4,6 +4,9 @@ import { expect, test } from '@playwright/test';
 const TOL = 1e-3;
 
 test('logits, every gradient and 10 AdamW-step losses match PyTorch within 1e-3 relative', async ({ page }) => {
+  // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere
+  // cannot full-reload the page in the middle of a GPU run (the engine modules need no HMR)
+  await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
   const { rows, steps } = await page.evaluate(async () => {
     const m = await import('/src/gpu/testing/model-parity.ts' as string);

@@ -10,10 +10,10 @@
 //
 // Bindings: 0 u: Params, 1 a, 2 b, 3 bias (read), 4 c (read_write), 5 res (read).
 // Unused bias/res bindings still need a buffer: the caller binds any read-only one.
-// Dispatch: matmul_*: (ceil(N/16), ceil(M/16)) workgroups of 16x16, one output element per
-//           invocation, K walked in 16-wide tiles staged in workgroup memory (2 KiB);
+// Dispatch: matmul_*: (ceil(N/32), ceil(M/32)) workgroups of 8x8, a 4x4 block of C per
+//           invocation (see Tiling below);
 //           bias_backward: ceil(N/256) workgroups of 256, one column per invocation.
-// A later optimisation (register blocking, vec4 loads) keeps these entry points and bindings.
+// A later optimisation (vec4 loads, subgroups) keeps these entry points and bindings.
 
 struct Params { M: u32, N: u32, K: u32, flags: u32 }
 
@@ -24,9 +24,30 @@ struct Params { M: u32, N: u32, K: u32, flags: u32 }
 @group(0) @binding(4) var<storage, read_write> c: array<f32>;
 @group(0) @binding(5) var<storage, read> res: array<f32>;
 
-const TILE = 16u;
-var<workgroup> As: array<array<f32, 16>, 16>;   // As[m][k]
-var<workgroup> Bs: array<array<f32, 16>, 16>;   // Bs[k][n]
+// Tiling: a workgroup of 8x8 invocations computes a 32x32 block of C, each invocation a 4x4
+// register block; K is walked in 16-wide slices staged in workgroup memory (As, Bs: 4 KiB).
+// Register blocking amortises each barrier over 4·4·16 multiply-adds per invocation.
+const BM = 32u;
+const BN = 32u;
+const BK = 16u;
+var<workgroup> As: array<f32, 512>;   // As[k*BM + m] = A-tile (m, k)
+var<workgroup> Bs: array<f32, 512>;   // Bs[k*BN + n] = B-tile (k, n)
+
+const NN = 0u;
+const NT = 1u;
+const TN = 2u;
+
+// Element (m, k) of op(A) and (k, n) of op(B) for each layout, 0 outside the matrix.
+fn load_a(form: u32, m: u32, k: u32) -> f32 {
+  if (m >= u.M || k >= u.K) { return 0.0; }
+  if (form == TN) { return a[k * u.M + m]; }
+  return a[m * u.K + k];
+}
+fn load_b(form: u32, k: u32, n: u32) -> f32 {
+  if (k >= u.K || n >= u.N) { return 0.0; }
+  if (form == NT) { return b[n * u.K + k]; }
+  return b[k * u.N + n];
+}
 
 fn store(row: u32, col: u32, acc: f32) {
   if (row >= u.M || col >= u.N) { return; }
@@ -38,64 +59,43 @@ fn store(row: u32, col: u32, acc: f32) {
   c[i] = v;
 }
 
-fn tile_product(ly: u32, lx: u32) -> f32 {
-  var s = 0.0;
-  for (var k = 0u; k < TILE; k++) { s += As[ly][k] * Bs[k][lx]; }
-  return s;
-}
-
-@compute @workgroup_size(16, 16)
-fn matmul_nn(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
-  let row = wid.y * TILE + lid.y;
-  let col = wid.x * TILE + lid.x;
-  var acc = 0.0;
-  for (var k0 = 0u; k0 < u.K; k0 += TILE) {
-    let ka = k0 + lid.x;
-    As[lid.y][lid.x] = select(0.0, a[row * u.K + ka], row < u.M && ka < u.K);
-    let kb = k0 + lid.y;
-    Bs[lid.y][lid.x] = select(0.0, b[kb * u.N + col], kb < u.K && col < u.N);
+fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) {
+  let tid = lid.y * 8u + lid.x;
+  let m0 = wid.y * BM;
+  let n0 = wid.x * BN;
+  var acc: array<vec4f, 4>;
+  for (var k0 = 0u; k0 < u.K; k0 += BK) {
+    for (var i = 0u; i < 8u; i++) {
+      let e = tid + i * 64u;
+      As[e] = load_a(form, m0 + e % BM, k0 + e / BM);
+      Bs[e] = load_b(form, k0 + e / BN, n0 + e % BN);
+    }
     workgroupBarrier();
-    acc += tile_product(lid.y, lid.x);
-    workgroupBarrier();
-  }
-  store(row, col, acc);
-}
-
-@compute @workgroup_size(16, 16)
-fn matmul_nt(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
-  let row = wid.y * TILE + lid.y;
-  let col = wid.x * TILE + lid.x;
-  var acc = 0.0;
-  for (var k0 = 0u; k0 < u.K; k0 += TILE) {
-    let ka = k0 + lid.x;
-    As[lid.y][lid.x] = select(0.0, a[row * u.K + ka], row < u.M && ka < u.K);
-    // Bs[k][n] = B[n0 + n, k0 + k]: thread (y = k, x = n)
-    let kb = k0 + lid.y;
-    Bs[lid.y][lid.x] = select(0.0, b[col * u.K + kb], kb < u.K && col < u.N);
-    workgroupBarrier();
-    acc += tile_product(lid.y, lid.x);
+    for (var k = 0u; k < BK; k++) {
+      let av = vec4f(As[k * BM + lid.y * 4u], As[k * BM + lid.y * 4u + 1u], As[k * BM + lid.y * 4u + 2u], As[k * BM + lid.y * 4u + 3u]);
+      let bv = vec4f(Bs[k * BN + lid.x * 4u], Bs[k * BN + lid.x * 4u + 1u], Bs[k * BN + lid.x * 4u + 2u], Bs[k * BN + lid.x * 4u + 3u]);
+      acc[0] += av.x * bv;
+      acc[1] += av.y * bv;
+      acc[2] += av.z * bv;
+      acc[3] += av.w * bv;
+    }
     workgroupBarrier();
   }
-  store(row, col, acc);
+  for (var i = 0u; i < 4u; i++) {
+    for (var j = 0u; j < 4u; j++) {
+      store(m0 + lid.y * 4u + i, n0 + lid.x * 4u + j, acc[i][j]);
+    }
+  }
 }
 
-@compute @workgroup_size(16, 16)
-fn matmul_tn(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
-  let row = wid.y * TILE + lid.y;
-  let col = wid.x * TILE + lid.x;
-  var acc = 0.0;
-  for (var k0 = 0u; k0 < u.K; k0 += TILE) {
-    // As[m][k] = A[k0 + k, m0 + m]: thread (y = m, x = k)
-    let ka = k0 + lid.x;
-    As[lid.y][lid.x] = select(0.0, a[ka * u.M + row], row < u.M && ka < u.K);
-    let kb = k0 + lid.y;
-    Bs[lid.y][lid.x] = select(0.0, b[kb * u.N + col], kb < u.K && col < u.N);
-    workgroupBarrier();
-    acc += tile_product(lid.y, lid.x);
-    workgroupBarrier();
-  }
-  store(row, col, acc);
-}
+@compute @workgroup_size(8, 8)
+fn matmul_nn(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NN, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_nt(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NT, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_tn(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(TN, wid, lid); }
 
 @compute @workgroup_size(256)
 fn bias_backward(@builtin(global_invocation_id) gid: vec3u) {

@@ -141,7 +141,7 @@ export class Ops {
   /** out[N,OC] = inp[N,C]·w[C,OC] (+ bias) (+ res) (+ out if accumulate). */
   matmulForward(pass: GPUComputePassEncoder, out: Binding, inp: Binding, w: Binding, bias: Binding | null, N: number, C: number, OC: number, opts: { res?: Binding; accumulate?: boolean } = {}): void {
     const flags = (opts.accumulate ? 1 : 0) | (bias ? 2 : 0) | (opts.res ? 4 : 0);
-    this.dispatch(pass, 'matmul_nn', this.uniform([N, OC, C, flags]), { 1: inp, 2: w, 3: bias ?? w, 4: out, 5: opts.res ?? w }, [ceil(OC, 16), ceil(N, 16)]);
+    this.dispatch(pass, 'matmul_nn', this.uniform([N, OC, C, flags]), { 1: inp, 2: w, 3: bias ?? w, 4: out, 5: opts.res ?? w }, [ceil(OC, 32), ceil(N, 32)]);
   }
 
   /**
@@ -150,8 +150,8 @@ export class Ops {
    * dw and dbias are written (each parameter gradient has one producer); dinp accumulates if asked.
    */
   matmulBackward(pass: GPUComputePassEncoder, dinp: Binding | null, dw: Binding, dbias: Binding | null, dout: Binding, inp: Binding, w: Binding, N: number, C: number, OC: number, accumulateDinp = false): void {
-    if (dinp) this.dispatch(pass, 'matmul_nt', this.uniform([N, C, OC, accumulateDinp ? 1 : 0]), { 1: dout, 2: w, 3: w, 4: dinp, 5: w }, [ceil(C, 16), ceil(N, 16)]);
-    this.dispatch(pass, 'matmul_tn', this.uniform([C, OC, N, 0]), { 1: inp, 2: dout, 3: dout, 4: dw, 5: dout }, [ceil(OC, 16), ceil(C, 16)]);
+    if (dinp) this.dispatch(pass, 'matmul_nt', this.uniform([N, C, OC, accumulateDinp ? 1 : 0]), { 1: dout, 2: w, 3: w, 4: dinp, 5: w }, [ceil(C, 32), ceil(N, 32)]);
+    this.dispatch(pass, 'matmul_tn', this.uniform([C, OC, N, 0]), { 1: inp, 2: dout, 3: dout, 4: dw, 5: dout }, [ceil(OC, 32), ceil(C, 32)]);
     if (dbias) this.dispatch(pass, 'bias_backward', this.uniform([N, OC, 0, 0]), { 1: dout, 4: dbias }, [ceil(OC, 256)]);
   }
 
