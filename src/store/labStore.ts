@@ -107,6 +107,8 @@ export interface LabState {
   stepsCompleted: number;
   /** True while an update is being computed. */
   inStep: boolean;
+  /** When pause was last pressed: steps started by then, and whether a step was in progress (tests read these). */
+  pausedAt: { stepsStarted: number; midStep: boolean } | null;
   /** Milliseconds to wait between steps. */
   delayMs: number;
 
@@ -137,6 +139,7 @@ export const useLab = create<LabState>()(() => ({
   stepsStarted: 0,
   stepsCompleted: 0,
   inStep: false,
+  pausedAt: null,
   delayMs: 0,
   stepMode: false,
   inspector: null,

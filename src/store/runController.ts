@@ -92,10 +92,9 @@ async function createEngine(config: ModelConfig, weights: Float32Array | null, s
   if (pref !== 'cpu' && hasGpu) {
     try {
       set({ progress: { label: 'Compiling shaders…', fraction: 0 } });
-      const { createWebGPUBackend } = await import('../gpu/backend.ts');
-      const be = await createWebGPUBackend(config, {
+      const be = await createBackend('webgpu', config, {
         seed,
-        weights: weights ?? undefined,
+        weights,
         onProgress: (p) => set({ progress: { label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) } }),
       });
       await probePolicyUpdate(be);
@@ -244,6 +243,7 @@ export async function play(): Promise<void> {
 /** Ask the loop to stop; it finishes the step in progress and starts no other. */
 export function pause(): void {
   pauseRequested = true;
+  set((s) => ({ pausedAt: { stepsStarted: s.stepsStarted, midStep: s.inStep } }));
   if (!loopDone && get().status === 'running') set({ status: 'paused' });
 }
 

@@ -5,7 +5,7 @@
  */
 import { useMemo, useRef, type ReactNode } from 'react';
 import {
-  Bar, BarChart, CartesianGrid, Cell, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
+  Bar, CartesianGrid, Cell, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import type { ChartId } from '../rl/lessons.ts';
@@ -125,7 +125,7 @@ export function AdvantagesChart() {
   return (
     <ChartCard id="advantages" title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
+        <ComposedChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" interval={0} tick={AXIS} tickFormatter={(l: string) => (/^P\d+$/.test(l) ? l : '')} />
           <YAxis tick={AXIS} width={44} />
@@ -133,9 +133,12 @@ export function AdvantagesChart() {
           <Tooltip formatter={(v) => fmt(Number(v))} />
           <Bar dataKey="advantage" isAnimationActive={false}>
             {rows.map((r, i) => <Cell key={i} fill={r.kind === 'gap' ? 'transparent' : VERDICT[r.kind as keyof typeof VERDICT].color} />)}
-            {n <= 64 && <LabelList dataKey="mark" position="top" style={{ fontSize: 13, fill: '#000' }} />}
           </Bar>
-        </BarChart>
+          {/* The verdict mark of every answer, drawn even where A = 0 (an all-equal group draws no bar). */}
+          <Scatter dataKey="advantage" isAnimationActive={false} shape={(p: { cx?: number; cy?: number; payload?: { mark: string; advantage: number | null } }) => (
+            p.payload?.mark && n <= 96 ? <text x={p.cx} y={(p.cy ?? 0) + ((p.payload.advantage ?? 0) < 0 ? 16 : -5)} textAnchor="middle" fontSize={13} fill="#000" className="verdict-mark">{p.payload.mark}</text> : <g />
+          )} />
+        </ComposedChart>
       </ResponsiveContainer>
     </ChartCard>
   );

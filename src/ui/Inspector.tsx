@@ -66,7 +66,8 @@ function Answers({ ins, verdicts }: { ins: InspectorState; verdicts: boolean }) 
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const std = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
-const n = (x: number) => fmt(x, 3);
+/** Numbers inside formulas: 3 decimals, no float noise (σ of equal rewards is 0, not 1e-17). */
+const n = (x: number) => { const r = Number(x.toFixed(3)); return String(Object.is(r, -0) ? 0 : r); };
 
 /** The estimator's formula, then the same with this group's numbers for answer o_1. */
 function advantageTex(ins: InspectorState, g: GroupView, all: number[]): [string, string] {
@@ -93,14 +94,16 @@ function advantageTex(ins: InspectorState, g: GroupView, all: number[]): [string
 function Advantages({ ins }: { ins: InspectorState }) {
   const all = ins.rollout!.groups.flatMap((g) => g.answers.map((a) => a.reward));
   return (
-    <div className="groups">
+    <>
       <p>Estimator <code>{ins.advantage}</code>{ins.advantage === 'grpo' ? <> with <code>scale_rewards = {ins.scaleRewards}</code></> : null}. A group whose rewards are all equal gets A = 0: it teaches nothing.</p>
+    <div className="groups">
       {ins.rollout!.groups.map((g, p) => {
         const [formula, filled] = advantageTex(ins, g, all);
         return (
           <div className="group" key={p}>
             <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
-            <div className="formula-line"><Tex tex={formula} /> <span className="sep">·</span> <Tex tex={filled} /></div>
+            <div className="formula-line"><Tex tex={formula} /></div>
+            <div className="formula-line"><Tex tex={filled} /></div>
             <table className="answers">
               <tbody>
                 {g.answers.map((a, i) => (
@@ -118,6 +121,7 @@ function Advantages({ ins }: { ins: InspectorState }) {
         );
       })}
     </div>
+    </>
   );
 }
 

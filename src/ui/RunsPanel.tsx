@@ -51,7 +51,7 @@ export function RunsPanel() {
         <div className="hide-list">
           Hide in classroom mode:
           {SETTINGS.map((spec) => (
-            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => toggleHidden(spec.key)} /> {spec.label}</label>
+            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => toggleHidden(spec.key)} /> <code>{spec.key}</code></label>
           ))}
         </div>
       </details>

@@ -1,0 +1,106 @@
+import { expect, test, type Page } from '@playwright/test';
+import { LESSONS } from '../src/rl/lessons.ts';
+
+// A new user's tour of the lab. Backend: the CPU reference (?backend=cpu) with a micro batch
+// (P = 4 prompts × G = 4), because WebGPU on SwiftShader is slower than the reference here.
+
+const CHARTS = ['reward', 'groups', 'advantages', 'theory', 'entropy', 'length', 'kl', 'passk'];
+const state = (page: Page, f: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${f}; })()`);
+const points = (page: Page, id: string) => page.getByTestId(`chart-${id}`).getAttribute('data-points').then(Number);
+
+test('tour: keyboard controls, 20 steps with every chart, one update phase by phase, every lesson, screenshots', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=4&evalEvery=5');
+  await expect(page.getByTestId('webgpu-status')).toBeVisible();
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  await expect(page.getByTestId('engine-line')).toContainText('CPU reference');
+
+  // G, β and ε by keyboard, found by their labels (words + symbol).
+  const G = page.getByLabel('Group size G');
+  await G.focus();
+  await G.press('ArrowRight');
+  await G.press('ArrowRight');
+  await expect(page.getByTestId('value-numGenerations')).toHaveText('6');
+  const beta = page.getByLabel('KL coefficient β');
+  await beta.focus();
+  for (let i = 0; i < 4; i++) await beta.press('ArrowRight');
+  await expect(page.getByTestId('value-beta')).toHaveText('0.02');
+  const eps = page.getByLabel('Clip range ε');
+  await eps.focus();
+  await eps.press('ArrowLeft');
+  await expect(page.getByTestId('value-epsilon')).toHaveText('0.19');
+  // The tooltip (shown on hover and on focus) names the formula and TRL's name.
+  await G.hover();
+  const tip = page.getByTestId('control-numGenerations').getByRole('tooltip');
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText('num_generations');
+  await expect(tip).toContainText('1 − p^G − (1 − p)^G');
+  await page.screenshot({ path: 'test-results/lab-tooltip.png', clip: { x: 0, y: 0, width: 640, height: 800 } });
+  expect(await state(page, 's.settings.numGenerations')).toBe(6);
+  expect(page.url()).toContain('numGenerations=6');
+  expect(page.url()).toContain('beta=0.02');
+
+  for (const id of CHARTS) expect(await points(page, id), id).toBe(id === 'reward' || id === 'passk' ? 1 : 0); // step-0 evaluation only
+
+  // Play 20 steps (space bar), then pause.
+  await page.locator('h1').click();
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 20, null, { timeout: 180_000 });
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => (window as any).__lab.store.getState().status === 'paused');
+  const table: Record<string, number> = {};
+  for (const id of CHARTS) {
+    table[id] = await points(page, id);
+    expect(table[id], id).toBeGreaterThan(id === 'reward' || id === 'passk' ? 1 : 0);
+    // lines, scatter symbols, bars and verdict marks (a zero advantage draws no bar, but its mark)
+    const drawn = await page.locator(['.recharts-line path', '.recharts-symbols', '.recharts-bar-rectangle', '.verdict-mark'].map((sel) => `[data-testid="chart-${id}"] ${sel}`).join(', ')).count();
+    expect(drawn, `${id} draws`).toBeGreaterThan(0);
+  }
+  console.log('points per chart after 20 steps:', JSON.stringify(table));
+  const last = await state(page, 's.lastRollout.G');
+  expect(last).toBe(6);
+  await page.screenshot({ path: 'test-results/lab-1280x800.png' });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: 'test-results/lab-1920x1080.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Step through one update: every phase, forward by button and → key, back by ← key.
+  await page.getByLabel('Step through one update').check();
+  const phase = page.getByTestId('inspector-phase');
+  await page.getByRole('button', { name: /Start: sample a rollout/ }).click();
+  await expect(phase).toHaveAttribute('data-phase', 'prompts');
+  await expect(phase.locator('.prompt-text').first()).toBeVisible();
+  await page.locator('h1').click();
+  for (const next of ['answers', 'verdicts', 'advantages', 'ratios', 'update']) {
+    await page.keyboard.press('ArrowRight');
+    await expect(phase).toHaveAttribute('data-phase', next, { timeout: 30_000 });
+    if (next === 'verdicts') await expect(phase.locator('.verdict').first()).toBeVisible();
+    if (next === 'advantages') await expect(phase.locator('.katex').first()).toBeVisible();
+    if (next === 'ratios') await expect(phase.locator('.tok').first()).toBeVisible();
+  }
+  await expect(page.getByTestId('update-summary')).toContainText(/more likely: \d+ of \d+/);
+  console.log('step-through:', await page.getByTestId('update-summary').textContent());
+  await page.screenshot({ path: 'test-results/lab-inspector-update.png', fullPage: false });
+  await page.keyboard.press('ArrowLeft');
+  await expect(phase).toHaveAttribute('data-phase', 'ratios');
+  await page.keyboard.press('ArrowLeft');
+  await expect(phase).toHaveAttribute('data-phase', 'advantages');
+  await page.getByTestId('inspector').screenshot({ path: 'test-results/lab-inspector-advantages.png' });
+  expect(await state(page, 's.stepsCompleted')).toBeGreaterThanOrEqual(21); // the stepped update is a real step
+  await page.getByLabel('Step through one update').uncheck();
+
+  // Every lesson, one click each: knobs set, text shown, run reset to the base.
+  const lessons = LESSONS.map((l) => ({ id: l.id, title: l.title, settings: { ...l.settings, ...l.variants[0].settings, task: l.base.task } }));
+  expect(lessons.length).toBeGreaterThanOrEqual(7);
+  for (const l of lessons) {
+    await page.getByTestId(`lesson-${l.id}`).click();
+    await expect(page.getByTestId('lesson-text')).toContainText(l.title);
+    await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+    const s = await state(page, 's.settings');
+    for (const [k, v] of Object.entries(l.settings)) expect((s as any)[k], `${l.id}: ${k}`).toBe(v);
+    expect(page.url()).toContain(`lesson=${l.id}`);
+  }
+  await page.screenshot({ path: 'test-results/lab-lesson.png' });
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,80 @@
+import { expect, test, type Page } from '@playwright/test';
+import { SETTINGS } from '../src/rl/settings.ts';
+
+// Shareable runs. Backend: the CPU reference (?backend=cpu): same seed + same backend = same run.
+
+const settingsOf = (page: Page) => page.evaluate(() => (window as any).__lab.store.getState().settings);
+const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+/** The first steps' metrics without wall-clock timings. */
+async function firstSteps(page: Page, n: number) {
+  for (let i = 0; i < n; i++) {
+    await page.getByRole('button', { name: /^Step/ }).click();
+    await page.waitForFunction((k) => (window as any).__lab.store.getState().stepsCompleted >= k, i + 1);
+  }
+  return page.evaluate(() => (window as any).__lab.store.getState().steps.map(({ rollout_ms: _a, verify_ms: _b, update_ms: _c, ...m }: any) => m));
+}
+
+test('a link copied from the address bar restores every setting and gives identical first steps', async ({ page, context }) => {
+  await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=3&evalEvery=50');
+  await ready(page);
+  // Change settings the way a user does: sliders by keyboard, a select, a toggle.
+  const G = page.getByLabel('Group size G');
+  await G.focus();
+  await G.press('ArrowRight');
+  const beta = page.getByLabel('KL coefficient β');
+  await beta.focus();
+  await beta.press('ArrowRight');
+  await beta.press('ArrowRight');
+  await page.getByLabel('Advantage estimator').selectOption('dr_grpo');
+  await page.getByLabel('Dynamic sampling', { exact: true }).check();
+  await page.getByLabel('Sampling temperature τ').focus();
+  await page.keyboard.press('ArrowLeft');
+  const link = page.url();
+  console.log('link:', link);
+  const s1 = await settingsOf(page);
+  expect(s1).toMatchObject({ numGenerations: 5, beta: 0.01, advantage: 'dr_grpo', dynamicSampling: true, temperature: 0.95 });
+
+  const page2 = await context.newPage();
+  await page2.goto(link);
+  await ready(page2);
+  const s2 = await settingsOf(page2);
+  expect(s2).toEqual(s1);
+  // Every control shows the restored value.
+  for (const spec of SETTINGS) {
+    const el = page2.locator(`#ctl-${spec.key}`);
+    if (spec.kind === 'bool') expect(await el.isChecked(), spec.key).toBe(s1[spec.key]);
+    else if (spec.kind === 'enum') await expect(el, spec.key).toHaveValue(String(s1[spec.key]));
+    else if (spec.key === 'seed') await expect(el).toHaveValue(String(s1.seed));
+    else await expect(page2.getByTestId(`value-${spec.key}`), spec.key).toHaveText(String(Number(Number(s1[spec.key]).toFixed(5))));
+  }
+  await expect(page2.getByTestId('url-notices')).toHaveCount(0);
+
+  // Both pages reset to the base, then run the same three steps.
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await ready(page);
+  const m1 = await firstSteps(page, 3);
+  const m2 = await firstSteps(page2, 3);
+  console.table(m1.map((m: any, i: number) => ({ step: m.step, reward_a: m.reward, reward_b: m2[i].reward, entropy_a: m.entropy, entropy_b: m2[i].entropy, kl_a: m.kl, kl_b: m2[i].kl })));
+  expect(m2).toEqual(m1);
+});
+
+test('a malformed address never breaks the page and names what it ignored', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); void d.dismiss(); });
+  await page.goto('/?backend=cpu&numGenerations=abc&beta=7&epsilon=-3&promptsPerStep=2.5&zzz=1&task=%3Cscript%3Ealert(1)%3C/script%3E&lesson=nope&dynamicSampling=maybe&hide=beta,bogus&classroom=yes&%%');
+  const notices = page.getByTestId('url-notices');
+  await expect(notices).toBeVisible();
+  const text = (await notices.textContent()) ?? '';
+  console.log(text);
+  for (const name of ['numGenerations', 'beta', 'epsilon', 'promptsPerStep', 'zzz', 'task', 'nope', 'dynamicSampling', 'bogus', 'classroom']) expect(text, name).toContain(name);
+  await ready(page);
+  const s = await settingsOf(page);
+  expect(s).toMatchObject({ numGenerations: 8, beta: 1, epsilon: 0, promptsPerStep: 3, task: 'reverse', dynamicSampling: false });
+  await expect(page.getByTestId('value-beta')).toHaveText('1');
+  // The page still trains.
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1);
+  await page.screenshot({ path: 'test-results/lab-malformed-url.png' });
+  expect(errors).toEqual([]);
+});
