@@ -3,6 +3,8 @@
 //   gelu_forward    out = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
 //   gelu_backward   dinp (+)= dout·(0.5·(1 + th) + 0.5·x·(1 − th²)·√(2/π)·(1 + 3·0.044715·x²)),
 //                   th = tanh(√(2/π)·(x + 0.044715·x³))
+//   gelu_backward_inplace   dinp = dinp·gelu'(x)   (dinp holds dout; matmul.wgsl's fallback for
+//                   the GELU-backward epilogue of matmul_vec4.wgsl)
 // flags: bit 0 = accumulate into dinp.
 // tanh is computed from exp of a clamped argument: some WGSL implementations of tanh return
 // NaN for large |u|, and tanh(±10) is ±1 in f32 anyway.
@@ -46,4 +48,14 @@ fn gelu_backward(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
   var d = local * dout[i];
   if ((u.flags & 1u) != 0u) { d += dinp[i]; }
   dinp[i] = d;
+}
+
+@compute @workgroup_size(256)
+fn gelu_backward_inplace(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= u.n) { return; }
+  let x = inp[i];
+  let th = stable_tanh(GELU_SCALE * (x + 0.044715 * x * x * x));
+  let local = 0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * GELU_SCALE * (1.0 + 3.0 * 0.044715 * x * x);
+  dinp[i] = local * dinp[i];
 }

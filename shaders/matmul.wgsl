@@ -12,8 +12,10 @@
 // Unused bias/res bindings still need a buffer: the caller binds any read-only one.
 // Dispatch: matmul_*: (ceil(N/32), ceil(M/32)) workgroups of 8x8, a 4x4 block of C per
 //           invocation (see Tiling below);
-//           bias_backward: ceil(N/256) workgroups of 256, one column per invocation.
-// A later optimisation (vec4 loads, subgroups) keeps these entry points and bindings.
+//           bias_backward: ceil(N/64) workgroups of 64x4: 64 columns, each summed by 4
+//           invocations over interleaved rows, then combined in workgroup memory (fixed order,
+//           so deterministic).
+// The vec4 fast path of the same three layouts is matmul_vec4.wgsl.
 
 struct Params { M: u32, N: u32, K: u32, flags: u32 }
 
@@ -97,12 +99,20 @@ fn matmul_nt(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) li
 @compute @workgroup_size(8, 8)
 fn matmul_tn(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(TN, wid, lid); }
 
-@compute @workgroup_size(256)
-fn bias_backward(@builtin(global_invocation_id) gid: vec3u) {
-  let col = gid.x;
-  if (col >= u.N) { return; }
+var<workgroup> colPartial: array<f32, 256>;
+
+@compute @workgroup_size(64, 4)
+fn bias_backward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+  let col = wid.x * 64u + lid.x;
   var s = 0.0;
-  for (var m = 0u; m < u.M; m++) { s += a[m * u.N + col]; }
-  if ((u.flags & 1u) != 0u) { s += c[col]; }
-  c[col] = s;
+  if (col < u.N) {
+    for (var m = lid.y; m < u.M; m += 4u) { s += a[m * u.N + col]; }
+  }
+  colPartial[lid.y * 64u + lid.x] = s;
+  workgroupBarrier();
+  if (lid.y == 0u && col < u.N) {
+    var t = colPartial[lid.x] + colPartial[64u + lid.x] + colPartial[128u + lid.x] + colPartial[192u + lid.x];
+    if ((u.flags & 1u) != 0u) { t += c[col]; }
+    c[col] = t;
+  }
 }

@@ -43,6 +43,8 @@ export interface WebGPUBackendOptions {
   limits?: 'default' | 'adapter';
   /** Kernel compilation progress. */
   onProgress?: (p: CompileProgress) => void;
+  /** Ask for 'timestamp-query' where the adapter has it (the profiler's GPU clock). */
+  timestamps?: boolean;
   /** Start from these weights [layout.total] instead of the seeded init. */
   weights?: Float32Array;
   /** The GPU policy objective (shaders/policy_loss.wgsl), needed for LossSpec kind 'policy'. */
@@ -80,7 +82,7 @@ interface DecodeBuffers {
 }
 
 export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBackendOptions): Promise<WebGPUBackend> {
-  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress };
+  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps };
   const ctx = await GpuContext.create(ctxOpts);
   const layout = paramLayout(config);
   const weights = opts.weights ?? initWeights(layout, opts.seed);
@@ -164,6 +166,7 @@ export class WebGPUBackend implements Backend {
     if (!(tau > 0)) throw new Error(`logprobs: temperature must be > 0, got ${tau}`);
     const P = opts.reference ? this.referenceParams() : this.model.params;
     const { B, T } = batch;
+    this.ctx.ops.trimCaches();
     const a = this.uploadBatch(batch);
     const N = B * T;
     const [lp, ent] = await this.ctx.run(
@@ -184,6 +187,7 @@ export class WebGPUBackend implements Backend {
     if (loss.kind === 'policy' && !this.policyLoss) {
       throw new Error("trainStep: the WebGPU backend has no policy-loss kernel (pass createWebGPUBackend(..., { policyLoss }) with shaders/policy_loss.wgsl's kernel)");
     }
+    this.ctx.ops.trimCaches();
     const a = this.uploadBatch(batch);
     const q = this.ctx.device.queue;
     // per-token loss gradients: for 'ce' and 'pertoken' they are known before the forward
@@ -230,6 +234,7 @@ export class WebGPUBackend implements Backend {
     if (loss.kind === 'policy') this.policyLoss!.record(pass, this, batch, loss, refLogprobs);
     else o.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
     m.recordBackward(pass, B, T, tau);
+    o.phase = 'optimizer';
     o.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
     o.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniform);
     pass.end();
@@ -264,6 +269,7 @@ export class WebGPUBackend implements Backend {
         S = Math.max(S, prompts[p].length + b);
       }
     }
+    this.ctx.ops.trimCaches();
     const dec = this.ensureDecode(R, S);
     const q = this.ctx.device.queue;
     // rows of the token table, the log-probs and the KV cache are `stride` positions apart;
@@ -280,6 +286,7 @@ export class WebGPUBackend implements Backend {
     q.writeBuffer(dec.rows, 0, rowInfo);
     q.writeBuffer(dec.state, 0, new Uint32Array(R));
     const o = this.ctx.ops;
+    o.phase = 'rollout';
     o.writeUniform(this.sampleUniform, Ops.sampleUniform(R, V, stride, seed >>> 0, stream >>> 0, temperature, EOS));
 
     const m = this.model;
@@ -300,8 +307,7 @@ export class WebGPUBackend implements Backend {
         o.attentionDecode(pass, x.atty, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H);
         o.matmulForward(pass, x.residual2, x.atty, P(h + 'proj.w'), P(h + 'proj.b'), R, D, D, { res: residual });
         o.layernormForward(pass, x.ln2, x.ln2Mean, x.ln2Rstd, x.residual2, P(h + 'ln2.g'), P(h + 'ln2.b'), R, D);
-        o.matmulForward(pass, x.fch, x.ln2, P(h + 'fc.w'), P(h + 'fc.b'), R, D, 4 * D);
-        o.geluForward(pass, x.fchGelu, x.fch, R * 4 * D);
+        o.matmulForward(pass, x.fch, x.ln2, P(h + 'fc.w'), P(h + 'fc.b'), R, D, 4 * D, { geluOut: x.fchGelu });
         o.matmulForward(pass, x.residual3, x.fchGelu, P(h + 'fc2.w'), P(h + 'fc2.b'), R, 4 * D, D, { res: x.residual2 });
         residual = x.residual3;
       }

@@ -6,13 +6,16 @@
  * bindings), which every conforming adapter offers, so the engine is tested on what a laptop
  * gives. `limits: 'adapter'` raises only the buffer-size limits, and only up to what the
  * adapter reports (bigger models need bigger buffers, the kernels never need more bindings or
- * workgroup memory). No optional features are requested.
+ * workgroup memory). The only optional feature ever requested is 'timestamp-query', and only when
+ * asked for (`timestamps`) and offered by the adapter.
  */
 
 export interface DeviceOptions {
   /** 'default' = WebGPU's default limits; 'adapter' = raise buffer sizes to the adapter's. */
   limits?: 'default' | 'adapter';
   powerPreference?: GPUPowerPreference;
+  /** Request 'timestamp-query' if the adapter offers it (the profiler's GPU clock). */
+  timestamps?: boolean;
 }
 
 export interface AcquiredDevice {
@@ -39,7 +42,8 @@ export async function acquireDevice(opts: DeviceOptions = {}): Promise<AcquiredD
   }
   let device: GPUDevice;
   try {
-    device = await adapter.requestDevice({ requiredLimits, requiredFeatures: [] });
+    const requiredFeatures: GPUFeatureName[] = opts.timestamps && adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
+    device = await adapter.requestDevice({ requiredLimits, requiredFeatures });
   } catch (e) {
     throw new WebGPUUnavailableError(`WebGPU requestDevice failed: ${(e as Error).message}`);
   }

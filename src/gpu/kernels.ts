@@ -13,6 +13,8 @@ import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
 import layernormSrc from '../../shaders/layernorm.wgsl?raw';
 import logsoftmaxSrc from '../../shaders/logsoftmax.wgsl?raw';
 import matmulSrc from '../../shaders/matmul.wgsl?raw';
+import matmulPlainSrc from '../../shaders/matmul_plain.wgsl?raw';
+import matmulVec4Src from '../../shaders/matmul_vec4.wgsl?raw';
 import policyLossSrc from '../../shaders/policy_loss.wgsl?raw';
 import sampleSrc from '../../shaders/sample.wgsl?raw';
 
@@ -26,6 +28,8 @@ export const SHADER_SOURCES = {
   layernorm: layernormSrc,
   logsoftmax: logsoftmaxSrc,
   matmul: matmulSrc,
+  matmul_plain: matmulPlainSrc,
+  matmul_vec4: matmulVec4Src,
   policy_loss: policyLossSrc,
   sample: sampleSrc,
 } as const;
@@ -41,6 +45,10 @@ export const KERNELS = {
   matmul_nt: 'matmul',
   matmul_tn: 'matmul',
   bias_backward: 'matmul',
+  matmul_nn_v4: 'matmul_vec4',
+  matmul_nt_v4: 'matmul_vec4',
+  matmul_tn_v4: 'matmul_vec4',
+  matmul_plain_vec4: 'matmul_plain',
   layernorm_forward: 'layernorm',
   layernorm_backward_dx: 'layernorm',
   layernorm_backward_params: 'layernorm',
@@ -50,6 +58,7 @@ export const KERNELS = {
   attention_decode: 'attention',
   gelu_forward: 'gelu',
   gelu_backward: 'gelu',
+  gelu_backward_inplace: 'gelu',
   logprob_forward: 'logsoftmax',
   logits_backward: 'logsoftmax',
   loss_reduce: 'logsoftmax',

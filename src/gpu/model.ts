@@ -34,7 +34,7 @@ export interface Activations {
   logits: GPUBuffer; logprobs: GPUBuffer; entropy: GPUBuffer;
   // gradients of activations
   dlogits: GPUBuffer; dres: GPUBuffer; dln: GPUBuffer; datty: GPUBuffer; dqkv: GPUBuffer; dpreatt: GPUBuffer;
-  dfch: GPUBuffer; dfchGelu: GPUBuffer;
+  dfch: GPUBuffer;
   all: GPUBuffer[];
 }
 
@@ -108,7 +108,7 @@ export class GpuModel {
       lnf: s('lnf', capRows * D), lnfMean: s('lnfMean', capRows), lnfRstd: s('lnfRstd', capRows),
       logits: s('logits', capRows * V), logprobs: s('logprobs', capRows), entropy: s('entropy', capRows),
       dlogits: s('dlogits', capRows * V), dres: s('dres', capRows * D), dln: s('dln', capRows * D), datty: s('datty', capRows * D),
-      dqkv: s('dqkv', capRows * 3 * D), dpreatt: s('dpreatt', capAtt), dfch: s('dfch', capRows * 4 * D), dfchGelu: s('dfchGelu', capRows * 4 * D),
+      dqkv: s('dqkv', capRows * 3 * D), dpreatt: s('dpreatt', capAtt), dfch: s('dfch', capRows * 4 * D),
       all,
     };
     return this.acts;
@@ -128,6 +128,7 @@ export class GpuModel {
     const a = this.acts!;
     const N = B * T;
     const p = (n: string) => this.t(P, n);
+    o.phase = 'forward';
     o.embeddingForward(pass, a.encoded, a.inputs, p('wte'), p('wpe'), B, T, D);
     let residual = a.encoded;
     for (let l = 0; l < L; l++) {
@@ -138,8 +139,8 @@ export class GpuModel {
       o.attentionForward(pass, x.atty, x.att, x.qkv, B, T, D, H);
       o.matmulForward(pass, x.residual2, x.atty, p(h + 'proj.w'), p(h + 'proj.b'), N, D, D, { res: residual });
       o.layernormForward(pass, x.ln2, x.ln2Mean, x.ln2Rstd, x.residual2, p(h + 'ln2.g'), p(h + 'ln2.b'), N, D);
-      o.matmulForward(pass, x.fch, x.ln2, p(h + 'fc.w'), p(h + 'fc.b'), N, D, 4 * D);
-      o.geluForward(pass, x.fchGelu, x.fch, N * 4 * D);
+      // fused bias + GELU: fch = ln2·W + b and fchGelu = gelu(fch) from one dispatch
+      o.matmulForward(pass, x.fch, x.ln2, p(h + 'fc.w'), p(h + 'fc.b'), N, D, 4 * D, { geluOut: x.fchGelu });
       o.matmulForward(pass, x.residual3, x.fchGelu, p(h + 'fc2.w'), p(h + 'fc2.b'), N, 4 * D, D, { res: x.residual2 });
       residual = x.residual3;
     }
@@ -150,6 +151,7 @@ export class GpuModel {
   /** Per-token log-probs and entropies at tau from the last forward (masked positions get 0). */
   recordLogsoftmax(pass: GPUComputePassEncoder, B: number, T: number, tau: number): void {
     const a = this.acts!;
+    this.ctx.ops.phase = 'loss';
     this.ctx.ops.logsoftmaxForward(pass, a.logprobs, a.entropy, a.logits, a.targets, a.mask, tau, B * T, this.config.vocabSize);
   }
 
@@ -164,6 +166,7 @@ export class GpuModel {
     const N = B * T;
     const P = (n: string) => this.t(this.params, n);
     const G = (n: string) => this.t(this.grads, n);
+    o.phase = 'backward';
     o.logitsBackward(pass, a.dlogits, a.logits, a.targets, a.gradLogprob, a.gradEntropy, tau, N, V);
     o.matmulBackward(pass, a.dln, G('lm_head'), null, a.dlogits, a.lnf, P('lm_head'), N, D, V);
     const last = L > 0 ? a.blocks[L - 1].residual3 : a.encoded;
@@ -173,8 +176,8 @@ export class GpuModel {
       const h = `h${l}.`;
       const residual = l === 0 ? a.encoded : a.blocks[l - 1].residual3;
       // residual3 = residual2 + fc2(gelu(fc(ln2(residual2)))): d(fcproj) = dres
-      o.matmulBackward(pass, a.dfchGelu, G(h + 'fc2.w'), G(h + 'fc2.b'), a.dres, x.fchGelu, P(h + 'fc2.w'), N, 4 * D, D);
-      o.geluBackward(pass, a.dfch, x.fch, a.dfchGelu, N * 4 * D);
+      // dfch = (dres·fc2ᵀ) ⊙ gelu'(fch): the GELU backward fused into the NT matmul's epilogue
+      o.matmulBackward(pass, a.dfch, G(h + 'fc2.w'), G(h + 'fc2.b'), a.dres, x.fchGelu, P(h + 'fc2.w'), N, 4 * D, D, false, x.fch);
       o.matmulBackward(pass, a.dln, G(h + 'fc.w'), G(h + 'fc.b'), a.dfch, x.ln2, P(h + 'fc.w'), N, D, 4 * D);
       o.layernormBackward(pass, a.dres, G(h + 'ln2.g'), G(h + 'ln2.b'), a.dln, x.residual2, P(h + 'ln2.g'), x.ln2Mean, x.ln2Rstd, N, D, true);
       // residual2 = residual + proj(attn(ln1(residual))): d(attproj) = dres (now d residual2)

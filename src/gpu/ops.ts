@@ -43,6 +43,24 @@ export function grid1d(n: number, size: number): [number, number] {
 
 const ceil = (a: number, b: number) => Math.max(1, Math.ceil(a / b));
 
+/** One recorded dispatch, kept while a profiler traces (see Ops.trace). */
+export interface TracedDispatch {
+  kernel: KernelName;
+  /** The phase label (Ops.phase) when it was recorded: 'forward', 'backward', 'optimizer', … */
+  phase: string;
+  pipeline: GPUComputePipeline;
+  bindGroup: GPUBindGroup;
+  groups: [number, number, number];
+}
+
+/**
+ * Cache bounds: a rollout's batch shape (T) changes from step to step, and every distinct
+ * shape makes new uniforms and bind groups. Past these sizes the caches are emptied at the next
+ * step boundary (Ops.trimCaches), so memory stays bounded however many shapes a run sees.
+ */
+export const MAX_CACHED_UNIFORMS = 512;
+export const MAX_CACHED_BIND_GROUPS = 2048;
+
 export class Ops {
   private uniforms = new Map<string, GPUBuffer>();
   private bindGroups = new Map<string, GPUBindGroup>();
@@ -50,6 +68,12 @@ export class Ops {
   private nextId = 1;
   /** Dispatches recorded so far (for tests and the profiler). */
   dispatches = 0;
+  /** Times the caches were emptied by trimCaches. */
+  trims = 0;
+  /** While non-null, every dispatch is also appended here (the profiler's trace). */
+  trace: TracedDispatch[] | null = null;
+  /** Label of what is being recorded now; stored with traced dispatches. */
+  phase = '';
 
   /** Sizes of the caches (steady state: constant from step to step). */
   get cacheSizes(): { uniforms: number; bindGroups: number } {
@@ -85,6 +109,19 @@ export class Ops {
     this.bindGroups.clear();
   }
 
+  /**
+   * Empty the shape caches when they have grown past their bounds. Call only between steps
+   * (nothing recorded and not yet submitted may use a cached uniform): destroyed uniform
+   * buffers are freed once submitted work that uses them has finished.
+   */
+  trimCaches(maxUniforms = MAX_CACHED_UNIFORMS, maxBindGroups = MAX_CACHED_BIND_GROUPS): void {
+    if (this.uniforms.size <= maxUniforms && this.bindGroups.size <= maxBindGroups) return;
+    for (const b of this.uniforms.values()) this.arena.destroy(b);
+    this.uniforms.clear();
+    this.bindGroups.clear();
+    this.trims++;
+  }
+
   private id(b: GPUBuffer): number {
     let i = this.ids.get(b);
     if (i === undefined) this.ids.set(b, (i = this.nextId++));
@@ -110,10 +147,13 @@ export class Ops {
       bg = this.device.createBindGroup({ label: kernel, layout: pipeline.getBindGroupLayout(0), entries });
       this.bindGroups.set(key, bg);
     }
-    pass.setPipeline(this.kernels.get(kernel));
+    const pipeline = this.kernels.get(kernel);
+    const g: [number, number, number] = [groups[0], groups[1] ?? 1, groups[2] ?? 1];
+    pass.setPipeline(pipeline);
     pass.setBindGroup(0, bg);
-    pass.dispatchWorkgroups(groups[0], groups[1] ?? 1, groups[2] ?? 1);
+    pass.dispatchWorkgroups(g[0], g[1], g[2]);
     this.dispatches++;
+    this.trace?.push({ kernel, phase: this.phase, pipeline, bindGroup: bg, groups: g });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -138,21 +178,83 @@ export class Ops {
   // ---------------------------------------------------------------------------------------------
   // matmul
 
-  /** out[N,OC] = inp[N,C]·w[C,OC] (+ bias) (+ res) (+ out if accumulate). */
-  matmulForward(pass: GPUComputePassEncoder, out: Binding, inp: Binding, w: Binding, bias: Binding | null, N: number, C: number, OC: number, opts: { res?: Binding; accumulate?: boolean } = {}): void {
-    const flags = (opts.accumulate ? 1 : 0) | (bias ? 2 : 0) | (opts.res ? 4 : 0);
-    this.dispatch(pass, 'matmul_nn', this.uniform([N, OC, C, flags]), { 1: inp, 2: w, 3: bias ?? w, 4: out, 5: opts.res ?? w }, [ceil(OC, 32), ceil(N, 32)]);
+  /** A writable 16-float buffer bound where a kernel's optional read_write binding is unused. */
+  private dummyRW: GPUBuffer | null = null;
+  private get dummy(): GPUBuffer {
+    return (this.dummyRW ??= this.arena.storage('ops.dummy', 16));
+  }
+
+  /**
+   * C[M,N] (+)= op(A)·op(B) in layout `form` (nn: A[M,K]·B[K,N], nt: A[M,K]·B[N,K]ᵀ,
+   * tn: A[K,M]ᵀ·B[K,N]) with the epilogue options. Takes the vec4 register-blocked kernel
+   * (matmul_vec4.wgsl) when the shapes allow vec4 access, else matmul.wgsl; a fused GELU the
+   * scalar path cannot do runs as a separate gelu dispatch.
+   *   geluOut: C = x (pre-activation), geluOut = gelu(x)
+   *   geluGradOf: C = (op(A)·op(B)) ⊙ gelu'(geluGradOf)
+   */
+  matmul(
+    pass: GPUComputePassEncoder, form: 'nn' | 'nt' | 'tn', c: Binding, a: Binding, b: Binding, M: number, N: number, K: number,
+    o: { bias?: Binding | null; res?: Binding; accumulate?: boolean; geluOut?: Binding; geluGradOf?: Binding } = {},
+  ): void {
+    const vec4 = N % 4 === 0 && (form === 'tn' ? M % 4 === 0 : K % 4 === 0) && !this.forceScalarMatmul;
+    const flags = (o.accumulate ? 1 : 0) | (o.bias ? 2 : 0) | (o.res ? 4 : 0);
+    const groups: [number, number] = [ceil(N, 32), ceil(M, 32)];
+    if (vec4) {
+      const f = flags | (o.geluOut ? 8 : 0) | (o.geluGradOf ? 16 : 0);
+      if (o.geluGradOf && o.accumulate) throw new Error('matmul: fused GELU backward cannot accumulate');
+      this.dispatch(pass, `matmul_${form}_v4` as KernelName, this.uniform([M, N, K, f]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, 6: o.geluOut ?? o.geluGradOf ?? this.dummy }, groups);
+      return;
+    }
+    if (o.geluGradOf) {
+      if (o.accumulate || o.bias || o.res) throw new Error('matmul: fused GELU backward takes no epilogue');
+      // C = A·op(B), then C = C ⊙ gelu'(x) in place (gelu_backward with dout = dinp = C is elementwise)
+      this.dispatch(pass, `matmul_${form}` as KernelName, this.uniform([M, N, K, 0]), { 1: a, 2: b, 3: b, 4: c, 5: b }, groups);
+      this.dispatch(pass, 'gelu_backward_inplace', this.uniform([M * N, 0, 0, 0]), { 1: o.geluGradOf, 4: c }, grid1d(M * N, 256));
+      return;
+    }
+    this.dispatch(pass, `matmul_${form}` as KernelName, this.uniform([M, N, K, flags]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b }, groups);
+    if (o.geluOut) this.geluForward(pass, o.geluOut, c, M * N);
+  }
+
+  /** Use matmul.wgsl even where the vec4 kernels apply (the bench and the parity test compare both). */
+  forceScalarMatmul = false;
+
+  /** out[N,OC] = inp[N,C]·w[C,OC] (+ bias) (+ res) (+ out if accumulate) (geluOut = gelu(out)). */
+  matmulForward(pass: GPUComputePassEncoder, out: Binding, inp: Binding, w: Binding, bias: Binding | null, N: number, C: number, OC: number, opts: { res?: Binding; accumulate?: boolean; geluOut?: Binding } = {}): void {
+    this.matmul(pass, 'nn', out, inp, w, N, OC, C, { bias, ...opts });
+  }
+
+  /** C[M,N] = A[M,K]·B[N,K]ᵀ. */
+  matmulNT(pass: GPUComputePassEncoder, c: Binding, a: Binding, b: Binding, M: number, K: number, N: number): void {
+    this.matmul(pass, 'nt', c, a, b, M, N, K);
+  }
+
+  /** C[M,N] = A[K,M]ᵀ·B[K,N]. */
+  matmulTN(pass: GPUComputePassEncoder, c: Binding, a: Binding, b: Binding, M: number, K: number, N: number): void {
+    this.matmul(pass, 'tn', c, a, b, M, N, K);
+  }
+
+  /** The bench's baseline: C[M,N] = A[M,K]·B[N,K]ᵀ, one output per invocation, vec4 loads (K % 4 == 0). */
+  matmulPlain(pass: GPUComputePassEncoder, c: Binding, a: Binding, bT: Binding, M: number, K: number, N: number): void {
+    if (K % 4 !== 0) throw new Error('matmulPlain needs K % 4 == 0');
+    this.dispatch(pass, 'matmul_plain_vec4', this.uniform([M, N, K, 0]), { 1: a, 2: bT, 4: c }, [ceil(N, 16), ceil(M, 16)]);
   }
 
   /**
    * Backward of the linear layer (llm.c matmul_backward), as three dispatches:
    *   dinp[N,C] (+)= dout[N,OC]·wᵀ (NT),  dw[C,OC] = inpᵀ·dout (TN),  dbias[OC] = Σ_n dout (column sum).
    * dw and dbias are written (each parameter gradient has one producer); dinp accumulates if asked.
+   * geluGradOf: dinp = (dout·wᵀ) ⊙ gelu'(geluGradOf) (the MLP's fc2 backward fused with GELU's).
    */
-  matmulBackward(pass: GPUComputePassEncoder, dinp: Binding | null, dw: Binding, dbias: Binding | null, dout: Binding, inp: Binding, w: Binding, N: number, C: number, OC: number, accumulateDinp = false): void {
-    if (dinp) this.dispatch(pass, 'matmul_nt', this.uniform([N, C, OC, accumulateDinp ? 1 : 0]), { 1: dout, 2: w, 3: w, 4: dinp, 5: w }, [ceil(C, 32), ceil(N, 32)]);
-    this.dispatch(pass, 'matmul_tn', this.uniform([C, OC, N, 0]), { 1: inp, 2: dout, 3: dout, 4: dw, 5: dout }, [ceil(OC, 32), ceil(C, 32)]);
-    if (dbias) this.dispatch(pass, 'bias_backward', this.uniform([N, OC, 0, 0]), { 1: dout, 4: dbias }, [ceil(OC, 256)]);
+  matmulBackward(pass: GPUComputePassEncoder, dinp: Binding | null, dw: Binding, dbias: Binding | null, dout: Binding, inp: Binding, w: Binding, N: number, C: number, OC: number, accumulateDinp = false, geluGradOf?: Binding): void {
+    if (dinp) this.matmul(pass, 'nt', dinp, dout, w, N, C, OC, { accumulate: accumulateDinp, geluGradOf });
+    this.matmul(pass, 'tn', dw, inp, dout, C, OC, N);
+    if (dbias) this.biasBackward(pass, dbias, dout, N, OC);
+  }
+
+  /** dbias[OC] = Σ_n dout[n,:] (column sums; a workgroup reduction over rows). */
+  biasBackward(pass: GPUComputePassEncoder, dbias: Binding, dout: Binding, N: number, OC: number): void {
+    this.dispatch(pass, 'bias_backward', this.uniform([N, OC, 0, 0]), { 1: dout, 4: dbias }, [ceil(OC, 64)]);
   }
 
   // ---------------------------------------------------------------------------------------------

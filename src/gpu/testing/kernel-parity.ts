@@ -72,7 +72,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   }
 
   // ---- matmul forward/backward, several awkward shapes; also the residual-fused forward
-  for (const [N, C, OC] of [[33, 7, 65], [1, 65, 7], [65, 33, 1], [17, 48, 31]]) {
+  // (the first four shapes take matmul.wgsl, the last three the vec4 kernels of matmul_vec4.wgsl)
+  for (const [N, C, OC] of [[33, 7, 65], [1, 65, 7], [65, 33, 1], [17, 48, 31], [33, 12, 20], [70, 64, 36], [5, 36, 132]]) {
     const inp = randn(N * C);
     const w = randn(C * OC);
     const bias = randn(OC);
@@ -163,6 +164,41 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     );
     const shape = `B${B} T${T} D${D} H${H}`;
     rows.push(compare('attention_forward', shape, r[0], out), compare('attention_forward (att)', shape, r[1], att), compare('attention_backward (dqkv)', shape, r[2], dqkv));
+  }
+
+  // ---- fused bias + GELU (forward) and GELU-backward epilogue (fc2's dinp), vec4 and scalar paths
+  for (const [N, C, OC, scalar] of [[33, 12, 20, false], [70, 64, 36, false], [33, 12, 20, true], [17, 9, 31, false]] as const) {
+    const inp = randn(N * C);
+    const w = randn(C * OC, 0.5);
+    const bias = randn(OC);
+    const pre = new Float32Array(N * OC);
+    ref.matmulForward(pre, inp, w, bias, N, C, OC);
+    const act = new Float32Array(N * OC);
+    ref.geluForward(act, pre, N * OC);
+    // backward: dinp = (dout·wᵀ) ⊙ gelu'(x) with x [N,C] the pre-activation of the layer's input
+    const dout = randn(N * OC);
+    const x = randn(N * C, 2);
+    const dAct = new Float32Array(N * C);
+    ref.matmulBackward(dAct, new Float32Array(C * OC), new Float32Array(OC), dout, inp, w, N, C, OC);
+    const dinp = new Float32Array(N * C);
+    ref.geluBackward(dinp, x, dAct, N * C);
+    const [bInp, bW, bB, bD, bX] = [buf(inp), buf(w), buf(bias), buf(dout), buf(x)];
+    const [bPre, bAct, bDinp, bDw] = [empty(N * OC), empty(N * OC), empty(N * C), empty(C * OC)];
+    ops.forceScalarMatmul = scalar;
+    const r = await ctx.run(
+      (p) => {
+        ops.matmulForward(p, bPre, bInp, bW, bB, N, C, OC, { geluOut: bAct });
+        ops.matmulBackward(p, bDinp, bDw, null, bD, bInp, bW, N, C, OC, false, bX);
+      },
+      [{ buffer: bPre, floats: N * OC }, { buffer: bAct, floats: N * OC }, { buffer: bDinp, floats: N * C }],
+    );
+    ops.forceScalarMatmul = false;
+    const shape = `N${N} C${C} OC${OC}${scalar ? ' scalar' : ''}`;
+    rows.push(
+      compare('matmul_nn +bias +gelu (pre-activation)', shape, r[0], pre),
+      compare('matmul_nn +bias +gelu (gelu)', shape, r[1], act),
+      compare("matmul_nt ⊙ gelu' (dinp)", shape, r[2], dinp),
+    );
   }
 
   // ---- GELU

@@ -1,0 +1,263 @@
+/**
+ * npm run bench [-- --json] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--profile]
+ *
+ * Speed of the WGSL engine on this machine's WebGPU adapter, in headless Chromium (the real
+ * engine, the modules the lab loads), against TensorFlow.js on its WebGPU backend in the same
+ * browser and the same run. Judge speed by the ratios: absolute times depend on the adapter
+ * (SwiftShader, a CPU, on machines without a GPU).
+ *
+ * For each named config (tiny: T=32 D=64 H=4 L=2 B=64; small: T=64 D=128 H=4 L=4 B=32):
+ *   training step (median, min ms; tokens/s; GFLOP/s by the formula in
+ *   src/gpu/bench/engineBench.ts; dispatches per step), and ms to sample 64 rows of T tokens;
+ * the same for TF.js and the ratios peer/engine; one full GRPO step of the lab's default
+ * lesson with its phases and readbacks; the matmul kernels (register-blocked vs plain vec4);
+ * with --sweep, step time as D, G (rows per rollout) and T grow, with fitted exponents.
+ *
+ * --json prints one JSON object on stdout; otherwise a readable report. Progress on stderr.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { createServer } from 'vite';
+import { findBrowser } from './find-browser.mjs';
+
+type Json = Record<string, unknown>;
+
+const USAGE = 'usage: npm run bench -- [--json] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--profile]';
+const NAMES = ['tiny', 'small'] as const;
+
+interface Args { json: boolean; configs: string[]; reps: number | null; sweep: boolean; peer: boolean; profile: boolean }
+
+export function parseBenchArgs(argv: string[]): Args {
+  const a: Args = { json: false, configs: [...NAMES], reps: null, sweep: false, peer: true, profile: true };
+  for (let i = 0; i < argv.length; i++) {
+    const f = argv[i];
+    if (f === '--json') a.json = true;
+    else if (f === '--sweep') a.sweep = true;
+    else if (f === '--no-peer') a.peer = false;
+    else if (f === '--profile') a.profile = true;
+    else if (f === '--no-profile') a.profile = false;
+    else if (f === '--config') {
+      const v = argv[++i];
+      if (!(NAMES as readonly string[]).includes(v)) fail(`--config must be one of ${NAMES.join(', ')}, got "${v ?? ''}"`);
+      a.configs = [v];
+    } else if (f === '--reps') {
+      const n = Number(argv[++i]);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) fail(`--reps must be a whole number ≥ 1, got "${argv[i] ?? ''}"`);
+      a.reps = n;
+    } else fail(`unknown flag ${f}`);
+  }
+  return a;
+}
+
+function fail(msg: string): never {
+  process.stderr.write(`${msg}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
+
+/** Vite (no HMR, no watching: edits elsewhere cannot reload the page) + headless Chromium on the harness page. */
+async function withBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+  const executablePath = findBrowser();
+  if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
+  process.env.RLVR_TEST_SERVER = '1';
+  const server = await createServer({
+    logLevel: 'error',
+    server: { port: 0, host: '127.0.0.1' },
+    optimizeDeps: { include: ['@tensorflow/tfjs', '@tensorflow/tfjs-backend-webgpu'] },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  const port = typeof address === 'object' && address ? address.port : 5173;
+  // --enable-unsafe-webgpu: WebGPU on Linux/headless (SwiftShader without a GPU); Vulkan for a real GPU on Linux.
+  const extra = (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extra],
+  });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
+    page.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page] ${m.text()}\n`));
+    await page.goto(`http://127.0.0.1:${port}/e2e/harness.html`);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    return await fn(page);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Call `fn(arg)` of an engine-bench module inside the page. */
+async function call<T>(page: Page, module: 'engine' | 'peer', fn: string, ...args: unknown[]): Promise<T> {
+  const path = module === 'engine' ? '/src/gpu/bench/engineBench.ts' : '/src/gpu/bench/tfjsPeer.ts';
+  return page.evaluate(async ({ path, fn, args }) => {
+    const m = (await import(path)) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    return m[fn](...args);
+  }, { path, fn, args }) as Promise<T>;
+}
+
+/** Least-squares slope of log(y) on log(x): the exponent k of y ∝ x^k. */
+export function exponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0, den = 0;
+  for (let i = 0; i < lx.length; i++) { num += (lx[i] - mx) * (ly[i] - my); den += (lx[i] - mx) ** 2; }
+  return num / den;
+}
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+async function main() {
+  const args = parseBenchArgs(process.argv.slice(2));
+  const started = Date.now();
+  const out = await withBenchPage(async (page) => {
+    const adapter = await call<Json & { swiftshader: boolean }>(page, 'engine', 'adapterInfo');
+    log(`adapter ${adapter.vendor} ${adapter.architecture} (${adapter.swiftshader ? 'SwiftShader: a CPU, few repetitions' : 'GPU'})`);
+    // SwiftShader is a CPU at ~0.5 GFLOP/s: a `small` step takes seconds, so repeat little there
+    const reps = args.reps ?? (adapter.swiftshader ? 3 : 20);
+    const configs: Record<string, Json> = {};
+    const peer: Json = { backend: null, configs: {} as Record<string, Json> };
+    const defs = await call<Record<string, { model: Json; batch: number }>>(page, 'engine', 'benchConfigs');
+    for (const name of args.configs) {
+      const { model, batch } = defs[name];
+      const T = model.seqLen as number;
+      log(`${name}: engine training step ×${reps}`);
+      const st = await call<Json & { step_ms_median: number; step_ms_min: number; profile: Json | null }>(page, 'engine', 'benchTrainStep', model, batch, T, reps, { profile: args.profile });
+      log(`${name}: engine sample 64 rows ×${reps}`);
+      const sm = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'engine', 'benchSample', model, 64, reps);
+      configs[name] = {
+        model, batch, T,
+        step_ms_median: r2(st.step_ms_median), step_ms_min: r2(st.step_ms_min),
+        tokens_per_s: Math.round(st.tokens_per_s as number), gflops: r3(st.gflops as number), flops_per_step: st.flops_per_step,
+        dispatches_per_step: st.dispatches_per_step, readbacks_per_step: st.readbacks_per_step,
+        sample_ms: r2(sm.sample_ms_median), sample_ms_min: r2(sm.sample_ms_min), sample_rows: sm.rows, sample_new_tokens: sm.newTokens,
+        sample_submits: sm.submits, sample_readbacks: sm.readbacks,
+        step_ms_all: (st.step_ms as number[]).map(r2), sample_ms_all: (sm.sample_ms as number[]).map(r2),
+        profile: st.profile,
+      };
+      if (args.peer) {
+        const peerReps = Math.max(1, Math.min(reps, adapter.swiftshader ? 2 : reps));
+        log(`${name}: TF.js training step ×${peerReps}`);
+        const pt = await call<Json & { step_ms_median: number; step_ms_min: number; backend: string }>(page, 'peer', 'peerTrainStep', model, batch, T, peerReps);
+        log(`${name}: TF.js token-by-token sample 64 rows ×1`);
+        const ps = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'peer', 'peerSample', model, 64, 1);
+        peer.backend = pt.backend;
+        const flops = st.flops_per_step as number;
+        (peer.configs as Record<string, Json>)[name] = {
+          step_ms_median: r2(pt.step_ms_median), step_ms_min: r2(pt.step_ms_min),
+          tokens_per_s: Math.round((batch * T) / (pt.step_ms_median / 1000)), gflops: r3(flops / (pt.step_ms_median / 1000) / 1e9),
+          sample_ms: r2(ps.sample_ms_median), loss_first: r3(pt.loss0 as number), loss_last: r3(pt.loss1 as number),
+          ratio_step: r2(pt.step_ms_median / st.step_ms_median),
+          ratio_sample: r2(ps.sample_ms_median / sm.sample_ms_median),
+        };
+      }
+    }
+    const tiny = defs.tiny.model;
+    log(`GRPO step (default lesson) ×${reps}`);
+    const grpo = await call<Json>(page, 'engine', 'benchGrpoStep', tiny, reps);
+    log('matmul kernels');
+    const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
+    const matmul = await call<Json>(page, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20);
+    let scaling: Json | null = null;
+    if (args.sweep) scaling = await sweep(page, adapter.swiftshader);
+    const targets = { step_tiny: 5, step_small: 3, sample: 20 };
+    return {
+      adapter, reps, configs, grpo_step: roundAll(grpo), peer, matmul: roundAll(matmul), scaling,
+      targets, seconds: Math.round((Date.now() - started) / 1000),
+      formulas: {
+        gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
+        ratio: 'TF.js ms / engine ms (higher: engine faster)',
+        matmul_gflops: '2·M·K·N / kernel time',
+      },
+    };
+  });
+  if (args.json) process.stdout.write(`${JSON.stringify(out)}\n`);
+  else printReport(out);
+}
+
+function roundAll(x: unknown): Json {
+  return JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'number' && !Number.isInteger(v) ? r3(v) : v)));
+}
+
+/** Step time as D, G (rollout rows) and T grow, each alone from a micro base; exponents by log-log fit. */
+async function sweep(page: Page, swift: boolean): Promise<Json> {
+  const V = 51;
+  const reps = swift ? 2 : 10;
+  const base = { vocabSize: V, seqLen: 32, dModel: 64, nHeads: 4, nLayers: 2 };
+  const B = swift ? 16 : 64;
+  const Ds = [32, 64, 128];
+  const Ts = [16, 32, 64];
+  const Gs = [16, 32, 64];
+  const rows: Json[] = [];
+  const dMs: number[] = [];
+  for (const D of Ds) {
+    log(`sweep D=${D}`);
+    const r = await call<{ step_ms_median: number }>(page, 'engine', 'benchTrainStep', { ...base, dModel: D }, B, base.seqLen, reps);
+    dMs.push(r.step_ms_median);
+    rows.push({ vary: 'D', D, T: base.seqLen, B, step_ms: r2(r.step_ms_median) });
+  }
+  const tMs: number[] = [];
+  for (const T of Ts) {
+    log(`sweep T=${T}`);
+    const r = await call<{ step_ms_median: number }>(page, 'engine', 'benchTrainStep', { ...base, seqLen: T }, B, T, reps);
+    tMs.push(r.step_ms_median);
+    rows.push({ vary: 'T', D: base.dModel, T, B, step_ms: r2(r.step_ms_median) });
+  }
+  const gMs: number[] = [];
+  for (const G of Gs) {
+    log(`sweep G=${G} (rollout rows)`);
+    const r = await call<{ sample_ms_median: number }>(page, 'engine', 'benchSample', base, G, reps);
+    gMs.push(r.sample_ms_median);
+    rows.push({ vary: 'G', D: base.dModel, T: base.seqLen, G, sample_ms: r2(r.sample_ms_median) });
+  }
+  return {
+    rows,
+    exponents: { D: r2(exponent(Ds, dMs)), T: r2(exponent(Ts, tMs)), G: r2(exponent(Gs, gMs)) },
+    note: 'step time ∝ x^k fitted on log-log; FLOPs grow as D² (linear layers) and T·(1 + T/(3D)) per row; a dispatch-bound step grows slower than the FLOPs',
+  };
+}
+
+function printReport(o: Json): void {
+  const a = o.adapter as Json;
+  const p = (s = '') => process.stdout.write(`${s}\n`);
+  p(`adapter: ${a.vendor} ${a.architecture} ${a.description ?? ''}`);
+  p(`repetitions: ${o.reps}  (${o.seconds} s in all)`);
+  p('');
+  const peer = o.peer as { backend: string | null; configs: Record<string, Json> };
+  const cf = o.configs as Record<string, Json>;
+  const table: Record<string, Json> = {};
+  for (const [name, c] of Object.entries(cf)) {
+    const q = peer.configs[name];
+    table[name] = {
+      'step ms (med)': c.step_ms_median, 'step ms (min)': c.step_ms_min, 'tokens/s': c.tokens_per_s, 'GFLOP/s': c.gflops,
+      dispatches: c.dispatches_per_step, 'sample ms': c.sample_ms,
+      ...(q ? { 'TF.js step ms': q.step_ms_median, 'TF.js sample ms': q.sample_ms, '× step': q.ratio_step, '× sample': q.ratio_sample } : {}),
+    };
+  }
+  console.table(table);
+  const g = o.grpo_step as Json;
+  p(`GRPO step (lesson ${g.lesson}, ${g.prompts} prompts × G=${g.G}): ${g.ms_median} ms = rollout ${g.rollout_ms} + verify ${g.verify_ms} + update ${g.update_ms} + other ${g.other_ms}; readbacks ${g.readbacks}`);
+  const m = o.matmul as { M: number; K: number; N: number; rows: Json[]; speedup: number };
+  p(`matmul ${m.M}×${m.K}×${m.N}: register-blocked / plain vec4 = ${m.speedup}×`);
+  console.table(m.rows);
+  for (const [name, c] of Object.entries(cf)) {
+    const prof = c.profile as { source: string; families: Json[]; phases: Json[] } | null;
+    if (!prof) continue;
+    p(`profile of one ${name} step (${prof.source}):`);
+    console.table(prof.phases.map((r) => ({ phase: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%` })));
+    console.table(prof.families.map((r) => ({ family: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%`, dispatches: r.dispatches })));
+  }
+  const s = o.scaling as { rows: Json[]; exponents: Json } | null;
+  if (s) {
+    console.table(s.rows);
+    p(`scaling exponents (time ∝ x^k): ${JSON.stringify(s.exponents)}`);
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+// Register-blocked matmuls with vec4 loads and stores: the fast path of matmul.wgsl's three
+// layouts, taken when the shapes allow vec4 access (ops.ts picks it; matmul.wgsl stays the
+// general fallback). Same operations, same flags, plus two fused epilogues:
+//
+//   matmul_nn_v4   C[M,N] (+)= A[M,K] · B[K,N] (+ bias[N]) (+ res)   needs K % 4 == 0, N % 4 == 0
+//   matmul_nt_v4   C[M,N] (+)= A[M,K] · B[N,K]ᵀ                      needs K % 4 == 0, N % 4 == 0
+//   matmul_tn_v4   C[M,N] (+)= A[K,M]ᵀ · B[K,N]                      needs M % 4 == 0, N % 4 == 0
+// flags: bit 0 accumulate (C += …), bit 1 + bias[N], bit 2 + res[M,N],
+//        bit 3 fused GELU forward: C = pre-activation x, aux = gelu(x)      (fc: fch, fchGelu)
+//        bit 4 fused GELU backward: C = (A·op(B)) ⊙ gelu'(aux), aux = x    (dfch from dfchGelu)
+// (gelu(x) = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), gelu.wgsl's formula.)
+//
+// Tiling: a workgroup of 8x8 invocations computes a 32x32 block of C, each invocation a 4x4
+// register block (4 rows × one vec4 of columns). K is walked in 16-wide slices; each slice of
+// A and B is loaded as 128 vec4 per operand (2 per invocation) into workgroup memory laid out
+// k-major as vec4 (As[k][m/4], Bs[k][n/4], 4 KiB in all), so the inner product reads one vec4
+// of A and one of B per k and does 16 multiply-adds.
+//
+// Bindings: 0 u: Params, 1 a, 2 b, 3 bias, 4 c (read_write), 5 res, 6 aux (read_write)
+//           (all vec4 arrays; unused bias/res/aux still need a buffer, see ops.ts)
+// Dispatch: (ceil(N/32), ceil(M/32)) workgroups of 8x8.
+
+struct Params { M: u32, N: u32, K: u32, flags: u32 }
+
+@group(0) @binding(0) var<uniform> u: Params;
+@group(0) @binding(1) var<storage, read> a: array<vec4f>;
+@group(0) @binding(2) var<storage, read> b: array<vec4f>;
+@group(0) @binding(3) var<storage, read> bias: array<vec4f>;
+@group(0) @binding(4) var<storage, read_write> c: array<vec4f>;
+@group(0) @binding(5) var<storage, read> res: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> aux: array<vec4f>;
+
+const BK = 16u;
+var<workgroup> As: array<vec4f, 128>;   // As[k*8 + m/4] = rows m..m+3 of the A tile at k
+var<workgroup> Bs: array<vec4f, 128>;   // Bs[k*8 + n/4] = cols n..n+3 of the B tile at k
+
+const NN = 0u;
+const NT = 1u;
+const TN = 2u;
+const GELU_SCALE = 0.7978845608028654;   // √(2/π)
+
+fn stable_tanh(x: vec4f) -> vec4f {
+  let e = exp(2.0 * clamp(x, vec4f(-10.0), vec4f(10.0)));
+  return (e - 1.0) / (e + 1.0);
+}
+fn gelu(x: vec4f) -> vec4f {
+  return 0.5 * x * (1.0 + stable_tanh(GELU_SCALE * (x + 0.044715 * x * x * x)));
+}
+fn gelu_grad(x: vec4f) -> vec4f {
+  let th = stable_tanh(GELU_SCALE * (x + 0.044715 * x * x * x));
+  return 0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * GELU_SCALE * (1.0 + 3.0 * 0.044715 * x * x);
+}
+
+// Stage the k0 slice of op(A) and op(B) into As / Bs (zeros outside the matrices).
+fn load_tiles(form: u32, tid: u32, m0: u32, n0: u32, k0: u32) {
+  let K4 = u.K / 4u;
+  let M4 = u.M / 4u;
+  let N4 = u.N / 4u;
+  for (var i = 0u; i < 2u; i++) {
+    let e = tid + i * 64u;
+    // A
+    if (form == TN) {
+      // A[K,M]: vec4 along m, lands as one vec4 of As
+      let k = e / 8u;
+      let mq = e % 8u;
+      var v = vec4f(0.0);
+      if (k0 + k < u.K && m0 / 4u + mq < M4) { v = a[(k0 + k) * M4 + m0 / 4u + mq]; }
+      As[k * 8u + mq] = v;
+    } else {
+      // A[M,K]: vec4 along k, scattered into 4 k-rows of As
+      let m = e / 4u;
+      let kq = e % 4u;
+      var v = vec4f(0.0);
+      if (m0 + m < u.M && k0 + kq * 4u < u.K) { v = a[(m0 + m) * K4 + k0 / 4u + kq]; }
+      for (var j = 0u; j < 4u; j++) { As[(kq * 4u + j) * 8u + m / 4u][m % 4u] = v[j]; }
+    }
+    // B
+    if (form == NT) {
+      // B[N,K]: vec4 along k, scattered into 4 k-rows of Bs
+      let n = e / 4u;
+      let kq = e % 4u;
+      var v = vec4f(0.0);
+      if (n0 + n < u.N && k0 + kq * 4u < u.K) { v = b[(n0 + n) * K4 + k0 / 4u + kq]; }
+      for (var j = 0u; j < 4u; j++) { Bs[(kq * 4u + j) * 8u + n / 4u][n % 4u] = v[j]; }
+    } else {
+      // B[K,N]: vec4 along n
+      let k = e / 8u;
+      let nq = e % 8u;
+      var v = vec4f(0.0);
+      if (k0 + k < u.K && n0 / 4u + nq < N4) { v = b[(k0 + k) * N4 + n0 / 4u + nq]; }
+      Bs[k * 8u + nq] = v;
+    }
+  }
+}
+
+fn store(row: u32, colq: u32, acc: vec4f) {
+  let N4 = u.N / 4u;
+  if (row >= u.M || colq >= N4) { return; }
+  let i = row * N4 + colq;
+  var v = acc;
+  if ((u.flags & 2u) != 0u) { v += bias[colq]; }
+  if ((u.flags & 4u) != 0u) { v += res[i]; }
+  if ((u.flags & 16u) != 0u) { v *= gelu_grad(aux[i]); }
+  if ((u.flags & 1u) != 0u) { v += c[i]; }
+  c[i] = v;
+  if ((u.flags & 8u) != 0u) { aux[i] = gelu(v); }
+}
+
+fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) {
+  let tid = lid.y * 8u + lid.x;
+  let m0 = wid.y * 32u;
+  let n0 = wid.x * 32u;
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
+  for (var k0 = 0u; k0 < u.K; k0 += BK) {
+    load_tiles(form, tid, m0, n0, k0);
+    workgroupBarrier();
+    for (var k = 0u; k < BK; k++) {
+      let av = As[k * 8u + lid.y];
+      let bv = Bs[k * 8u + lid.x];
+      acc0 += av.x * bv;
+      acc1 += av.y * bv;
+      acc2 += av.z * bv;
+      acc3 += av.w * bv;
+    }
+    workgroupBarrier();
+  }
+  let row = m0 + lid.y * 4u;
+  let colq = n0 / 4u + lid.x;
+  store(row, colq, acc0);
+  store(row + 1u, colq, acc1);
+  store(row + 2u, colq, acc2);
+  store(row + 3u, colq, acc3);
+}
+
+@compute @workgroup_size(8, 8)
+fn matmul_nn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NN, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_nt_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NT, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_tn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(TN, wid, lid); }

@@ -1,0 +1,301 @@
+/**
+ * Browser-side body of `npm run bench` (scripts/bench.ts) for the WGSL engine: one training
+ * step, one rollout, one full GRPO step and the matmul kernels, each timed with
+ * performance.now() around work that ends in a readback (so the GPU has finished).
+ *
+ * Figures and their formulas:
+ *   step_ms        wall time of backend.trainStep (upload, forward, cross-entropy, backward,
+ *                  grad-norm clip, AdamW, one readback of the metrics)
+ *   tokens_per_s   B·T / step time
+ *   gflops         trainingFlops / step time, with
+ *                  trainingFlops = 3·forwardFlops (backward ≈ 2× forward), and
+ *                  forwardFlops = 2·N·(12·L·D² + D·V) + 4·L·B·T²·D        (N = B·T; the first
+ *                  term is the linear layers (qkv 3D², proj D², fc 4D², fc2 4D²) and the LM head,
+ *                  the second QKᵀ and A·V over the full T×T score matrix)
+ *   dispatches     compute dispatches recorded per step (Ops.dispatches)
+ *   sample_ms      one backend.sample of R rows from a 1-token prompt (BOS) for T−1 new tokens
+ *                  (the whole KV-cache decode in one submit, one readback)
+ *   readbacks      GPUBuffer.mapAsync calls, counted by wrapping the prototype
+ */
+import { DEFAULT_ADAMW } from '../../model/backend.ts';
+import type { TokenBatch } from '../../model/backend.ts';
+import { CONFIGS } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import { Rng } from '../../model/rng.ts';
+import { BOS, VOCAB_SIZE } from '../../tasks/tokenizer.ts';
+import { createWebGPUBackend } from '../backend.ts';
+import type { WebGPUBackend } from '../backend.ts';
+import { GpuContext } from '../context.ts';
+import { Profiler } from '../profiler.ts';
+import type { Profile } from '../profiler.ts';
+
+/** The bench's named configurations: model shape plus the training batch size B. */
+export const BENCH_CONFIGS = {
+  tiny: { model: { vocabSize: VOCAB_SIZE, ...CONFIGS.tiny }, batch: 64 },
+  small: { model: { vocabSize: VOCAB_SIZE, ...CONFIGS.small }, batch: 32 },
+} as const satisfies Record<string, { model: ModelConfig; batch: number }>;
+export type BenchConfigName = keyof typeof BENCH_CONFIGS;
+
+/** forwardFlops = 2·N·(12·L·D² + D·V) + 4·L·B·T²·D (see the file comment). */
+export function forwardFlops(c: ModelConfig, B: number, T: number): number {
+  const { dModel: D, nLayers: L, vocabSize: V } = c;
+  const N = B * T;
+  return 2 * N * (12 * L * D * D + D * V) + 4 * L * B * T * T * D;
+}
+
+/** One training step is forward + backward ≈ 3 forwards. */
+export const trainingFlops = (c: ModelConfig, B: number, T: number) => 3 * forwardFlops(c, B, T);
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** A deterministic cross-entropy batch of random tokens, every position scored. */
+export function randomBatch(seed: number, B: number, T: number, V: number): TokenBatch {
+  const rng = new Rng(seed);
+  const inputs = Int32Array.from({ length: B * T }, () => 4 + rng.int(V - 4));
+  const targets = Int32Array.from({ length: B * T }, () => 4 + rng.int(V - 4));
+  return { B, T, inputs, targets, mask: new Float32Array(B * T).fill(1) };
+}
+
+/** Counts GPUBuffer.mapAsync calls while `f` runs (readbacks). */
+export async function countReadbacks<T>(f: () => Promise<T>): Promise<{ value: T; readbacks: number }> {
+  const orig = GPUBuffer.prototype.mapAsync;
+  let n = 0;
+  GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, ...args: Parameters<GPUBuffer['mapAsync']>) {
+    n++;
+    return orig.apply(this, args);
+  };
+  try {
+    return { value: await f(), readbacks: n };
+  } finally {
+    GPUBuffer.prototype.mapAsync = orig;
+  }
+}
+
+export async function adapterInfo(): Promise<{ vendor: string; architecture: string; device: string; description: string; features: string[]; swiftshader: boolean }> {
+  const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw new Error('no WebGPU adapter');
+  const i = adapter.info;
+  const features = [...adapter.features].sort();
+  return {
+    vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description, features,
+    swiftshader: /swiftshader/i.test(`${i.architecture} ${i.description} ${i.device}`),
+  };
+}
+
+export interface TrainStepBench {
+  config: ModelConfig;
+  B: number;
+  T: number;
+  reps: number;
+  step_ms: number[];
+  step_ms_median: number;
+  step_ms_min: number;
+  tokens_per_s: number;
+  gflops: number;
+  flops_per_step: number;
+  dispatches_per_step: number;
+  readbacks_per_step: number;
+  /** Per-kernel-family GPU times of one step (timestamp queries or CPU replay timing). */
+  profile: Profile | null;
+}
+
+/** Time `reps` training steps (after one warm-up step) of model `config` on a B×T batch. */
+export async function benchTrainStep(config: ModelConfig, B: number, T: number, reps: number, opts: { profile?: boolean } = {}): Promise<TrainStepBench> {
+  const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', timestamps: true });
+  try {
+    const batch = randomBatch(2, B, T, config.vocabSize);
+    const opt = { ...DEFAULT_ADAMW, lr: 1e-3 };
+    await be.trainStep(batch, { kind: 'ce' }, opt);
+    const d0 = be.ctx.ops.dispatches;
+    const { readbacks } = await countReadbacks(() => be.trainStep(batch, { kind: 'ce' }, opt));
+    const dispatches = be.ctx.ops.dispatches - d0;
+    const times: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      const t0 = performance.now();
+      await be.trainStep(batch, { kind: 'ce' }, opt);
+      times.push(performance.now() - t0);
+    }
+    const profile = opts.profile ? await new Profiler(be).profileTrainStep(batch, opt) : null;
+    if (be.ctx.errors.length) throw new Error(`WebGPU errors: ${be.ctx.errors.join('; ')}`);
+    const med = median(times);
+    const flops = trainingFlops(config, B, T);
+    return {
+      config, B, T, reps, step_ms: times, step_ms_median: med, step_ms_min: Math.min(...times),
+      tokens_per_s: (B * T) / (med / 1000), gflops: flops / (med / 1000) / 1e9, flops_per_step: flops,
+      dispatches_per_step: dispatches, readbacks_per_step: readbacks, profile,
+    };
+  } finally {
+    be.dispose();
+  }
+}
+
+export interface SampleBench {
+  rows: number;
+  newTokens: number;
+  reps: number;
+  sample_ms: number[];
+  sample_ms_median: number;
+  sample_ms_min: number;
+  readbacks: number;
+  submits: number;
+}
+
+/** Time `reps` rollouts of R rows from BOS for T−1 new tokens at temperature 1 (after a warm-up). */
+export async function benchSample(config: ModelConfig, R: number, reps: number, be0?: WebGPUBackend): Promise<SampleBench> {
+  const be = be0 ?? (await createWebGPUBackend(config, { seed: 1, limits: 'adapter' }));
+  try {
+    const newTokens = config.seqLen - 1;
+    // R identical one-token prompts, G = 1: every row decodes all positions (until EOS)
+    const req = (stream: number) => ({ prompts: Array.from({ length: R }, () => [BOS]), numGenerations: 1, temperature: 1, maxNewTokens: newTokens, seed: 3, stream });
+    await be.sample(req(0));
+    const q = GPUQueue.prototype;
+    const origSubmit = q.submit;
+    let submits = 0;
+    q.submit = function (this: GPUQueue, cbs: Iterable<GPUCommandBuffer>) {
+      submits++;
+      return origSubmit.call(this, cbs);
+    };
+    let readbacks = 0;
+    try {
+      readbacks = (await countReadbacks(() => be.sample(req(1)))).readbacks;
+    } finally {
+      q.submit = origSubmit;
+    }
+    const times: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      const t0 = performance.now();
+      await be.sample(req(2 + i));
+      times.push(performance.now() - t0);
+    }
+    return { rows: R, newTokens, reps, sample_ms: times, sample_ms_median: median(times), sample_ms_min: Math.min(...times), readbacks, submits };
+  } finally {
+    if (!be0) be.dispose();
+  }
+}
+
+export interface GrpoStepBench {
+  lesson: string;
+  task: string;
+  prompts: number;
+  G: number;
+  reps: number;
+  ms: number[];
+  ms_median: number;
+  rollout_ms: number;
+  verify_ms: number;
+  update_ms: number;
+  /** Wall time not inside rollout, verify or update: advantages, batch packing, metrics. */
+  other_ms: number;
+  readbacks: number;
+  tokens_generated: number;
+}
+
+/**
+ * Time `reps` full GRPO steps (GrpoTrainer.trainStep: rollout → verify → advantages → update)
+ * of the lab's default lesson on model `config`, after one warm-up step. Phase times are the
+ * trainer's own (rollout_ms, verify_ms, update_ms), medians over the steps.
+ */
+export async function benchGrpoStep(config: ModelConfig, reps: number): Promise<GrpoStepBench> {
+  const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }, { createPolicyLossKernel }] = await Promise.all([
+    import('../../rl/trainer.ts'),
+    import('../../rl/lessons.ts'),
+    import('../../rl/settings.ts'),
+    import('../policyLoss.ts'),
+  ]);
+  const lesson = LESSONS[0];
+  const settings = lessonSettings(lesson, defaultSettings());
+  const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', policyLoss: createPolicyLossKernel() });
+  try {
+    const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
+    await trainer.trainStep();
+    const rows: { ms: number; rollout: number; verify: number; update: number; readbacks: number; tokens: number }[] = [];
+    for (let i = 0; i < reps; i++) {
+      const t0 = performance.now();
+      const { value, readbacks } = await countReadbacks(() => trainer.trainStep());
+      const m = value.metrics;
+      rows.push({ ms: performance.now() - t0, rollout: m.rollout_ms, verify: m.verify_ms, update: m.update_ms, readbacks, tokens: m.tokens_generated });
+    }
+    const med = (k: keyof (typeof rows)[number]) => median(rows.map((r) => r[k]));
+    const ms = med('ms');
+    return {
+      lesson: lesson.id, task: settings.task, prompts: settings.promptsPerStep, G: settings.numGenerations, reps,
+      ms: rows.map((r) => r.ms), ms_median: ms, rollout_ms: med('rollout'), verify_ms: med('verify'), update_ms: med('update'),
+      other_ms: ms - med('rollout') - med('verify') - med('update'), readbacks: Math.max(...rows.map((r) => r.readbacks)), tokens_generated: med('tokens'),
+    };
+  } finally {
+    be.dispose();
+  }
+}
+
+export interface MatmulBench {
+  M: number;
+  K: number;
+  N: number;
+  /** GFLOP/s = 2·M·K·N / time, per kernel. */
+  rows: { kernel: string; ms: number; gflops: number; maxAbsDiff: number }[];
+  /** register-blocked GFLOP/s ÷ plain vec4 GFLOP/s (NN). */
+  speedup: number;
+}
+
+/**
+ * The matmul kernels on one M×K×N problem, each dispatched `inner` times per submit and timed
+ * over `reps` submits: the register-blocked tiles (matmul_nn/nt/tn) against the plain vec4
+ * kernel (matmul_nn_plain: one output per invocation, vec4 loads along K). All results are
+ * checked against the plain kernel's output.
+ */
+export async function benchMatmul(M: number, K: number, N: number, reps: number, inner: number): Promise<MatmulBench> {
+  const ctx = await GpuContext.create({ limits: 'adapter' });
+  try {
+    const rng = new Rng(7);
+    const a = Float32Array.from({ length: M * K }, () => rng.normal());
+    const b = Float32Array.from({ length: K * N }, () => rng.normal());
+    const bA = ctx.upload('A', a);
+    const bB = ctx.upload('B', b);
+    const bAt = ctx.upload('At', transpose(a, M, K));
+    const bBt = ctx.upload('Bt', transpose(b, K, N));
+    const out = ctx.arena.storage('C', M * N);
+    const o = ctx.ops;
+    const kernels: [string, (p: GPUComputePassEncoder) => void][] = [
+      ['matmul_nn_plain (vec4, 1 output/invocation)', (p) => o.matmulPlain(p, out, bA, bB, M, K, N)],
+      ['matmul_nn (register-blocked, vec4)', (p) => o.matmulForward(p, out, bA, bB, null, M, K, N)],
+      ['matmul_nt (register-blocked, vec4)', (p) => o.matmulNT(p, out, bA, bBt, M, K, N)],
+      ['matmul_tn (register-blocked, vec4)', (p) => o.matmulTN(p, out, bAt, bB, M, K, N)],
+    ];
+    const rows: MatmulBench['rows'] = [];
+    let refOut: Float32Array | null = null;
+    for (const [kernel, rec] of kernels) {
+      const [c] = await ctx.run(rec, [{ buffer: out, floats: M * N }]);
+      const copy = Float32Array.from(c);
+      refOut ??= copy;
+      let maxAbsDiff = 0;
+      for (let i = 0; i < copy.length; i++) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(copy[i] - refOut[i]));
+      const times: number[] = [];
+      for (let r = 0; r < reps; r++) {
+        const t0 = performance.now();
+        await ctx.run((p) => { for (let i = 0; i < inner; i++) rec(p); }, [{ buffer: out, floats: 4 }]);
+        times.push((performance.now() - t0) / inner);
+      }
+      const ms = median(times);
+      rows.push({ kernel, ms, gflops: (2 * M * K * N) / (ms / 1000) / 1e9, maxAbsDiff });
+    }
+    if (ctx.errors.length) throw new Error(`WebGPU errors: ${ctx.errors.join('; ')}`);
+    return { M, K, N, rows, speedup: rows[1].gflops / rows[0].gflops };
+  } finally {
+    ctx.destroy();
+  }
+}
+
+function transpose(x: Float32Array, R: number, C: number): Float32Array {
+  const y = new Float32Array(R * C);
+  for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) y[c * R + r] = x[r * C + c];
+  return y;
+}
+
+/** The named configurations, for the bench script. */
+export async function benchConfigs(): Promise<typeof BENCH_CONFIGS> {
+  return BENCH_CONFIGS;
+}

@@ -1,0 +1,176 @@
+/**
+ * The engine's profiler: where the time of one training step (or one rollout) goes, per phase
+ * (forward, loss, backward, optimizer, rollout) and per kernel family (matmul, attention,
+ * layernorm, …).
+ *
+ * How: the step runs once normally with Ops.trace on, which keeps every dispatch (pipeline,
+ * bind group, workgroup counts, phase). The trace is then REPLAYED group by group — all the
+ * dispatches of one family (or one phase), in step order, `repeat` times in one compute pass —
+ * and each group is timed:
+ *   - with timestamp queries (the pass's beginning/end timestamps) where the device has
+ *     'timestamp-query' (source 'timestamp-query'; Chromium quantises them to 100 µs, so a group
+ *     is repeated until it is long enough to read);
+ *   - otherwise by the CPU clock around submit → onSubmittedWorkDone (source 'cpu'; includes
+ *     the submit's fixed cost, reported as `overheadMs` from an empty submit and subtracted).
+ * ms per group = measured time / repeat. The replay runs on the step's own buffers, so shapes
+ * and data are the real ones; params and the AdamW moments are copied aside before the replay
+ * and restored after it in the same submit, so profiling never changes the model.
+ */
+import type { AdamWSettings, TokenBatch } from '../model/backend.ts';
+import type { WebGPUBackend } from './backend.ts';
+import type { KernelName } from './kernels.ts';
+import type { TracedDispatch } from './ops.ts';
+
+/** Kernel family of each entry point (what a student sees in the panel). */
+export function kernelFamily(k: KernelName): string {
+  if (k.startsWith('matmul') || k === 'bias_backward') return 'matmul';
+  if (k.startsWith('attention')) return 'attention';
+  if (k.startsWith('layernorm')) return 'layernorm';
+  if (k.startsWith('gelu')) return 'gelu';
+  if (k.startsWith('encoder') || k === 'wte_backward' || k === 'wpe_backward') return 'embedding';
+  if (k === 'logprob_forward' || k === 'logits_backward' || k === 'loss_reduce' || k.startsWith('policy_loss') || k.startsWith('logsoftmax')) return 'softmax + loss';
+  if (k.startsWith('grad_') || k === 'adamw_step') return 'optimizer';
+  if (k === 'sample_next') return 'sampling';
+  return 'other';
+}
+
+export interface ProfileRow {
+  name: string;
+  /** GPU time per step (one replay of the group), ms. */
+  ms: number;
+  /** Share of the sum over rows of this table. */
+  share: number;
+  dispatches: number;
+}
+
+export interface Profile {
+  /** What was profiled, e.g. 'trainStep B=64 T=32'. */
+  label: string;
+  source: 'timestamp-query' | 'cpu';
+  /** Wall time of the real (traced) call, ms: includes uploads, submit and the readback. */
+  wallMs: number;
+  /** Sum of the phase rows: the GPU work of one step as the replay measured it. */
+  gpuMs: number;
+  /** CPU clock only: the cost of an empty submit + onSubmittedWorkDone, subtracted from each row. */
+  overheadMs: number;
+  dispatches: number;
+  phases: ProfileRow[];
+  families: ProfileRow[];
+  kernels: ProfileRow[];
+}
+
+/** Replays at least this long are trusted (CPU clock resolution, timestamp quantisation). */
+const TARGET_MS = 4;
+
+export class Profiler {
+  private querySet: GPUQuerySet | null = null;
+  private resolveBuf: GPUBuffer | null = null;
+  private backup: GPUBuffer | null = null;
+
+  constructor(readonly backend: WebGPUBackend, readonly opts: { maxRepeat?: number } = {}) {}
+
+  get source(): Profile['source'] {
+    return this.backend.ctx.device.features.has('timestamp-query') ? 'timestamp-query' : 'cpu';
+  }
+
+  /** Profile one training step on `batch` (this step really trains: it is the step the run takes). */
+  async profileTrainStep(batch: TokenBatch, opt: AdamWSettings, loss: Parameters<WebGPUBackend['trainStep']>[1] = { kind: 'ce' }): Promise<Profile> {
+    return this.profile(`trainStep B=${batch.B} T=${batch.T}`, () => this.backend.trainStep(batch, loss, opt));
+  }
+
+  /** Profile whatever `run` records through the backend's Ops (one trainStep, one sample, …). */
+  async profile(label: string, run: () => Promise<unknown>): Promise<Profile> {
+    const ops = this.backend.ctx.ops;
+    const trace: TracedDispatch[] = [];
+    ops.trace = trace;
+    const t0 = performance.now();
+    try {
+      await run();
+    } finally {
+      ops.trace = null;
+    }
+    const wallMs = performance.now() - t0;
+    const overheadMs = this.source === 'cpu' ? await this.emptySubmitMs() : 0;
+    const group = async (key: (d: TracedDispatch) => string) => {
+      const names = [...new Set(trace.map(key))];
+      const rows: ProfileRow[] = [];
+      for (const name of names) {
+        const ds = trace.filter((d) => key(d) === name);
+        rows.push({ name, ms: await this.time(ds, overheadMs), share: 0, dispatches: ds.length });
+      }
+      const total = rows.reduce((a, r) => a + r.ms, 0);
+      for (const r of rows) r.share = total > 0 ? r.ms / total : 0;
+      return rows;
+    };
+    const phases = await group((d) => d.phase || 'other');
+    const families = await group((d) => kernelFamily(d.kernel));
+    const kernels = await group((d) => d.kernel);
+    families.sort((a, b) => b.ms - a.ms);
+    kernels.sort((a, b) => b.ms - a.ms);
+    return { label, source: this.source, wallMs, gpuMs: phases.reduce((a, r) => a + r.ms, 0), overheadMs, dispatches: trace.length, phases, families, kernels };
+  }
+
+  /** ms of one replay of `ds` (repeated until it is long enough to measure, less the fixed overhead, divided). */
+  private async time(ds: TracedDispatch[], overheadMs: number): Promise<number> {
+    let repeat = 1;
+    const maxRepeat = this.opts.maxRepeat ?? 64;
+    for (;;) {
+      const ms = Math.max(0, (await this.replay(ds, repeat)) - overheadMs) / repeat;
+      if (ms * repeat >= TARGET_MS || repeat >= maxRepeat) return ms;
+      repeat = Math.min(maxRepeat, Math.max(repeat * 2, Math.ceil(TARGET_MS / Math.max(ms, 0.01))));
+    }
+  }
+
+  /** Total ms of `repeat` replays of `ds` in one pass, params/m/v saved and restored around it. */
+  private async replay(ds: TracedDispatch[], repeat: number): Promise<number> {
+    const { device, arena } = this.backend.ctx;
+    const m = this.backend.model;
+    const n = m.layout.total * 4;
+    this.backup ??= arena.create('profiler.backup', 3 * n, GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    const enc = device.createCommandEncoder({ label: 'profiler replay' });
+    const state = [m.params, m.m, m.v];
+    state.forEach((b, i) => enc.copyBufferToBuffer(b, 0, this.backup!, i * n, n));
+    const useTs = this.source === 'timestamp-query';
+    if (useTs) {
+      this.querySet ??= device.createQuerySet({ type: 'timestamp', count: 2 });
+      this.resolveBuf ??= arena.create('profiler.resolve', 16, GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC);
+    }
+    const pass = enc.beginComputePass(useTs ? { timestampWrites: { querySet: this.querySet!, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+    for (let r = 0; r < repeat; r++) {
+      for (const d of ds) {
+        pass.setPipeline(d.pipeline);
+        pass.setBindGroup(0, d.bindGroup);
+        pass.dispatchWorkgroups(d.groups[0], d.groups[1], d.groups[2]);
+      }
+    }
+    pass.end();
+    state.forEach((b, i) => enc.copyBufferToBuffer(this.backup!, i * n, b, 0, n));
+    if (useTs) {
+      enc.resolveQuerySet(this.querySet!, 0, 2, this.resolveBuf!, 0);
+      const [t] = await this.backend.ctx.submitAndRead(enc, [{ buffer: this.resolveBuf!, floats: 4 }]);
+      const ns = new BigUint64Array(t.buffer, t.byteOffset, 2);
+      return Number(ns[1] - ns[0]) / 1e6;
+    }
+    const t0 = performance.now();
+    device.queue.submit([enc.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    return performance.now() - t0;
+  }
+
+  /** CPU clock: median ms of a replay of nothing (submit, save/restore copies, wait). */
+  private async emptySubmitMs(): Promise<number> {
+    const xs: number[] = [];
+    for (let i = 0; i < 5; i++) xs.push(await this.replay([], 1));
+    xs.sort((a, b) => a - b);
+    return xs[2];
+  }
+
+  destroy(): void {
+    this.querySet?.destroy();
+    this.backend.ctx.arena.destroy(this.resolveBuf);
+    this.backend.ctx.arena.destroy(this.backup);
+    this.querySet = null;
+    this.resolveBuf = null;
+    this.backup = null;
+  }
+}
