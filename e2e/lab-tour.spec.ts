@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LESSONS } from '../src/rl/lessons.ts';
 
-// A new user's tour of the lab. Backend: the CPU reference (?backend=cpu) with a micro batch
+// A new user's tour of the lab. Backend: the CPU reference (?backend=cpu) with a micro batch on the add-d1 base
 // (P = 4 prompts × G = 4), because WebGPU on SwiftShader is slower than the reference here.
 
 const CHARTS = ['reward', 'groups', 'advantages', 'theory', 'entropy', 'length', 'kl', 'passk'];
@@ -11,7 +11,7 @@ const points = (page: Page, id: string) => page.getByTestId(`chart-${id}`).getAt
 test('tour: keyboard controls, 20 steps with every chart, one update phase by phase, every lesson, screenshots', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=4&evalEvery=5');
+  await page.goto('/?backend=cpu&task=add&numGenerations=4&promptsPerStep=4&evalEvery=5');
   await expect(page.getByTestId('webgpu-status')).toBeVisible();
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
   await expect(page.getByTestId('engine-line')).toContainText('CPU reference');

@@ -4,6 +4,10 @@
  * terms. A lesson may offer variants (the comparison it is about, e.g. GRPO vs Dr. GRPO): the
  * page shows one button per variant, each a set of settings applied on top of the lesson's.
  *
+ * Bases are chosen for their sampled pass rate at τ = 1 (what GRPO's groups see): the shipped
+ * add-d1 base samples ~16 % correct, at the capability boundary; reverse-d1 samples ~0 % (its
+ * greedy answers are right, its samples are not), so its groups are all-fail.
+ *
  * Pure data, no React: the page, the URL (`lesson=<id>`) and the tests (lessons.test.ts, one
  * check per lesson on a micro model that its effect appears) all read this table.
  */
@@ -36,7 +40,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'mixed-groups',
     title: '1. Mixed groups at the capability boundary',
-    base: { task: 'reverse', difficulty: 1 },
+    base: { task: 'add', difficulty: 1 },
     settings: { numGenerations: 2, promptsPerStep: 8 },
     variants: [
       { label: 'G = 2', settings: { numGenerations: 2 } },
@@ -53,8 +57,8 @@ export const LESSONS: Lesson[] = [
   {
     id: 'length-bias',
     title: '2. The length bias of GRPO vs Dr. GRPO',
-    base: { task: 'reverse', difficulty: 1 },
-    settings: { maxCompletionLength: 12, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
+    base: { task: 'add', difficulty: 1 },
+    settings: { maxCompletionLength: 10, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
     variants: [
       { label: 'GRPO (per-answer mean, std scaling)', settings: { lossType: 'grpo', advantage: 'grpo' } },
       { label: 'Dr. GRPO (sum / max length, no std)', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' } },
@@ -69,7 +73,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'entropy-collapse',
     title: '3. Entropy collapse: β = 0 and a wide ε vs a KL leash',
-    base: { task: 'reverse', difficulty: 1 },
+    base: { task: 'add', difficulty: 1 },
     settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.003 },
     variants: [
       { label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 } },
@@ -132,7 +136,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'kl-estimators',
     title: '7. KL estimators: k1 vs k3 vs the exact KL',
-    base: { task: 'reverse', difficulty: 1 },
+    base: { task: 'add', difficulty: 1 },
     settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.003 },
     variants: [
       { label: 'k3 = e^d − d − 1', settings: { klEstimator: 'k3' } },

@@ -201,6 +201,7 @@ async function finishStep(rollout: Rollout, u: Awaited<ReturnType<GrpoTrainer['u
 /** One whole GRPO step, yielding to the page between its phases. */
 async function runOneStep(): Promise<void> {
   const t = trainer!;
+  applySettings(t);
   set((s) => ({ stepsStarted: s.stepsStarted + 1, inStep: true }));
   try {
     const rollout = await t.rollout();
@@ -291,7 +292,13 @@ function archiveRun(): void {
 export function setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {
   const settings = { ...get().settings, [key]: value };
   set({ settings });
-  if (trainer) trainer.settings = { ...settings }; // applies from the next step
+  // Not copied into the trainer here: its phases read trainer.settings, so a change landing
+  // mid-step (between rollout and advantages) would mix two G's. applySettings() runs before each step.
+}
+
+/** Hand the store's settings to the trainer: called only between steps, so a change applies from the next step. */
+function applySettings(t: GrpoTrainer): void {
+  t.settings = { ...get().settings };
 }
 
 /** One click: the lesson's base checkpoint, knobs and text; the current run is kept for overlay. */
@@ -353,6 +360,7 @@ export async function inspectForward(): Promise<void> {
   const done = ins && ins.computed >= PHASES.length;
   if (!ins || done) {
     // Phase 0: a real rollout (prompts, answers and verdicts come from it).
+    applySettings(t);
     set({ inspector: { phase: ins?.phase ?? 0, computed: ins?.computed ?? 0, busy: true, rollout: ins?.rollout ?? null, details: null, ...inspectorBase(t) } });
     set((s) => ({ stepsStarted: s.stepsStarted + 1, inStep: true }));
     const rollout = await t.rollout();
