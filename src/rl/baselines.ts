@@ -21,7 +21,8 @@ export interface RftStepResult {
   step: number;
   /** Share of sampled answers the (strict) verifier accepted: the data RFT keeps. */
   accuracy: number;
-  kept: number;
+  /** The verified answers the step trained on, as text (prompt → answer). */
+  kept: { prompt: string; response: string }[];
   loss: number;
   tokens_generated: number;
   num_tokens: number;
@@ -30,7 +31,8 @@ export interface RftStepResult {
 /** One RFT step on the trainer's rollout machinery (same prompts, sampling and verifier as GRPO). */
 export async function rftStep(trainer: GrpoTrainer): Promise<RftStepResult> {
   const rollout = await trainer.rollout();
-  const pairs = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.correct[i] && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
+  const keep = rollout.groups.flatMap((g) => g.tokens.map((t, i) => ({ g, t, i })).filter(({ g, i }) => g.correct[i] && g.finished[i]));
+  const pairs = keep.map(({ g, t }) => ({ prompt: g.promptTokens, response: t }));
   const s = trainer.settings;
   let loss = NaN;
   if (pairs.length > 0) {
@@ -38,7 +40,8 @@ export async function rftStep(trainer: GrpoTrainer): Promise<RftStepResult> {
     loss = r.loss;
   }
   const n = rollout.groups.reduce((a, g) => a + g.responses.length, 0);
-  const result = { step: trainer.step, accuracy: pairs.length / Math.max(1, n), kept: pairs.length, loss, tokens_generated: rollout.tokensGenerated, num_tokens: trainer.numTokens };
+  const correct = rollout.groups.reduce((a, g) => a + g.correct.filter(Boolean).length, 0);
+  const result = { step: trainer.step, accuracy: correct / Math.max(1, n), kept: keep.map(({ g, i }) => ({ prompt: g.prompt, response: g.responses[i] })), loss, tokens_generated: rollout.tokensGenerated, num_tokens: trainer.numTokens };
   trainer.step++;
   return result;
 }

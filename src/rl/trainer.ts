@@ -10,8 +10,9 @@
  *             (on WebGPU each is one submit and one readback of the step's metrics)
  *
  * The phases are separate methods so the lab's step mode can walk through them one by one;
- * `step()` runs them in order. Settings are read at the start of every step, so a change made
- * mid-run applies from the next step.
+ * `trainStep()` runs them in order. `settings` may be changed at any time: `rollout()` takes a
+ * snapshot that every later phase of the same step uses, so a change made mid-step applies
+ * from the next step and never splits one step between two settings.
  */
 import type { Backend, SampleResult, TokenBatch } from '../model/backend.ts';
 import { packBatch } from '../model/batch.ts';
@@ -124,7 +125,10 @@ const stats = (xs: number[]) => xs.length ? { mean: xs.reduce((a, b) => a + b, 0
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 export class GrpoTrainer {
+  /** The settings the next step will use (the lab and the CLI may change them at any time). */
   settings: Settings;
+  /** The snapshot the current step runs with, taken by rollout(). */
+  private active: Settings;
   step = 0;
   numTokens = 0;
   private promptRng: Rng;
@@ -132,27 +136,31 @@ export class GrpoTrainer {
 
   constructor(readonly backend: Backend, settings: Settings, opts: TrainerOptions = {}) {
     this.settings = { ...settings };
+    this.active = { ...settings };
     this.promptRng = new Rng(settings.seed);
     this.opts = { evalSize: opts.evalSize ?? 32, evalDifficulties: opts.evalDifficulties ?? [], evalPassAtK: opts.evalPassAtK ?? true };
   }
 
+  /** The task of the current step. */
   get task(): Task {
-    return getTask(this.settings.task);
+    return getTask(this.active.task);
   }
 
   /** The difficulty actually used: the setting clamped to the task's levels. */
-  difficulty(): number {
-    const levels = this.task.difficulties;
-    return levels.includes(this.settings.difficulty) ? this.settings.difficulty : levels.reduce((a, b) => (Math.abs(b - this.settings.difficulty) < Math.abs(a - this.settings.difficulty) ? b : a));
+  difficulty(s: Settings = this.active): number {
+    const levels = getTask(s.task).difficulties;
+    const want = s.difficulty;
+    return levels.includes(want) ? want : levels.reduce((a, b) => (Math.abs(b - want) < Math.abs(a - want) ? b : a));
   }
 
-  private maxNewTokens(promptTokens: number): number {
-    return Math.max(1, Math.min(this.settings.maxCompletionLength, this.backend.config.seqLen + 1 - promptTokens));
+  private maxNewTokens(promptTokens: number, s: Settings = this.active): number {
+    return Math.max(1, Math.min(s.maxCompletionLength, this.backend.config.seqLen + 1 - promptTokens));
   }
 
-  /** Phase 1+2: sample G answers for P training prompts and verify them. */
+  /** Phase 1+2: sample G answers for P training prompts and verify them. Snapshots the settings for this step. */
   async rollout(): Promise<Rollout> {
-    const s = this.settings;
+    this.active = { ...this.settings };
+    const s = this.active;
     const task = this.task;
     const G = s.numGenerations;
     const difficulty = this.difficulty();
@@ -214,7 +222,7 @@ export class GrpoTrainer {
   batchOf(rollout: Rollout): TokenBatch {
     const pairs = rollout.groups.flatMap((g) => g.tokens.map((t) => ({ prompt: g.promptTokens, response: t })));
     const batch = packBatch(pairs, this.backend.config.seqLen);
-    if (this.settings.maskTruncated) {
+    if (this.active.maskTruncated) {
       const finished = rollout.groups.flatMap((g) => g.finished);
       finished.forEach((f, b) => { if (!f) batch.mask.fill(0, b * batch.T, (b + 1) * batch.T); });
     }
@@ -223,7 +231,7 @@ export class GrpoTrainer {
 
   /** Phase 3: group-relative advantages (after KL-in-reward shaping when klMode = reward). */
   async computeAdvantages(rollout: Rollout, batch: TokenBatch): Promise<void> {
-    const s = this.settings;
+    const s = this.active;
     if (s.klMode === 'reward' && s.beta > 0) {
       // PPO-style: r_i − β Σ_t log(π_old/π_ref). Needs π_ref's log-probs: one extra pass in this mode only.
       const ref = await this.backend.logprobs(batch, { reference: true, temperature: s.temperature });
@@ -259,7 +267,7 @@ export class GrpoTrainer {
 
   /** Phase 4: µ updates of the clipped policy objective. Returns averaged objective metrics. */
   async update(rollout: Rollout, batch: TokenBatch) {
-    const s = this.settings;
+    const s = this.active;
     const t0 = now();
     const advantages = Float32Array.from(rollout.groups.flatMap((g) => g.advantages));
     const oldLogprobs = s.numIterations > 1 ? this.oldLogprobsOf(rollout, batch) : null;
@@ -287,16 +295,16 @@ export class GrpoTrainer {
     const batch = this.batchOf(rollout);
     await this.computeAdvantages(rollout, batch);
     const u = await this.update(rollout, batch);
-    const metrics = stepMetrics(rollout, u, this.settings.numGenerations, this.numTokens, (p, r) => this.task.processReward?.(p, r));
+    const metrics = stepMetrics(rollout, u, this.active.numGenerations, this.numTokens, (p, r) => this.task.processReward?.(p, r));
     this.step++;
     return { metrics, rollout };
   }
 
   /** Held-out greedy accuracy and pass@k on a fixed held-out set (same prompts every time). */
   async evaluate(): Promise<EvalMetrics> {
-    const s = this.settings;
-    const task = this.task;
-    const diffs = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty()];
+    const s = { ...this.settings }; // evaluation uses the latest settings, never a step's snapshot
+    const task = getTask(s.task);
+    const diffs = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty(s)];
     const byDifficulty: Record<string, number> = {};
     const samples: EvalMetrics['samples'] = [];
     let correct = 0, total = 0;
@@ -304,7 +312,7 @@ export class GrpoTrainer {
     for (const d of diffs) {
       const prompts = heldoutPrompts(task, d, this.opts.evalSize, s.seed);
       const promptTokens = prompts.map(encodePrompt);
-      const maxNew = this.maxNewTokens(Math.max(...promptTokens.map((p) => p.length)));
+      const maxNew = this.maxNewTokens(Math.max(...promptTokens.map((p) => p.length)), s);
       const greedy = await this.backend.sample({ prompts: promptTokens, numGenerations: 1, temperature: 0, maxNewTokens: maxNew, seed: s.seed, stream: 0 });
       let c = 0;
       prompts.forEach((p, i) => {
