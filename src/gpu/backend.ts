@@ -49,6 +49,12 @@ export interface WebGPUBackendOptions {
   weights?: Float32Array;
   /** The GPU policy objective (shaders/policy_loss.wgsl), needed for LossSpec kind 'policy'. */
   policyLoss?: PolicyLossKernel;
+  /**
+   * Keep a CPU copy of the last good state (weights, AdamW m and v, step) for device-loss
+   * recovery and NaN rollback: trainStep's one readback then also carries params, m and v
+   * (more bytes, not more readbacks). Off by default; the lab turns it on.
+   */
+  mirrorState?: boolean;
 }
 
 /**
@@ -87,7 +93,9 @@ export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBacke
   const layout = paramLayout(config);
   const weights = opts.weights ?? initWeights(layout, opts.seed);
   if (weights.length !== layout.total) throw new Error(`createWebGPUBackend: weights have ${weights.length} floats, the layout needs ${layout.total}`);
-  return new WebGPUBackend(ctx, config, weights, opts.policyLoss ?? null);
+  const backend = new WebGPUBackend(ctx, config, weights, opts.policyLoss ?? null);
+  if (opts.mirrorState) backend.startMirror(weights);
+  return backend;
 }
 
 export class WebGPUBackend implements Backend {
@@ -108,6 +116,23 @@ export class WebGPUBackend implements Backend {
   /** Row pos holds [pos, 0, 0, 0]: copied into stepUniform before each decode position. */
   private readonly posTable: GPUBuffer;
   private disposed = false;
+  /**
+   * CPU copy of the state after the last finite trainStep (or the last setWeights /
+   * setOptimizerState), kept when mirrorState is on; null otherwise. Filled from trainStep's
+   * existing readback, never by a readback of its own.
+   */
+  lastGoodState: { weights: Float32Array; optimizer: OptimizerState } | null = null;
+
+  /** Resolves when the device is lost (driver reset, GPU sleep, device.destroy(), dispose()). */
+  get lost(): Promise<GPUDeviceLostInfo> {
+    return this.ctx.device.lost;
+  }
+
+  /** Turn the CPU mirror on, starting from `weights` with AdamW's initial state (m = v = 0, t = 0). */
+  startMirror(weights: Float32Array): void {
+    const n = this.layout.total;
+    this.lastGoodState = { weights: Float32Array.from(weights), optimizer: { step: this.step, m: new Float32Array(n), v: new Float32Array(n) } };
+  }
 
   constructor(readonly ctx: GpuContext, readonly config: ModelConfig, weights: Float32Array, private readonly policyLoss: PolicyLossKernel | null) {
     this.layout = paramLayout(config);
@@ -136,6 +161,7 @@ export class WebGPUBackend implements Backend {
   async setWeights(weights: Float32Array): Promise<void> {
     this.checkLength('setWeights', weights.length);
     this.ctx.device.queue.writeBuffer(this.model.params, 0, weights);
+    if (this.lastGoodState) this.lastGoodState = { ...this.lastGoodState, weights: Float32Array.from(weights) };
   }
 
   async getOptimizerState(): Promise<OptimizerState> {
@@ -151,6 +177,7 @@ export class WebGPUBackend implements Backend {
     this.ctx.device.queue.writeBuffer(this.model.m, 0, state.m);
     this.ctx.device.queue.writeBuffer(this.model.v, 0, state.v);
     this.step = state.step;
+    if (this.lastGoodState) this.lastGoodState = { ...this.lastGoodState, optimizer: { step: state.step, m: Float32Array.from(state.m), v: Float32Array.from(state.v) } };
   }
 
   async snapshotReference(): Promise<void> {
@@ -238,10 +265,14 @@ export class WebGPUBackend implements Backend {
     o.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
     o.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniform);
     pass.end();
-    const [met] = await this.ctx.submitAndRead(enc, [{ buffer: m.metrics, floats: 16 }]);
+    const reads = [{ buffer: m.metrics, floats: 16 }];
+    // the mirror rides in the same staging buffer as the metrics: one readback either way
+    if (this.lastGoodState) reads.push({ buffer: m.params, floats: n }, { buffer: m.m, floats: n }, { buffer: m.v, floats: n });
+    const [met, mirrorW, mirrorM, mirrorV] = await this.ctx.submitAndRead(enc, reads);
 
     const finite = met[2] === 1;
     if (finite) this.step = t;
+    if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: t, m: mirrorM, v: mirrorV } };
     const metrics: Record<string, number> = {};
     if (loss.kind === 'policy') this.policyLoss!.metricNames.forEach((name, i) => (metrics[name] = met[6 + i]));
     if (!('entropy' in metrics)) metrics.entropy = met[5] > 0 ? met[4] / met[5] : 0;
