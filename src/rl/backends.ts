@@ -1,15 +1,202 @@
 /**
  * Backend selection: switching between the CPU reference and the WebGPU engine is one
  * setting. Both start from the same weights for the same seed (src/model/init.ts).
+ *
+ * RecoverableBackend wraps either engine for long interactive runs: it keeps the last good
+ * state (weights + AdamW state after the last finite update, and the frozen π_ref weights) on
+ * the CPU, so a rejected NaN step can be rolled back and a lost GPU device can be replaced by
+ * a fresh engine that continues from where the old one stopped.
  */
-import type { Backend } from '../model/backend.ts';
-import type { ModelConfig } from '../model/config.ts';
+import type { AdamWSettings, Backend, LossSpec, OptimizerState, PerTokenOutputs, SampleRequest, SampleResult, TokenBatch, TrainStepResult } from '../model/backend.ts';
+import type { ModelConfig, ParamLayout } from '../model/config.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 
 export type BackendKind = 'cpu' | 'webgpu';
 
-export async function createBackend(kind: BackendKind, config: ModelConfig, o: { seed: number; weights?: Float32Array | null; onProgress?: (p: { done: number; total: number }) => void }): Promise<Backend> {
+export interface CreateBackendOptions {
+  seed: number;
+  weights?: Float32Array | null;
+  onProgress?: (p: { done: number; total: number }) => void;
+  /** WebGPU: carry params, m and v in trainStep's one readback (WebGPUBackend.lastGoodState). */
+  mirrorState?: boolean;
+}
+
+export async function createBackend(kind: BackendKind, config: ModelConfig, o: CreateBackendOptions): Promise<Backend> {
   if (kind === 'cpu') return o.weights ? new ReferenceBackend(config, o.weights) : ReferenceBackend.create(config, o.seed);
   const [{ createWebGPUBackend }, { createPolicyLossKernel }] = await Promise.all([import('../gpu/backend.ts'), import('../gpu/policyLoss.ts')]);
-  return createWebGPUBackend(config, { seed: o.seed, weights: o.weights ?? undefined, policyLoss: createPolicyLossKernel(), onProgress: o.onProgress });
+  return createWebGPUBackend(config, { seed: o.seed, weights: o.weights ?? undefined, policyLoss: createPolicyLossKernel(), onProgress: o.onProgress, mirrorState: o.mirrorState });
+}
+
+/** What the WebGPU engine adds for recovery (src/gpu/backend.ts): the device-lost promise and the CPU mirror. */
+interface MirroredEngine extends Backend {
+  readonly lost?: Promise<GPUDeviceLostInfo>;
+  readonly lastGoodState?: { weights: Float32Array; optimizer: OptimizerState } | null;
+}
+
+/** The state a run can be restored to: the policy, AdamW, and π_ref. */
+export interface GoodState {
+  weights: Float32Array;
+  optimizer: OptimizerState;
+}
+
+/** Thrown by RecoverableBackend calls that failed because the engine's device was lost. */
+export class DeviceLostError extends Error {
+  constructor(readonly info: { reason: string; message: string }) {
+    super(`the GPU device was lost (${info.reason}${info.message ? `: ${info.message}` : ''})`);
+    this.name = 'DeviceLostError';
+  }
+}
+
+const isFiniteArray = (x: Float32Array) => {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
+  return true;
+};
+
+/**
+ * A Backend whose engine can be replaced. The trainer holds this; calls go to `engine`.
+ *
+ * - lastGood: after every finite trainStep, the new weights and AdamW state. On WebGPU they
+ *   come from the engine's mirror (the update's one readback); on the CPU reference
+ *   getWeights/getOptimizerState are plain copies. setWeights/setOptimizerState update it too.
+ * - referenceWeights: π_ref's weights, read once at snapshotReference (outside the hot loop).
+ * - onLost: called once when the engine's device is lost (not when we dispose it ourselves).
+ * - replaceEngine: swap in a new engine built from lastGood and referenceWeights.
+ */
+export class RecoverableBackend implements Backend {
+  lastGood: GoodState | null = null;
+  referenceWeights: Float32Array | null = null;
+  /** Set when the current engine's device was lost; cleared by replaceEngine. */
+  lostInfo: { reason: string; message: string } | null = null;
+  onLost: ((info: { reason: string; message: string }) => void) | null = null;
+  private engineValue!: MirroredEngine;
+  private disposedEngines = new WeakSet<Backend>();
+
+  private constructor() {}
+
+  /** Wrap `engine`, reading its current weights and AdamW state once as the first good state. */
+  static async wrap(engine: Backend): Promise<RecoverableBackend> {
+    const r = new RecoverableBackend();
+    r.attach(engine);
+    const mirrored = (engine as MirroredEngine).lastGoodState;
+    r.lastGood = mirrored ? mirrored : { weights: await engine.getWeights(), optimizer: await engine.getOptimizerState() };
+    return r;
+  }
+
+  get engine(): Backend {
+    return this.engineValue;
+  }
+  get name(): 'cpu' | 'webgpu' {
+    return this.engineValue.name;
+  }
+  get config(): ModelConfig {
+    return this.engineValue.config;
+  }
+  get layout(): ParamLayout {
+    return this.engineValue.layout;
+  }
+
+  private attach(engine: Backend): void {
+    this.engineValue = engine as MirroredEngine;
+    this.lostInfo = null;
+    const lost = (engine as MirroredEngine).lost;
+    if (lost) {
+      void lost.then((info) => {
+        if (this.disposedEngines.has(engine) || this.engineValue !== engine) return; // our own dispose
+        this.lostInfo = { reason: info.reason ?? 'unknown', message: info.message ?? '' };
+        this.onLost?.(this.lostInfo);
+      });
+    }
+  }
+
+  /**
+   * Run an engine call; if it fails because the device was lost, throw DeviceLostError. A call
+   * may fail a moment before device.lost resolves, so a failure waits briefly for the verdict.
+   */
+  private async guard<T>(f: () => Promise<T>): Promise<T> {
+    const engine = this.engineValue;
+    try {
+      return await f();
+    } catch (e) {
+      if (this.lostInfo && this.engineValue === engine) throw new DeviceLostError(this.lostInfo);
+      const lost = engine.lost;
+      if (lost) {
+        const info = await Promise.race([lost, new Promise<null>((r) => setTimeout(() => r(null), 250))]);
+        if (info && !this.disposedEngines.has(engine)) throw new DeviceLostError({ reason: info.reason ?? 'unknown', message: info.message ?? '' });
+      }
+      throw e;
+    }
+  }
+
+  getWeights(): Promise<Float32Array> {
+    return this.guard(() => this.engineValue.getWeights());
+  }
+  async setWeights(weights: Float32Array): Promise<void> {
+    await this.guard(() => this.engineValue.setWeights(weights));
+    if (this.lastGood) this.lastGood = { ...this.lastGood, weights: Float32Array.from(weights) };
+  }
+  getOptimizerState(): Promise<OptimizerState> {
+    return this.guard(() => this.engineValue.getOptimizerState());
+  }
+  async setOptimizerState(state: OptimizerState): Promise<void> {
+    await this.guard(() => this.engineValue.setOptimizerState(state));
+    if (this.lastGood) this.lastGood = { ...this.lastGood, optimizer: { step: state.step, m: Float32Array.from(state.m), v: Float32Array.from(state.v) } };
+  }
+  async snapshotReference(): Promise<void> {
+    await this.guard(() => this.engineValue.snapshotReference());
+    // π_ref = the current policy: the mirror has it already when it is in sync; otherwise one read (not in the hot loop)
+    this.referenceWeights = await this.guard(() => this.engineValue.getWeights());
+  }
+  logprobs(batch: TokenBatch, opts?: { temperature?: number; reference?: boolean }): Promise<PerTokenOutputs> {
+    return this.guard(() => this.engineValue.logprobs(batch, opts));
+  }
+  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+    const engine = this.engineValue;
+    const r = await this.guard(() => engine.trainStep(batch, loss, opt));
+    if (r.finite) {
+      const mirrored = engine.lastGoodState;
+      // the WebGPU mirror came with the step's readback; the CPU reference copies for free
+      this.lastGood = mirrored ?? { weights: await engine.getWeights(), optimizer: await engine.getOptimizerState() };
+    }
+    return r;
+  }
+  sample(req: SampleRequest): Promise<SampleResult> {
+    return this.guard(() => this.engineValue.sample(req));
+  }
+
+  /** Put `state` (default: lastGood) back into the engine: the rollback after a rejected step. */
+  async restore(state: GoodState | null = this.lastGood): Promise<void> {
+    if (!state) throw new Error('restore: no good state recorded yet');
+    await this.setWeights(state.weights);
+    await this.setOptimizerState(state.optimizer);
+  }
+
+  /** True if the last good weights are all finite (a rollback target must be). */
+  get lastGoodIsFinite(): boolean {
+    return !!this.lastGood && isFiniteArray(this.lastGood.weights);
+  }
+
+  /**
+   * Replace the engine (after a device loss): `create(weights)` builds a fresh one from the last
+   * good weights; π_ref and the AdamW state are then restored. Returns the AdamW step restored.
+   */
+  async replaceEngine(create: (weights: Float32Array) => Promise<Backend>): Promise<number> {
+    const good = this.lastGood;
+    if (!good) throw new Error('cannot recover: no good state was recorded');
+    const old = this.engineValue;
+    this.disposedEngines.add(old);
+    try { old.dispose(); } catch { /* the device is gone already */ }
+    const ref = this.referenceWeights;
+    const fresh = await create(ref ?? good.weights);
+    this.attach(fresh);
+    if (ref) await fresh.snapshotReference(); // π_ref = the weights the run started from
+    await fresh.setWeights(good.weights);
+    await fresh.setOptimizerState(good.optimizer);
+    this.lastGood = good;
+    return good.optimizer.step;
+  }
+
+  dispose(): void {
+    this.disposedEngines.add(this.engineValue);
+    this.engineValue.dispose();
+  }
 }

@@ -81,6 +81,12 @@ export interface SavedRun {
 
 export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';
 
+/** A fault the run met (device lost, storage refused, a saved run that could not be resumed), in words. */
+export interface FaultNotice {
+  kind: 'device-lost' | 'storage' | 'resume';
+  text: string;
+}
+
 export interface LabState {
   settings: Settings;
   /** Notices about the address (ignored, clamped, replaced values). */
@@ -117,6 +123,19 @@ export interface LabState {
 
   runs: SavedRun[];
   overlayRunId: number | null;
+
+  /** Faults met so far (newest last); the page shows each in one or two sentences. */
+  faults: FaultNotice[];
+  /** The last device-loss recovery: the AdamW step restored, and steps discarded (the one in progress, if any). */
+  lastRecovery: { restoredStep: number; completedSteps: number; discardedSteps: number; engine: 'cpu' | 'webgpu' } | null;
+  /** Steps whose work was discarded by device losses, in total. */
+  discardedSteps: number;
+  /** The last update rejected as non-finite, and the step the weights were rolled back to. */
+  rejected: { step: number; rolledBackTo: number } | null;
+  /** A run saved in this browser that can be resumed (the resume prompt), with a one-line description. */
+  resumeOffer: { label: string } | null;
+  /** The last successful save in this browser: trainer step and time. */
+  lastSave: { step: number; at: number } | null;
 }
 
 export const useLab = create<LabState>()(() => ({
@@ -145,4 +164,10 @@ export const useLab = create<LabState>()(() => ({
   inspector: null,
   runs: [],
   overlayRunId: null,
+  faults: [],
+  lastRecovery: null,
+  discardedSteps: 0,
+  rejected: null,
+  resumeOffer: null,
+  lastSave: null,
 }));

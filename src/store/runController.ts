@@ -7,26 +7,52 @@
  * so a pause pressed mid-step takes effect before the next step starts. Settings changes are
  * copied into `trainer.settings` at once and apply from the next step (the trainer reads them
  * at the start of every step).
+ *
+ * Reliability: the trainer runs on a RecoverableBackend (src/rl/backends.ts) that keeps the last
+ * good state on the CPU (on WebGPU it rides in the update's one readback). A non-finite update is
+ * rejected, rolled back to the last good step and explained; a lost GPU device is replaced by a
+ * fresh engine restored from that state (at most the step in progress is redone); the run is
+ * saved in IndexedDB every few steps and on pause, and a reload offers to resume it.
  */
 import type { Backend, TokenBatch } from '../model/backend.ts';
 import { CONFIGS, type ModelConfig } from '../model/config.ts';
 import { decodeCheckpoint, encodeCheckpoint } from '../model/checkpoint.ts';
 import { EOS, VOCAB, VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { baseFor } from '../rl/bases.ts';
-import { createBackend } from '../rl/backends.ts';
+import { createBackend, DeviceLostError, RecoverableBackend, type GoodState } from '../rl/backends.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
+import { paramLayout } from '../model/config.ts';
+import { clearRun, loadRun, saveRun } from '../persist/idb.ts';
+import { describeSavedRun, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
+import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
 import { GrpoTrainer, stepMetrics, type Rollout } from '../rl/trainer.ts';
 import { pushBounded } from './history.ts';
-import { PHASES, useLab, type RolloutView, type SavedRun, type TokenDetail } from './labStore.ts';
+import { PHASES, useLab, type FaultNotice, type RolloutView, type SavedRun, type TokenDetail } from './labStore.ts';
 import { labSearch, parseLabUrl } from './url.ts';
 
 /** Held-out prompts per evaluation (greedy accuracy and pass@k). */
 const EVAL_SIZE = 24;
 const MAX_SAVED_RUNS = 5;
+/** Save the run in IndexedDB after this many recorded steps (and on every pause). */
+const SAVE_EVERY = 5;
+/** Imported checkpoints larger than this are refused before decoding (the lab's models are far smaller). */
+export const MAX_IMPORT_BYTES = 64 << 20;
+/** Largest model an imported checkpoint may hold, in floats of the flat parameter buffer (the 'small' config is ~0.8M). */
+const MAX_IMPORT_FLOATS = 4 << 20;
 
-let backend: Backend | null = null;
+let backend: RecoverableBackend | null = null;
+/** The state after the last recorded (finite) step: what a NaN rollback and a device-loss recovery restore. */
+let committed: GoodState | null = null;
+/** A device-loss recovery in progress. */
+let recovering: Promise<void> | null = null;
+/** A saved run to restore at the next load (set by resumeSaved). */
+let resumeFrom: ValidSavedRun | null = null;
+/** The saved run found at start-up, until the user resumes it or starts fresh. */
+let offered: ValidSavedRun | null = null;
+let stepsSinceSave = 0;
+let saveChain: Promise<void> = Promise.resolve();
 let trainer: GrpoTrainer | null = null;
 /** Task/difficulty/seed/backend the model was loaded for (a change before the first step reloads). */
 let loadedKey = '';
@@ -58,7 +84,50 @@ export function initLab(search: string): Promise<void> {
     }
   });
   if (typeof history !== 'undefined') history.replaceState(null, '', location.pathname + labSearch({ ...get(), backend: get().backendPref }));
-  return load();
+  const loaded = load();
+  void offerSavedRun();
+  return loaded;
+}
+
+function addFault(kind: FaultNotice['kind'], text: string): void {
+  const faults = get().faults;
+  if (faults.some((f) => f.kind === kind && f.text === text)) return; // said once is enough
+  set({ faults: [...faults, { kind, text }].slice(-6) });
+}
+
+/** Look for a run saved in this browser; if it can be resumed, offer it (the page shows the prompt). */
+async function offerSavedRun(): Promise<void> {
+  const r = await loadRun();
+  if (!r.ok) return addFault('storage', r.error);
+  if (r.value === null) return;
+  const v = validateSavedRun(r.value, { vocabSize: VOCAB_SIZE });
+  if (!v.ok) return addFault('resume', `A run saved in this browser was found, but ${v.error}. Starting fresh; the next save replaces it.`);
+  if (v.run.record.trainer.step === 0) return;
+  offered = v.run;
+  set({ resumeOffer: { label: describeSavedRun(v.run.record, v.run.checkpoint.config) } });
+}
+
+/** Resume the run offered at start-up: its settings, history, weights, AdamW state and π_ref. */
+export async function resumeSaved(): Promise<void> {
+  const run = offered;
+  if (!run) return;
+  offered = null;
+  set({ resumeOffer: null });
+  await stopLoop();
+  if (loading) await loading;
+  const rec = run.record;
+  imported = rec.importedName ? { config: run.reference.config, weights: run.reference.weights, name: rec.importedName } : null;
+  set({ settings: rec.settings, lessonId: rec.page.lessonId, lessonVariant: rec.page.lessonVariant, backendPref: rec.page.backendPref, stepMode: false });
+  resumeFrom = run;
+  await load();
+}
+
+/** Start fresh instead: the saved run is forgotten. */
+export async function discardSaved(): Promise<void> {
+  offered = null;
+  set({ resumeOffer: null });
+  const r = await clearRun();
+  if (!r.ok) addFault('storage', r.error);
 }
 
 async function loadBaseWeights(s: Settings, notices: string[]): Promise<{ config: ModelConfig; weights: Float32Array | null }> {
@@ -95,6 +164,7 @@ async function createEngine(config: ModelConfig, weights: Float32Array | null, s
       const be = await createBackend('webgpu', config, {
         seed,
         weights,
+        mirrorState: true, // the last good state rides in each update's readback (NaN rollback, device loss, saving)
         onProgress: (p) => set({ progress: { label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) } }),
       });
       await probePolicyUpdate(be);
@@ -103,7 +173,7 @@ async function createEngine(config: ModelConfig, weights: Float32Array | null, s
       notices.push(`The WebGPU engine could not run a GRPO update here (${(e as Error).message.slice(0, 120)}), so the lab runs on the CPU reference: same math, slower.`);
     }
   } else if (pref !== 'cpu') {
-    notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math, slower.');
+    notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower, on the small model.');
   }
   return createBackend('cpu', config, { seed, weights });
 }
@@ -128,19 +198,40 @@ async function probePolicyUpdate(be: Backend): Promise<void> {
 function load(): Promise<void> {
   const run = async () => {
     const s = get().settings;
-    set({ status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0 });
+    const resume = resumeFrom;
+    resumeFrom = null;
+    set({ status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
     inspected = null;
     backend?.dispose();
     backend = null;
     trainer = null;
+    committed = null;
+    stepsSinceSave = 0;
     const notices: string[] = [];
     try {
-      const { config, weights } = await loadBaseWeights(s, notices);
-      backend = await createEngine(config, weights, s.seed, notices);
+      // a resumed run starts from its own π_ref; its policy and AdamW state are put back below
+      const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await loadBaseWeights(s, notices);
+      backend = await RecoverableBackend.wrap(await createEngine(config, weights, s.seed, notices));
+      backend.onLost = onDeviceLost;
       await backend.snapshotReference(); // π_ref = the base policy
       trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE });
+      if (resume) {
+        const rec = resume.record;
+        await backend.setWeights(resume.checkpoint.weights);
+        await backend.setOptimizerState(resume.checkpoint.optimizer!);
+        trainer.step = rec.trainer.step;
+        trainer.numTokens = rec.trainer.numTokens;
+        setPromptStream(trainer, rec.trainer.promptRng);
+        notices.push(`Resumed the run saved in this browser at step ${rec.trainer.step}.`);
+      }
+      committed = backend.lastGood;
       loadedKey = startKey(s);
       set({ backendName: backend.name, engineNotices: notices, progress: { label: 'Evaluating on held-out prompts…' } });
+      if (resume) {
+        const rec = resume.record;
+        set({ steps: rec.steps, evals: rec.evals, signals: detectStopSignals(rec.steps, rec.evals), stepsStarted: rec.trainer.step, stepsCompleted: rec.trainer.step, status: 'ready', progress: null, lastSave: { step: rec.trainer.step, at: rec.savedAt } });
+        return;
+      }
       await tick();
       const e0 = await trainer.evaluate();
       set({ evals: [e0], status: 'ready', progress: null });
@@ -178,17 +269,19 @@ function rolloutView(r: Rollout, G: number): RolloutView {
   };
 }
 
-/** Record a finished update: metrics into the bounded history, stop signals, evaluation when due. */
+/**
+ * Record a finished update: metrics into the bounded history, stop signals, evaluation when due.
+ * A non-finite update is not recorded at all (the charts never see it): it is rolled back instead.
+ */
 async function finishStep(rollout: Rollout, u: Awaited<ReturnType<GrpoTrainer['update']>>): Promise<void> {
   const t = trainer!;
+  if (!u.finite || !backend!.lastGoodIsFinite) return rejectStep(rollout);
   const metrics = stepMetrics(rollout, u, t.settings.numGenerations, t.numTokens, (p, r) => t.task.processReward?.(p, r));
   t.step++;
+  committed = backend!.lastGood;
   const steps = pushBounded(get().steps, metrics);
   set({ steps, lastRollout: rolloutView(rollout, t.settings.numGenerations), signals: detectStopSignals(steps, get().evals) });
-  if (!metrics.finite) {
-    pauseRequested = true;
-    set({ error: `Step ${metrics.step}: the update produced NaN/Inf and was not applied. Paused — try a lower learning rate.` });
-  }
+  if (++stepsSinceSave >= SAVE_EVERY) requestSave();
   if (t.step % t.settings.evalEvery === 0) {
     set({ progress: { label: 'Evaluating on held-out prompts…' } });
     await tick();
@@ -198,11 +291,35 @@ async function finishStep(rollout: Rollout, u: Awaited<ReturnType<GrpoTrainer['u
   }
 }
 
-/** One whole GRPO step, yielding to the page between its phases. */
+/**
+ * A rejected update: the loss or the gradient norm (or the weights) became NaN/Inf. Nothing of
+ * the step is recorded; the weights and AdamW state go back to the last recorded step; the run
+ * pauses and says why.
+ */
+async function rejectStep(rollout: Rollout): Promise<void> {
+  const t = trainer!;
+  pauseRequested = true;
+  await backend!.restore(committed);
+  const s = t.settings;
+  const hint = s.learningRate >= 3e-3
+    ? `The learning rate η = ${s.learningRate} is high for this model: lower it (1e-3 is a safe start), then press Play.`
+    : s.maxGradNorm === 0
+      ? 'Gradient clipping is off (max_grad_norm = 0): turn it back on (1 is usual) or lower the learning rate, then press Play.'
+      : `Usual causes: a learning rate too high (η = ${s.learningRate} now) or weights damaged by an earlier step. Lower η, then press Play.`;
+  const back = t.step;
+  set({
+    error: `Step ${rollout.step} was rejected: its loss or gradient came out NaN/Inf, so the update was not applied and the charts skip it. The weights and optimizer state were rolled back to the last good step (${back} steps applied) and the run paused. ${hint}`,
+    rejected: { step: rollout.step, rolledBackTo: back },
+  });
+}
+
+/** One whole GRPO step, yielding to the page between its phases. A lost device discards only this step. */
 async function runOneStep(): Promise<void> {
+  if (recovering) await recovering;
   const t = trainer!;
   applySettings(t);
   set((s) => ({ stepsStarted: s.stepsStarted + 1, inStep: true }));
+  const stepBefore = t.step;
   try {
     const rollout = await t.rollout();
     await tick();
@@ -211,9 +328,46 @@ async function runOneStep(): Promise<void> {
     await tick();
     const u = await t.update(rollout, batch);
     await finishStep(rollout, u);
+  } catch (e) {
+    if (!(e instanceof DeviceLostError)) throw e;
+    if (!recovering) onDeviceLost(e.info);
+    await recovering;
+    // the step in progress is redone if its update was not recorded; an evaluation after it is skipped
+    if (t.step === stepBefore) {
+      set((s) => ({ discardedSteps: s.discardedSteps + 1, lastRecovery: s.lastRecovery && { ...s.lastRecovery, discardedSteps: s.lastRecovery.discardedSteps + 1 } }));
+    }
   } finally {
     set((s) => ({ inStep: false, stepsCompleted: s.stepsCompleted + 1 }));
   }
+}
+
+/** The device was lost: start the recovery (once). */
+function onDeviceLost(info: { reason: string; message: string }): void {
+  if (!recovering) recovering = recoverDevice(info).finally(() => { recovering = null; });
+}
+
+/**
+ * Replace the lost engine: a new device and pipelines, then the last recorded step's weights,
+ * AdamW state and π_ref. If WebGPU cannot come back, the run continues on the CPU reference.
+ */
+async function recoverDevice(info: { reason: string; message: string }): Promise<void> {
+  const be = backend;
+  if (!be || !committed) return;
+  const seed = get().settings.seed;
+  set({ progress: { label: 'The GPU device was lost: recreating the engine…' } });
+  be.lastGood = committed;
+  let fellBack = '';
+  let restoredStep: number;
+  try {
+    restoredStep = await be.replaceEngine((w) => createBackend('webgpu', be.config, { seed, weights: w, mirrorState: true }));
+  } catch (e) {
+    fellBack = ` WebGPU could not be restarted (${(e as Error).message.slice(0, 80)}), so the run continues on the CPU reference.`;
+    restoredStep = await be.replaceEngine((w) => createBackend('cpu', be.config, { seed, weights: w }));
+  }
+  const completed = trainer?.step ?? 0;
+  const why = info.message ? `${info.reason}: ${info.message.slice(0, 100)}` : info.reason;
+  addFault('device-lost', `The GPU device was lost (${why}). The engine was recreated and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack}`);
+  set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack.trim()] : s.engineNotices }));
 }
 
 async function loop(): Promise<void> {
@@ -229,6 +383,7 @@ async function loop(): Promise<void> {
   } finally {
     set({ status: trainer ? 'paused' : 'error' });
     loopDone = null;
+    requestSave();
   }
 }
 
@@ -265,6 +420,7 @@ export async function stepOnce(): Promise<void> {
   if (!(await ensureReady()) || get().inStep) return;
   await runOneStep();
   set({ status: 'paused' });
+  requestSave();
 }
 
 /** Reset to the base checkpoint (the current run is kept in the recent runs list). */
@@ -273,6 +429,9 @@ export async function reset(): Promise<void> {
   if (loading) await loading;
   archiveRun();
   set({ stepMode: false });
+  await saveChain;
+  const r = await clearRun(); // the saved run was this one; the new run is saved from its first steps
+  if (!r.ok) addFault('storage', r.error);
   await load();
 }
 
@@ -454,18 +613,149 @@ export async function checkpointBytes(): Promise<Uint8Array | null> {
   });
 }
 
-/** Validate and load a checkpoint file; the run restarts from it. Returns an error sentence or null. */
+/**
+ * Validate and load a checkpoint file; the run restarts from it. Returns an error sentence or
+ * null. A refused file changes nothing: the run, its settings and its history stay as they were.
+ */
 export async function importCheckpoint(name: string, bytes: Uint8Array): Promise<string | null> {
+  const shown = name.slice(0, 80);
+  const refuse = (why: string) => `${shown} was not loaded: ${why}. Nothing was changed.`;
+  if (bytes.length > MAX_IMPORT_BYTES) return refuse(`the file has ${bytes.length} bytes, more than any checkpoint the lab can run (${MAX_IMPORT_BYTES})`);
+  let ck: ReturnType<typeof decodeCheckpoint>;
   try {
-    const ck = decodeCheckpoint(bytes);
-    if (ck.config.vocabSize !== VOCAB_SIZE) return `${name}: vocabulary of ${ck.config.vocabSize} tokens, the lab's has ${VOCAB_SIZE}`;
-    imported = { config: ck.config, weights: ck.weights, name };
-    await reset();
-    return null;
+    ck = decodeCheckpoint(bytes);
   } catch (e) {
-    return `${name} was not loaded: ${(e as Error).message}`;
+    return refuse((e as Error).message.replace(/^checkpoint: /, ''));
+  }
+  if (ck.config.vocabSize !== VOCAB_SIZE) return refuse(`its model has a vocabulary of ${ck.config.vocabSize} tokens, the lab's has ${VOCAB_SIZE}`);
+  if (ck.layout.total > MAX_IMPORT_FLOATS) return refuse(`its model has ${ck.layout.numParams} parameters, more than the lab runs in a browser (${MAX_IMPORT_FLOATS} floats)`);
+  if (!ck.weights.every(Number.isFinite)) return refuse('its weights contain NaN or Inf');
+  imported = { config: ck.config, weights: ck.weights, name: shown };
+  await reset();
+  return null;
+}
+
+/** Apply an imported settings file (validated against the settings table). Returns an error sentence, or null and the notices. */
+export function importSettings(name: string, bytes: Uint8Array): { error: string | null; notices: string[] } {
+  const r = parseSettingsFile(name, bytes, get().settings);
+  if (!r.ok) return { error: r.error, notices: [] };
+  set({ settings: r.settings }); // like the sliders: applies from the next step (a new task or seed reloads before the first)
+  return { error: null, notices: r.notices };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving the run in this browser (IndexedDB), from the last good state: no extra GPU readback.
+
+/** Save soon (saves are serialised; a burst of requests writes once more at most). */
+function requestSave(): void {
+  stepsSinceSave = 0;
+  saveChain = saveChain.then(saveNow, saveNow);
+}
+
+async function saveNow(): Promise<void> {
+  const be = backend, t = trainer, good = committed;
+  if (!be || !t || !good || !be.referenceWeights || t.step === 0) return;
+  const s = get();
+  let record: SavedRunRecord;
+  try {
+    record = {
+      format: SAVED_RUN_FORMAT,
+      version: SAVED_RUN_VERSION,
+      savedAt: Date.now(),
+      settings: s.settings,
+      page: { lessonId: s.lessonId, lessonVariant: s.lessonVariant, backendPref: s.backendPref },
+      steps: s.steps,
+      evals: s.evals,
+      trainer: { step: t.step, numTokens: t.numTokens, promptRng: promptStream(t) },
+      checkpoint: encodeCheckpoint({ config: be.config, weights: good.weights, optimizer: good.optimizer, metadata: { kind: 'rl', step: t.step, createdBy: 'rlvr-lab autosave' } }),
+      reference: encodeCheckpoint({ config: be.config, weights: be.referenceWeights, metadata: { kind: 'reference' } }),
+      importedName: imported?.name ?? null,
+    };
+  } catch (e) {
+    return addFault('storage', `The run could not be prepared for saving (${(e as Error).message.slice(0, 100)}).`);
+  }
+  const r = await saveRun(record);
+  if (!r.ok) return addFault('storage', r.error);
+  set({ lastSave: { step: t.step, at: record.savedAt } });
+}
+
+/** Wait for saves in flight (tests and reset). */
+export function savesSettled(): Promise<void> {
+  return saveChain;
+}
+
+/**
+ * GrpoTrainer keeps its prompt stream (an Rng: mulberry32 state + Box-Muller spare) private; a
+ * resumed run must draw the prompts the uninterrupted run would have drawn, so its two fields
+ * are saved and put back. Null if the trainer's shape ever changes (then resume draws afresh).
+ */
+type RngFields = { state: number; spare: number | null };
+function promptStream(t: GrpoTrainer): RngFields | null {
+  const r = (t as unknown as { promptRng?: RngFields }).promptRng;
+  return r && typeof r.state === 'number' ? { state: r.state, spare: r.spare ?? null } : null;
+}
+function setPromptStream(t: GrpoTrainer, st: RngFields | null): void {
+  const r = (t as unknown as { promptRng?: RngFields }).promptRng;
+  if (r && st && typeof r.state === 'number') {
+    r.state = st.state;
+    r.spare = st.spare;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Debug hooks for the browser tests and the soak script (window.__lab, installed by the App).
+
+interface WebGPUEngineInternals {
+  ctx: { device: GPUDevice; arena: { live: number; bytes: number }; ring: { reads: number } };
+  model: { params: GPUBuffer };
+}
+
+const maxAbsDiff = (a: Float32Array, b: Float32Array) => {
+  if (a.length !== b.length) return Infinity;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
+  return d;
+};
+
+export const debugHooks = {
+  /** Write NaN into one parameter (default: position 0's first wpe entry, used by every forward), behind the mirror's back. */
+  async poisonWeight(index?: number): Promise<number> {
+    const be = backend;
+    if (!be) throw new Error('no model loaded');
+    const i = index ?? paramLayout(be.config).byName.wpe.offset;
+    const engine = be.engine;
+    if (engine.name === 'webgpu') {
+      const g = engine as unknown as WebGPUEngineInternals;
+      g.ctx.device.queue.writeBuffer(g.model.params, i * 4, new Float32Array([NaN]));
+    } else {
+      (engine as unknown as { model: { params: Float32Array } }).model.params[i] = NaN;
+    }
+    return i;
+  },
+  /** Destroy the WebGPU device, as a driver reset would. Returns false on the CPU reference. */
+  destroyDevice(): boolean {
+    const engine = backend?.engine;
+    if (!engine || engine.name !== 'webgpu') return false;
+    (engine as unknown as WebGPUEngineInternals).ctx.device.destroy();
+    return true;
+  },
+  /** Live GPU buffers and bytes (the arena), readbacks so far, the engine's name. */
+  engineStats(): { engine: string | null; liveBuffers: number; bytes: number; readbacks: number } {
+    const engine = backend?.engine;
+    if (!engine || engine.name !== 'webgpu') return { engine: engine?.name ?? null, liveBuffers: 0, bytes: 0, readbacks: 0 };
+    const g = engine as unknown as WebGPUEngineInternals;
+    return { engine: 'webgpu', liveBuffers: g.ctx.arena.live, bytes: g.ctx.arena.bytes, readbacks: g.ctx.ring.reads };
+  },
+  /** Compare the engine's real state with the last good state on the CPU (max |difference| per array). */
+  async checkMirror(): Promise<{ weights: number; m: number; v: number; step: [number, number]; finite: boolean } | null> {
+    const be = backend;
+    if (!be || !committed) return null;
+    const w = await be.engine.getWeights();
+    const o = await be.engine.getOptimizerState();
+    return { weights: maxAbsDiff(w, committed.weights), m: maxAbsDiff(o.m, committed.optimizer.m), v: maxAbsDiff(o.v, committed.optimizer.v), step: [o.step, committed.optimizer.step], finite: w.every(Number.isFinite) };
+  },
+  savesSettled,
+};
 
 /** Forget an imported checkpoint: the next reset uses the shipped base again. */
 export function clearImported(): void {

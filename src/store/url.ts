@@ -6,7 +6,8 @@
  *
  *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon
  */
-import { SETTINGS_BY_KEY, defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
+import { defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
+import { isSettingKey, ownSettingPairs } from '../persist/settingsFile.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 
 export type BackendPref = 'auto' | 'cpu' | 'webgpu';
@@ -58,7 +59,7 @@ export function parseLabUrl(search: string): LabUrlState {
       if (!classroom && value !== '0' && value !== 'false') notices.push(`classroom must be 1 or 0, got "${value.slice(0, 40)}"; classroom mode is off`);
     } else if (key === 'hide') {
       for (const k of value.split(',').filter(Boolean)) {
-        if (SETTINGS_BY_KEY[k]) hidden.push(k);
+        if (isSettingKey(k)) hidden.push(k);
         else notices.push(`cannot hide unknown control "${k.slice(0, 40)}"`);
       }
     } else {
@@ -71,9 +72,11 @@ export function parseLabUrl(search: string): LabUrlState {
     lessonVariant = 0;
   }
   const base = lesson ? lessonSettings(lesson, defaultSettings(), lessonVariant) : defaultSettings();
-  const r = settingsFromRecord(settingPairs, base);
+  // only the table's own keys reach it: "constructor" or "toString" are not settings
+  const { known, unknownNotices } = ownSettingPairs(settingPairs);
+  const r = settingsFromRecord(known, base);
   hidden = [...new Set(hidden)];
-  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, notices: [...notices, ...r.notices] };
+  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, notices: [...notices, ...unknownNotices, ...r.notices] };
 }
 
 /** The query string for a state: settings that differ from the defaults, then the page options. */

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { probeWebGPU, type WebGPUInfo } from './webgpuInfo.ts';
 import { useLab } from '../store/labStore.ts';
+import { debugHooks, discardSaved, resumeSaved } from '../store/runController.ts';
 import { Controls } from './Controls.tsx';
 import { Transport, useTransportKeys } from './Transport.tsx';
 import { Charts } from './Charts.tsx';
@@ -19,8 +20,17 @@ function Notices() {
   const engine = useLab((s) => s.engineNotices);
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
+  const faults = useLab((s) => s.faults);
+  const offer = useLab((s) => s.resumeOffer);
   return (
     <div className="notices">
+      {offer && (
+        <div className="notice resume" role="dialog" aria-label="Resume the saved run" data-testid="resume-offer">
+          <strong>A run was saved in this browser:</strong> {offer.label}.{' '}
+          <button className="primary small" onClick={() => void resumeSaved()}>Resume it</button>{' '}
+          <button className="small" onClick={() => void discardSaved()}>Start fresh</button>
+        </div>
+      )}
       {url.length > 0 && (
         <div className="notice warn" role="alert" data-testid="url-notices">
           <strong>Some values in the address were not used:</strong>
@@ -28,7 +38,12 @@ function Notices() {
           <button className="small" onClick={() => useLab.setState({ urlNotices: [] })}>Dismiss</button>
         </div>
       )}
-      {backend && <p className="notice" data-testid="engine-line">Engine: {backend === 'webgpu' ? 'WebGPU' : 'CPU reference'}. {engine.join(' ')}</p>}
+      {backend && (
+        <p className={`notice engine-${backend}`} data-testid="engine-line">
+          Engine: {backend === 'webgpu' ? 'WebGPU' : <strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>}. {engine.join(' ')}
+        </p>
+      )}
+      {faults.map((f, i) => <p key={i} className="notice warn" role="alert" data-testid={`fault-${f.kind}`}>{f.text}</p>)}
       {error && <p className="notice error" role="alert" data-testid="run-error">{error}</p>}
     </div>
   );
@@ -38,6 +53,8 @@ export function App() {
   const [gpu, setGpu] = useState<WebGPUInfo | null>(null);
   const classroom = useLab((s) => s.classroom);
   useEffect(() => { void probeWebGPU().then(setGpu); }, []);
+  // Test hooks (fault injection, engine counters) next to the store's; harmless for users.
+  useEffect(() => { const w = window as unknown as { __lab?: object }; w.__lab = Object.assign(w.__lab ?? {}, debugHooks); }, []);
   useTransportKeys();
   return (
     <main className={`app${classroom ? ' classroom' : ''}`}>

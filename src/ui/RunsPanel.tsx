@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import { SETTINGS } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
-import { checkpointBytes, importCheckpoint, setClassroom, toggleHidden } from '../store/runController.ts';
+import { checkpointBytes, importCheckpoint, importSettings, setClassroom, toggleHidden } from '../store/runController.ts';
+import { settingsFileText } from '../persist/settingsFile.ts';
 import { download, grpoConfigSnippet, metricsCsv, runJson } from '../store/exports.ts';
 
 export function RunsPanel() {
@@ -22,11 +23,19 @@ export function RunsPanel() {
         <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, url: location.href }), 'application/json')}>Metrics JSON</button>
         <button onClick={async () => { const b = await checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
         <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
-        <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" onChange={async (e) => {
+        <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" data-testid="import-checkpoint" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
           const err = await importCheckpoint(f.name, new Uint8Array(await f.arrayBuffer()));
           setMessage(err ?? `Loaded ${f.name}; the run restarts from it.`);
+          e.target.value = '';
+        }} /></label>
+        <button onClick={() => download('rlvr-lab-settings.json', settingsFileText(s().settings), 'application/json')}>Settings file</button>
+        <label className="file">Import settings <input type="file" accept=".json,application/json" data-testid="import-settings" onChange={async (e) => {
+          const f = e.target.files?.[0];
+          if (!f) return;
+          const r = importSettings(f.name, new Uint8Array(await f.arrayBuffer()));
+          setMessage(r.error ?? `Loaded the settings from ${f.name}; they apply from the next step.${r.notices.length ? ` Note: ${r.notices.join('; ')}.` : ''}`);
           e.target.value = '';
         }} /></label>
       </div>

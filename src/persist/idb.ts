@@ -1,0 +1,100 @@
+/**
+ * The lab's IndexedDB store: one database "rlvr-lab", one object store "runs", one slot
+ * ("latest") holding the current run (src/persist/savedRun.ts). Failures never throw into the
+ * page: every operation resolves to a result with a sentence for the user (storage full,
+ * storage blocked, private browsing…), so the run goes on and the page says what happened.
+ */
+
+const DB_NAME = 'rlvr-lab';
+const STORE = 'runs';
+const SLOT = 'latest';
+
+export type StorageResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+let dbPromise: Promise<IDBDatabase> | null = null;
+
+/** A user-facing sentence for a storage failure. */
+export function storageErrorText(e: unknown, action: string): string {
+  const name = (e as { name?: string } | null)?.name ?? '';
+  const msg = ((e as { message?: string } | null)?.message ?? String(e)).slice(0, 120);
+  if (name === 'QuotaExceededError' || /quota/i.test(msg)) {
+    return `The browser's storage for this site is full (quota exceeded), so the run could not be ${action}. Training goes on, but a reload cannot resume it: export a checkpoint to keep it.`;
+  }
+  if (name === 'SecurityError' || name === 'InvalidStateError') {
+    return `This browser does not allow the lab to store data (${name}: ${msg}), so the run could not be ${action}. Training goes on; a reload will start over.`;
+  }
+  return `The run could not be ${action} in this browser's storage (${name ? `${name}: ` : ''}${msg}). Training goes on; a reload may not resume it.`;
+}
+
+function open(): Promise<IDBDatabase> {
+  if (dbPromise) return dbPromise;
+  dbPromise = new Promise<IDBDatabase>((resolve, reject) => {
+    if (typeof indexedDB === 'undefined') {
+      reject(Object.assign(new Error('IndexedDB is not available'), { name: 'InvalidStateError' }));
+      return;
+    }
+    const req = indexedDB.open(DB_NAME, 1);
+    req.onupgradeneeded = () => {
+      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+    req.onblocked = () => reject(Object.assign(new Error('the database is blocked by another tab'), { name: 'InvalidStateError' }));
+  });
+  dbPromise.catch(() => { dbPromise = null; }); // try again next time
+  return dbPromise;
+}
+
+function tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
+  return open().then((db) => new Promise<T>((resolve, reject) => {
+    let t: IDBTransaction;
+    try {
+      t = db.transaction(STORE, mode);
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    let result: T;
+    let req: IDBRequest | null;
+    try {
+      req = f(t.objectStore(STORE));
+    } catch (e) {
+      reject(e); // e.g. DataCloneError
+      return;
+    }
+    if (req) req.onsuccess = () => { result = req!.result as T; };
+    t.oncomplete = () => resolve(result);
+    t.onerror = () => reject(t.error ?? req?.error);
+    t.onabort = () => reject(t.error ?? req?.error ?? new Error('the storage transaction was aborted'));
+  }));
+}
+
+/** Write the run into the slot (replacing the previous one). */
+export async function saveRun(record: unknown): Promise<StorageResult<void>> {
+  try {
+    await tx<void>('readwrite', (s) => s.put(record, SLOT));
+    return { ok: true, value: undefined };
+  } catch (e) {
+    return { ok: false, error: storageErrorText(e, 'saved') };
+  }
+}
+
+/** The saved run, or null when there is none. */
+export async function loadRun(): Promise<StorageResult<unknown | null>> {
+  try {
+    const v = await tx<unknown>('readonly', (s) => s.get(SLOT));
+    return { ok: true, value: v ?? null };
+  } catch (e) {
+    return { ok: false, error: storageErrorText(e, 'read') };
+  }
+}
+
+/** Forget the saved run. */
+export async function clearRun(): Promise<StorageResult<void>> {
+  try {
+    await tx<void>('readwrite', (s) => s.delete(SLOT));
+    return { ok: true, value: undefined };
+  } catch (e) {
+    return { ok: false, error: storageErrorText(e, 'cleared') };
+  }
+}
