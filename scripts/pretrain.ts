@@ -19,7 +19,7 @@ for (const b of BASES) {
   const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
   const be = ReferenceBackend.create(config, SEED);
   const t0 = Date.now();
-  const r = await coldStart(be, { task: b.task, difficulty: b.difficulty, think: b.think, targetAccuracy: b.targetAccuracy, seed: SEED, progress: (m) => process.stderr.write(`${b.file}: ${m}\n`) });
+  const r = await coldStart(be, { task: b.task, difficulty: b.difficulty, think: b.think, targetAccuracy: b.targetAccuracy, targetMetric: 'sampled', evalEvery: 10, seed: SEED, progress: (m) => process.stderr.write(`${b.file}: ${m}\n`) });
   const metadata = {
     kind: 'base', task: b.task, difficulty: b.difficulty, think: b.think, seed: SEED, sftSteps: r.steps,
     heldoutAccuracy: r.heldoutAccuracy, trainAccuracy: r.trainAccuracy, sampledPassRate: r.sampledPassRate,

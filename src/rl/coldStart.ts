@@ -15,7 +15,8 @@ import { GrpoTrainer } from './trainer.ts';
 export interface ColdStartOptions {
   task: string;
   difficulty: number;
-  think: boolean;
+  /** Train on the scratchpad form (think), the direct answer (false), or each half the time ('mix'). */
+  think: boolean | 'mix';
   /** Stop once this held-out accuracy is reached… */
   targetAccuracy: number;
   /** …measured greedily, or as the sampled pass rate at temperature 1 (what GRPO's groups see). */
@@ -49,7 +50,8 @@ export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<
   let acc = 0;
   for (; steps < (o.maxSteps ?? 3000); ) {
     const inst = samplePrompts(task, rng, o.difficulty, 'train', o.batchSize ?? 32);
-    await supervisedStep(backend, inst.map((i) => ({ prompt: i.prompt, response: task.referenceResponse(i.prompt, { think: o.think }) })), opt);
+    const think = () => (o.think === 'mix' ? rng.next() < 0.5 : o.think);
+    await supervisedStep(backend, inst.map((i) => ({ prompt: i.prompt, response: task.referenceResponse(i.prompt, { think: think() }) })), opt);
     steps++;
     if (steps % every === 0) {
       const ev = await evaluator.evaluate();
