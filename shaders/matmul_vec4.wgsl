@@ -143,3 +143,85 @@ fn matmul_nt_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id)
 
 @compute @workgroup_size(8, 8)
 fn matmul_tn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(TN, wid, lid); }
+
+// ---------------------------------------------------------------------------------------------
+// The same three layouts with the same 4x4 register block per invocation, read straight from
+// storage (no workgroup memory, no barriers): matmul_{nn,nt,tn}_v4d. Where "shared" memory is
+// ordinary CPU cache (SwiftShader), staging tiles is pure overhead and this form is faster;
+// on GPUs the tiled form above is. ops.ts picks one per adapter; the bench measures both.
+// Per step of 4 along K an invocation loads 8 vec4 and does 64 multiply-adds.
+// Dispatch: (ceil(N/32), ceil(M/32)) workgroups of 8x8, as above.
+
+// Row r of the block, clamped into the matrix (rows past M are computed and never stored).
+fn crow(r: u32, n: u32) -> u32 { return min(r, n - 1u); }
+
+fn matmul_direct(form: u32, gid: vec3u) {
+  let row = gid.y * 4u;
+  let colq = gid.x;
+  let M4 = u.M / 4u;
+  let N4 = u.N / 4u;
+  let K4 = u.K / 4u;
+  if (row >= u.M || colq >= N4) { return; }
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
+  if (form == TN) {
+    // A[K,M]: the 4 rows of the block at k are one vec4
+    for (var k = 0u; k < u.K; k++) {
+      let av = a[k * M4 + row / 4u];
+      let bv = b[k * N4 + colq];
+      acc0 += av.x * bv;
+      acc1 += av.y * bv;
+      acc2 += av.z * bv;
+      acc3 += av.w * bv;
+    }
+  } else {
+    let r0 = crow(row, u.M) * K4;
+    let r1 = crow(row + 1u, u.M) * K4;
+    let r2 = crow(row + 2u, u.M) * K4;
+    let r3 = crow(row + 3u, u.M) * K4;
+    for (var kq = 0u; kq < K4; kq++) {
+      let a0 = a[r0 + kq];
+      let a1 = a[r1 + kq];
+      let a2 = a[r2 + kq];
+      let a3 = a[r3 + kq];
+      if (form == NT) {
+        // B[N,K]: columns n..n+3 of the block are 4 rows of B, each a vec4 along k
+        let n = colq * 4u;
+        let b0 = b[n * K4 + kq];
+        let b1 = b[(n + 1u) * K4 + kq];
+        let b2 = b[(n + 2u) * K4 + kq];
+        let b3 = b[(n + 3u) * K4 + kq];
+        acc0 += vec4f(dot(a0, b0), dot(a0, b1), dot(a0, b2), dot(a0, b3));
+        acc1 += vec4f(dot(a1, b0), dot(a1, b1), dot(a1, b2), dot(a1, b3));
+        acc2 += vec4f(dot(a2, b0), dot(a2, b1), dot(a2, b2), dot(a2, b3));
+        acc3 += vec4f(dot(a3, b0), dot(a3, b1), dot(a3, b2), dot(a3, b3));
+      } else {
+        // B[K,N]: rows k..k+3 of B at columns n..n+3
+        let k = kq * 4u;
+        let b0 = b[k * N4 + colq];
+        let b1 = b[(k + 1u) * N4 + colq];
+        let b2 = b[(k + 2u) * N4 + colq];
+        let b3 = b[(k + 3u) * N4 + colq];
+        acc0 += a0.x * b0 + a0.y * b1 + a0.z * b2 + a0.w * b3;
+        acc1 += a1.x * b0 + a1.y * b1 + a1.z * b2 + a1.w * b3;
+        acc2 += a2.x * b0 + a2.y * b1 + a2.z * b2 + a2.w * b3;
+        acc3 += a3.x * b0 + a3.y * b1 + a3.z * b2 + a3.w * b3;
+      }
+    }
+  }
+  store(row, colq, acc0);
+  store(row + 1u, colq, acc1);
+  store(row + 2u, colq, acc2);
+  store(row + 3u, colq, acc3);
+}
+
+@compute @workgroup_size(8, 8)
+fn matmul_nn_v4d(@builtin(global_invocation_id) gid: vec3u) { matmul_direct(NN, gid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_nt_v4d(@builtin(global_invocation_id) gid: vec3u) { matmul_direct(NT, gid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_tn_v4d(@builtin(global_invocation_id) gid: vec3u) { matmul_direct(TN, gid); }

@@ -15,6 +15,14 @@ export interface ContextOptions extends DeviceOptions {
   device?: GPUDevice;
   /** Kernel compilation progress, for the UI. */
   onProgress?: (p: CompileProgress) => void;
+  /** Override the per-adapter choice of matmul form (see Ops.matmulForm). */
+  matmulForm?: 'tiled' | 'direct';
+}
+
+/** An adapter that runs compute on the CPU (SwiftShader, or one that says it is a CPU). */
+export function isCpuAdapter(info: GPUAdapterInfo | undefined): boolean {
+  if (!info) return false;
+  return /swiftshader|llvmpipe|lavapipe|cpu/i.test(`${info.architecture} ${info.description} ${info.device} ${info.vendor}`);
 }
 
 export class GpuContext {
@@ -39,10 +47,17 @@ export class GpuContext {
   static async create(opts: ContextOptions = {}): Promise<GpuContext> {
     let device = opts.device;
     let description = 'provided device';
-    if (!device) ({ device, description } = await acquireDevice(opts));
+    let cpuAdapter = false;
+    if (!device) {
+      const got = await acquireDevice(opts);
+      ({ device, description } = got);
+      cpuAdapter = isCpuAdapter(got.adapter.info);
+    } else cpuAdapter = isCpuAdapter(device.adapterInfo);
     const kernels = await KernelRegistry.compile(device, opts.onProgress);
     const arena = new BufferArena(device);
-    return new GpuContext(device, description, kernels, arena, new Ops(device, kernels, arena), new ReadbackRing(arena));
+    const ops = new Ops(device, kernels, arena);
+    ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');
+    return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena));
   }
 
   /** A storage buffer holding `data`. */

@@ -202,7 +202,8 @@ export class Ops {
     if (vec4) {
       const f = flags | (o.geluOut ? 8 : 0) | (o.geluGradOf ? 16 : 0);
       if (o.geluGradOf && o.accumulate) throw new Error('matmul: fused GELU backward cannot accumulate');
-      this.dispatch(pass, `matmul_${form}_v4` as KernelName, this.uniform([M, N, K, f]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, 6: o.geluOut ?? o.geluGradOf ?? this.dummy }, groups);
+      const kernel = `matmul_${form}_v4${this.matmulForm === 'direct' ? 'd' : ''}` as KernelName;
+      this.dispatch(pass, kernel, this.uniform([M, N, K, f]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, 6: o.geluOut ?? o.geluGradOf ?? this.dummy }, groups);
       return;
     }
     if (o.geluGradOf) {
@@ -218,6 +219,12 @@ export class Ops {
 
   /** Use matmul.wgsl even where the vec4 kernels apply (the bench and the parity test compare both). */
   forceScalarMatmul = false;
+  /**
+   * Which vec4 register-blocked form: 'tiled' stages 32x32 tiles in workgroup memory (GPUs),
+   * 'direct' reads storage with no barriers (CPU adapters such as SwiftShader, where workgroup
+   * memory is plain cache). Set per adapter by GpuContext; the bench measures both.
+   */
+  matmulForm: 'tiled' | 'direct' = 'tiled';
 
   /** out[N,OC] = inp[N,C]·w[C,OC] (+ bias) (+ res) (+ out if accumulate) (geluOut = gelu(out)). */
   matmulForward(pass: GPUComputePassEncoder, out: Binding, inp: Binding, w: Binding, bias: Binding | null, N: number, C: number, OC: number, opts: { res?: Binding; accumulate?: boolean; geluOut?: Binding } = {}): void {

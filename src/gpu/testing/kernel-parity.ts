@@ -72,8 +72,12 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   }
 
   // ---- matmul forward/backward, several awkward shapes; also the residual-fused forward
-  // (the first four shapes take matmul.wgsl, the last three the vec4 kernels of matmul_vec4.wgsl)
-  for (const [N, C, OC] of [[33, 7, 65], [1, 65, 7], [65, 33, 1], [17, 48, 31], [33, 12, 20], [70, 64, 36], [5, 36, 132]]) {
+  // (the first four shapes take matmul.wgsl, the last three the vec4 kernels of matmul_vec4.wgsl,
+  // in both forms: tiled through workgroup memory and direct from storage)
+  const matmulCases: [number, number, number, 'tiled' | 'direct'][] = [[33, 7, 65, 'tiled'], [1, 65, 7, 'tiled'], [65, 33, 1, 'tiled'], [17, 48, 31, 'tiled']];
+  for (const form of ['tiled', 'direct'] as const) matmulCases.push([33, 12, 20, form], [70, 64, 36, form], [5, 36, 132, form]);
+  for (const [N, C, OC, form] of matmulCases) {
+    ops.matmulForm = form;
     const inp = randn(N * C);
     const w = randn(C * OC);
     const bias = randn(OC);
@@ -99,7 +103,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       },
       [N * OC, N * OC, N * C, C * OC, OC, N * C].map((floats, i) => ({ buffer: [bOut, bOutRes, bDinp, bDw, bDb, bAcc][i], floats })),
     );
-    const shape = `N${N} C${C} OC${OC}`;
+    const shape = `N${N} C${C} OC${OC}${N * C * OC % 4 === 0 && C % 4 === 0 && OC % 4 === 0 ? ` ${form}` : ''}`;
     rows.push(
       compare('matmul_nn (+bias)', shape, g1, out),
       compare('matmul_nn (+bias +res)', shape, g2, outRes),
@@ -167,7 +171,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   }
 
   // ---- fused bias + GELU (forward) and GELU-backward epilogue (fc2's dinp), vec4 and scalar paths
-  for (const [N, C, OC, scalar] of [[33, 12, 20, false], [70, 64, 36, false], [33, 12, 20, true], [17, 9, 31, false]] as const) {
+  for (const [N, C, OC, scalar, form] of [[33, 12, 20, false, 'tiled'], [70, 64, 36, false, 'tiled'], [33, 12, 20, false, 'direct'], [70, 64, 36, false, 'direct'], [33, 12, 20, true, 'tiled'], [17, 9, 31, false, 'tiled']] as const) {
+    ops.matmulForm = form;
     const inp = randn(N * C);
     const w = randn(C * OC, 0.5);
     const bias = randn(OC);
@@ -193,7 +198,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       [{ buffer: bPre, floats: N * OC }, { buffer: bAct, floats: N * OC }, { buffer: bDinp, floats: N * C }],
     );
     ops.forceScalarMatmul = false;
-    const shape = `N${N} C${C} OC${OC}${scalar ? ' scalar' : ''}`;
+    const shape = `N${N} C${C} OC${OC} ${scalar ? 'scalar' : form}`;
     rows.push(
       compare('matmul_nn +bias +gelu (pre-activation)', shape, r[0], pre),
       compare('matmul_nn +bias +gelu (gelu)', shape, r[1], act),
