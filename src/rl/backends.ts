@@ -70,6 +70,8 @@ export class RecoverableBackend implements Backend {
   onLost: ((info: { reason: string; message: string }) => void) | null = null;
   private engineValue!: MirroredEngine;
   private disposedEngines = new WeakSet<Backend>();
+  /** Engines whose device was lost (not by our dispose), with the browser's reason. */
+  private lostEngines = new WeakMap<Backend, { reason: string; message: string }>();
 
   private constructor() {}
 
@@ -101,9 +103,12 @@ export class RecoverableBackend implements Backend {
     const lost = (engine as MirroredEngine).lost;
     if (lost) {
       void lost.then((info) => {
-        if (this.disposedEngines.has(engine) || this.engineValue !== engine) return; // our own dispose
-        this.lostInfo = { reason: info.reason ?? 'unknown', message: info.message ?? '' };
-        this.onLost?.(this.lostInfo);
+        if (this.disposedEngines.has(engine)) return; // our own dispose
+        const why = { reason: info.reason ?? 'unknown', message: info.message ?? '' };
+        this.lostEngines.set(engine, why);
+        if (this.engineValue !== engine) return;
+        this.lostInfo = why;
+        this.onLost?.(why);
       });
     }
   }
@@ -117,12 +122,10 @@ export class RecoverableBackend implements Backend {
     try {
       return await f();
     } catch (e) {
-      if (this.lostInfo && this.engineValue === engine) throw new DeviceLostError(this.lostInfo);
-      const lost = engine.lost;
-      if (lost) {
-        const info = await Promise.race([lost, new Promise<null>((r) => setTimeout(() => r(null), 250))]);
-        if (info && !this.disposedEngines.has(engine)) throw new DeviceLostError({ reason: info.reason ?? 'unknown', message: info.message ?? '' });
-      }
+      // the call may fail a moment before device.lost resolves (or after the engine was replaced)
+      if (!this.lostEngines.has(engine) && engine.lost) await Promise.race([engine.lost, new Promise((r) => setTimeout(r, 250))]);
+      const why = this.lostEngines.get(engine);
+      if (why) throw new DeviceLostError(why);
       throw e;
     }
   }

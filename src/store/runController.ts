@@ -23,6 +23,7 @@ import { createBackend, DeviceLostError, RecoverableBackend, type GoodState } fr
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import { paramLayout } from '../model/config.ts';
+import { WebGPUUnavailableError } from '../gpu/device.ts';
 import { clearRun, loadRun, saveRun } from '../persist/idb.ts';
 import { describeSavedRun, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
@@ -38,7 +39,7 @@ const MAX_SAVED_RUNS = 5;
 /** Save the run in IndexedDB after this many recorded steps (and on every pause). */
 const SAVE_EVERY = 5;
 /** Imported checkpoints larger than this are refused before decoding (the lab's models are far smaller). */
-export const MAX_IMPORT_BYTES = 64 << 20;
+export const MAX_IMPORT_BYTES = 16 << 20;
 /** Largest model an imported checkpoint may hold, in floats of the flat parameter buffer (the 'small' config is ~0.8M). */
 const MAX_IMPORT_FLOATS = 4 << 20;
 
@@ -170,10 +171,12 @@ async function createEngine(config: ModelConfig, weights: Float32Array | null, s
       await probePolicyUpdate(be);
       return be;
     } catch (e) {
-      notices.push(`The WebGPU engine could not run a GRPO update here (${(e as Error).message.slice(0, 120)}), so the lab runs on the CPU reference: same math, slower.`);
+      notices.push(e instanceof WebGPUUnavailableError
+        ? 'WebGPU is present but gave no usable GPU (blocked or unsupported), so the lab runs on the CPU reference: same math and features, slower.'
+        : `The WebGPU engine could not run a GRPO update here (${(e as Error).message.slice(0, 120)}), so the lab runs on the CPU reference: same math and features, slower.`);
     }
   } else if (pref !== 'cpu') {
-    notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower, on the small model.');
+    notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower.');
   }
   return createBackend('cpu', config, { seed, weights });
 }
