@@ -28,4 +28,11 @@ test('default limits, one submit + one readback per step and per rollout, no lea
   expect(r.leak.bytes1).toBe(r.leak.bytes0);
   expect(r.leak.cache1).toEqual(r.leak.cache0);
   expect(r.leak.lastLoss).toBeLessThan(r.leak.firstLoss);
+  // many batch shapes (B and T changing every step, as in GRPO): caches stay within their bounds
+  console.log('distinct batch shapes:', JSON.stringify(r.shapes));
+  expect(r.shapes.trims).toBeGreaterThan(0); // the shapes did overflow the caches, and they were emptied
+  // a trim happens at a step boundary, so one step's worth (< 100 entries here) may sit on top of the bound
+  expect(r.shapes.maxUniforms).toBeLessThanOrEqual(r.shapes.bounds.uniforms + 100);
+  expect(r.shapes.maxBindGroups).toBeLessThanOrEqual(r.shapes.bounds.bindGroups + 200);
+  expect(r.shapes.maxLive).toBeLessThanOrEqual(r.shapes.liveBase + r.shapes.bounds.uniforms + 100 + 64);
 });

@@ -139,7 +139,7 @@ async function main() {
     const adapter = await call<Json & { swiftshader: boolean }>(page, 'engine', 'adapterInfo');
     log(`adapter ${adapter.vendor} ${adapter.architecture} (${adapter.swiftshader ? 'SwiftShader: a CPU, few repetitions' : 'GPU'})`);
     // SwiftShader is a CPU at ~0.5 GFLOP/s: a `small` step takes seconds, so repeat little there
-    const reps = args.reps ?? (adapter.swiftshader ? 3 : 20);
+    const reps = args.reps ?? (adapter.swiftshader ? 2 : 20);
     const configs: Record<string, Json> = {};
     const peer: Json = { backend: null, configs: {} as Record<string, Json> };
     const defs = await call<Record<string, { model: Json; batch: number }>>(page, 'engine', 'benchConfigs');
@@ -147,7 +147,9 @@ async function main() {
       const { model, batch } = defs[name];
       const T = model.seqLen as number;
       log(`${name}: engine training step ×${reps}`);
-      const st = await call<Json & { step_ms_median: number; step_ms_min: number; profile: Json | null }>(page, 'engine', 'benchTrainStep', model, batch, T, reps, { profile: args.profile });
+      // on SwiftShader a profile costs several steps: only the first config gets one there
+      const profile = args.profile && (!adapter.swiftshader || name === args.configs[0]);
+      const st = await call<Json & { step_ms_median: number; step_ms_min: number; profile: Json | null }>(page, 'engine', 'benchTrainStep', model, batch, T, reps, { profile });
       log(`${name}: engine sample 64 rows ×${reps}`);
       const sm = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'engine', 'benchSample', model, 64, reps);
       configs[name] = {
@@ -161,19 +163,25 @@ async function main() {
         profile: st.profile,
       };
       if (args.peer) {
-        const peerReps = Math.max(1, Math.min(reps, adapter.swiftshader ? 2 : reps));
+        // TF.js on SwiftShader runs at ~0.1 GFLOP/s and recomputes the whole prefix per token:
+        // there it trains fewer steps and samples fewer rows, and the engine is measured on the
+        // same rows for the sampling ratio
+        const peerReps = adapter.swiftshader ? (name === 'tiny' ? 2 : 1) : reps;
+        const peerRows = adapter.swiftshader ? (name === 'tiny' ? 16 : 2) : 64;
         log(`${name}: TF.js training step ×${peerReps}`);
         const pt = await call<Json & { step_ms_median: number; step_ms_min: number; backend: string }>(page, 'peer', 'peerTrainStep', model, batch, T, peerReps);
-        log(`${name}: TF.js token-by-token sample 64 rows ×1`);
-        const ps = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'peer', 'peerSample', model, 64, 1);
+        log(`${name}: TF.js token-by-token sample ${peerRows} rows ×1`);
+        const ps = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'peer', 'peerSample', model, peerRows, 1);
+        const smSame = peerRows === 64 ? sm : await call<Json & { sample_ms_median: number }>(page, 'engine', 'benchSample', model, peerRows, reps);
         peer.backend = pt.backend;
         const flops = st.flops_per_step as number;
         (peer.configs as Record<string, Json>)[name] = {
           step_ms_median: r2(pt.step_ms_median), step_ms_min: r2(pt.step_ms_min),
           tokens_per_s: Math.round((batch * T) / (pt.step_ms_median / 1000)), gflops: r3(flops / (pt.step_ms_median / 1000) / 1e9),
-          sample_ms: r2(ps.sample_ms_median), loss_first: r3(pt.loss0 as number), loss_last: r3(pt.loss1 as number),
+          sample_ms: r2(ps.sample_ms_median), sample_rows: peerRows, engine_sample_ms_same_rows: r2(smSame.sample_ms_median),
+          step_reps: peerReps, loss_first: r3(pt.loss0 as number), loss_last: r3(pt.loss1 as number),
           ratio_step: r2(pt.step_ms_median / st.step_ms_median),
-          ratio_sample: r2(ps.sample_ms_median / sm.sample_ms_median),
+          ratio_sample: r2(ps.sample_ms_median / smSame.sample_ms_median),
         };
       }
     }

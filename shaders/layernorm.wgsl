@@ -10,8 +10,15 @@
 //
 // Bindings: 0 u: Params, 1 inp [N,C], 2 gamma [C], 3 beta [C], 4 out [N,C], 5 mean [N], 6 rstd [N],
 //           7 dout [N,C], 8 dinp [N,C], 9 dgamma [C], 10 dbeta [C]
-// Dispatch: forward / backward_dx: ceil(N/64) workgroups of 64, one row per invocation;
-//           backward_params: ceil(C/64) workgroups of 64, one column per invocation.
+// Two forms of the row kernels, chosen per adapter by ops.ts (the bench measures both):
+//   layernorm_forward, layernorm_backward_dx        one row per invocation: ceil(N/64) workgroups
+//                                                   of 64 (CPU adapters: no barriers)
+//   layernorm_forward_wg, layernorm_backward_dx_wg  one row per workgroup of 64: each invocation
+//                                                   takes columns lid, lid+64, …, and the sums are
+//                                                   tree reductions in workgroup memory; N workgroups
+//                                                   (GPUs; layernorm_subgroup.wgsl has the subgroup form)
+// backward_params: ceil(C/64) workgroups of 64x4: 64 columns, each summed over interleaved rows
+//                  by 4 invocations, combined in a fixed order (deterministic).
 
 struct Params { N: u32, C: u32, flags: u32, _pad: u32 }
 
@@ -73,18 +80,88 @@ fn layernorm_backward_dx(@builtin(global_invocation_id) gid: vec3u) {
   }
 }
 
-@compute @workgroup_size(64)
-fn layernorm_backward_params(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
-  if (i >= u.C) { return; }
-  var dg = 0.0;
-  var db = 0.0;
-  for (var n = 0u; n < u.N; n++) {
-    let d = dout[n * u.C + i];
-    dg += (inp[n * u.C + i] - mean[n]) * rstd[n] * d;
-    db += d;
+var<workgroup> colPartial: array<vec2f, 256>;
+
+@compute @workgroup_size(64, 4)
+fn layernorm_backward_params(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+  let i = wid.x * 64u + lid.x;
+  var acc = vec2f(0.0);   // (dgamma, dbeta)
+  if (i < u.C) {
+    for (var n = lid.y; n < u.N; n += 4u) {
+      let d = dout[n * u.C + i];
+      acc += vec2f((inp[n * u.C + i] - mean[n]) * rstd[n] * d, d);
+    }
   }
-  if ((u.flags & 1u) != 0u) { dg += dgamma[i]; db += dbeta[i]; }
-  dgamma[i] = dg;
-  dbeta[i] = db;
+  colPartial[lid.y * 64u + lid.x] = acc;
+  workgroupBarrier();
+  if (lid.y == 0u && i < u.C) {
+    var t = colPartial[lid.x] + colPartial[64u + lid.x] + colPartial[128u + lid.x] + colPartial[192u + lid.x];
+    if ((u.flags & 1u) != 0u) { t += vec2f(dgamma[i], dbeta[i]); }
+    dgamma[i] = t.x;
+    dbeta[i] = t.y;
+  }
+}
+
+// ---- one row per workgroup of 64 (tree reductions in workgroup memory)
+
+var<workgroup> red: array<f32, 64>;
+
+// Σ over the workgroup of x (every invocation gets the sum). Call from uniform control flow.
+fn wg_sum(lid: u32, x: f32) -> f32 {
+  red[lid] = x;
+  workgroupBarrier();
+  for (var w = 32u; w > 0u; w >>= 1u) {
+    if (lid < w) { red[lid] += red[lid + w]; }
+    workgroupBarrier();
+  }
+  let r = red[0];
+  workgroupBarrier();   // red is reused by the next reduction
+  return r;
+}
+
+@compute @workgroup_size(64)
+fn layernorm_forward_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
+  let n = wid.x + wid.y * nwg.x;   // rows folded into y past 65535
+  let lid = lid3.x;
+  if (n >= u.N) { return; }
+  let x = n * u.C;
+  var s = 0.0;
+  for (var i = lid; i < u.C; i += 64u) { s += inp[x + i]; }
+  let m = wg_sum(lid, s) / f32(u.C);
+  var v = 0.0;
+  for (var i = lid; i < u.C; i += 64u) { let d = inp[x + i] - m; v += d * d; }
+  let r = 1.0 / sqrt(wg_sum(lid, v) / f32(u.C) + EPS);
+  for (var i = lid; i < u.C; i += 64u) { out[x + i] = (inp[x + i] - m) * r * gamma[i] + beta[i]; }
+  if (lid == 0u) {
+    mean[n] = m;
+    rstd[n] = r;
+  }
+}
+
+@compute @workgroup_size(64)
+fn layernorm_backward_dx_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
+  let n = wid.x + wid.y * nwg.x;   // rows folded into y past 65535
+  let lid = lid3.x;
+  if (n >= u.N) { return; }
+  let x = n * u.C;
+  let m = mean[n];
+  let s = rstd[n];
+  var g1 = 0.0;
+  var g2 = 0.0;
+  for (var i = lid; i < u.C; i += 64u) {
+    let xhat = (inp[x + i] - m) * s;
+    let g = gamma[i] * dout[x + i];
+    g1 += g;
+    g2 += g * xhat;
+  }
+  let gMean = wg_sum(lid, g1) / f32(u.C);
+  let gxMean = wg_sum(lid, g2) / f32(u.C);
+  let acc = (u.flags & 1u) != 0u;
+  for (var i = lid; i < u.C; i += 64u) {
+    let xhat = (inp[x + i] - m) * s;
+    let g = gamma[i] * dout[x + i];
+    var d = s * (g - gMean - xhat * gxMean);
+    if (acc) { d += dinp[x + i]; }
+    dinp[x + i] = d;
+  }
 }

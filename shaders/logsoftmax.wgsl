@@ -9,11 +9,18 @@
 //                     metrics[4] = Σ_n mask[n]·entropy[n],  metrics[5] = Σ_n mask[n]
 //                     (mean cross-entropy is gLogp = −mask/Σmask, gEnt = 0; any per-token loss
 //                     given by its gradient reports this linear surrogate)
+//   logsoftmax_fused  logprob_forward and logits_backward of one row in one pass over the
+//                     logits (for losses whose per-token gradients are known before the forward:
+//                     cross-entropy and 'pertoken'; the policy objective needs logp first)
 // The probabilities are recomputed in the backward rather than stored ([N,V] saved).
+// Row kernels come in two forms (ops.ts picks per adapter, the bench measures both):
+// one row per invocation (logprob_forward, logits_backward, logsoftmax_fused), and one row per
+// workgroup of 64 with tree reductions in workgroup memory (the same names + _wg).
 //
 // Bindings: 0 u: Params, 1 logits [N,V], 2 targets i32 [N], 3 mask [N], 4 logp [N], 5 entropy [N],
 //           6 gradLogp [N], 7 gradEnt [N], 8 dlogits [N,V], 9 metrics
-// Dispatch: logprob_forward / logits_backward: ceil(N/64) workgroups of 64, one row each;
+// Dispatch: logprob_forward / logits_backward / logsoftmax_fused: ceil(N/64) workgroups of 64,
+//           one row each; the _wg forms: N workgroups of 64 (folded into y past 65535);
 //           loss_reduce: 1 workgroup of 256.
 
 struct Params { N: u32, V: u32, tau: f32, _pad: u32 }
@@ -100,4 +107,118 @@ fn loss_reduce(@builtin(local_invocation_id) lid: vec3u) {
     metrics[4] = partial[0].y;
     metrics[5] = partial[0].z;
   }
+}
+
+// ---- fused forward + gradient, one row per invocation
+
+@compute @workgroup_size(64)
+fn logsoftmax_fused(@builtin(global_invocation_id) gid: vec3u) {
+  let n = gid.x;
+  if (n >= u.N) { return; }
+  let z = n * u.V;
+  let st = row_stats(z);
+  var H = 0.0;
+  for (var j = 0u; j < u.V; j++) {
+    let lp = logits[z + j] / u.tau - st.x - st.y;
+    H -= exp(lp) * lp;
+  }
+  let y = u32(targets[n]);
+  let scored = mask[n] != 0.0;
+  logp[n] = select(0.0, logits[z + y] / u.tau - st.x - st.y, scored);
+  entropy[n] = select(0.0, H, scored);
+  let gL = gradLogp[n];
+  let gE = gradEnt[n];
+  for (var j = 0u; j < u.V; j++) {
+    let lp = logits[z + j] / u.tau - st.x - st.y;
+    let p = exp(lp);
+    var g = gL * (select(0.0, 1.0, j == y) - p);
+    g -= gE * p * (lp + H);
+    dlogits[z + j] = g / u.tau;
+  }
+}
+
+// ---- one row per workgroup of 64
+
+var<workgroup> red: array<f32, 64>;
+
+// Σ (or max) over the workgroup of x; every invocation gets the result. Uniform control flow only.
+fn wg_reduce(lid: u32, x: f32, isMax: bool) -> f32 {
+  red[lid] = x;
+  workgroupBarrier();
+  for (var w = 32u; w > 0u; w >>= 1u) {
+    if (lid < w) { red[lid] = select(red[lid] + red[lid + w], max(red[lid], red[lid + w]), isMax); }
+    workgroupBarrier();
+  }
+  let r = red[0];
+  workgroupBarrier();
+  return r;
+}
+
+// (max_j u_j, log S, H) of row z, all invocations of the workgroup taking part
+fn wg_row_stats(lid: u32, z: u32) -> vec3f {
+  var m = -3.4e38;
+  for (var j = lid; j < u.V; j += 64u) { m = max(m, logits[z + j] / u.tau); }
+  m = wg_reduce(lid, m, true);
+  var S = 0.0;
+  for (var j = lid; j < u.V; j += 64u) { S += exp(logits[z + j] / u.tau - m); }
+  let logS = log(wg_reduce(lid, S, false));
+  var H = 0.0;
+  for (var j = lid; j < u.V; j += 64u) {
+    let lp = logits[z + j] / u.tau - m - logS;
+    H -= exp(lp) * lp;
+  }
+  return vec3f(m, logS, wg_reduce(lid, H, false));
+}
+
+fn wg_row(wid: vec3u, nwg: vec3u) -> u32 { return wid.x + wid.y * nwg.x; }
+
+@compute @workgroup_size(64)
+fn logprob_forward_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
+  let n = wg_row(wid, nwg);
+  if (n >= u.N) { return; }
+  let z = n * u.V;
+  let st = wg_row_stats(lid3.x, z);
+  if (lid3.x == 0u) {
+    let scored = mask[n] != 0.0;
+    logp[n] = select(0.0, logits[z + u32(targets[n])] / u.tau - st.x - st.y, scored);
+    entropy[n] = select(0.0, st.z, scored);
+  }
+}
+
+// dlogits of row n from its stats (both _wg gradient kernels)
+fn wg_write_dlogits(lid: u32, n: u32, z: u32, st: vec3f) {
+  let gL = gradLogp[n];
+  let gE = gradEnt[n];
+  let y = u32(targets[n]);
+  for (var j = lid; j < u.V; j += 64u) {
+    let lp = logits[z + j] / u.tau - st.x - st.y;
+    let p = exp(lp);
+    var g = gL * (select(0.0, 1.0, j == y) - p);
+    g -= gE * p * (lp + st.z);
+    dlogits[z + j] = g / u.tau;
+  }
+}
+
+@compute @workgroup_size(64)
+fn logits_backward_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
+  let n = wg_row(wid, nwg);
+  if (n >= u.N) { return; }
+  let z = n * u.V;
+  // rows with no gradient are all-zero (computed anyway: the barriers need every invocation)
+  let st = wg_row_stats(lid3.x, z);
+  wg_write_dlogits(lid3.x, n, z, st);
+}
+
+@compute @workgroup_size(64)
+fn logsoftmax_fused_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
+  let n = wg_row(wid, nwg);
+  if (n >= u.N) { return; }
+  let z = n * u.V;
+  let st = wg_row_stats(lid3.x, z);
+  if (lid3.x == 0u) {
+    let scored = mask[n] != 0.0;
+    logp[n] = select(0.0, logits[z + u32(targets[n])] / u.tau - st.x - st.y, scored);
+    entropy[n] = select(0.0, st.z, scored);
+  }
+  wg_write_dlogits(lid3.x, n, z, st);
 }

@@ -257,10 +257,15 @@ export class WebGPUBackend implements Backend {
     }
     const pass = enc.beginComputePass({ label: 'trainStep' });
     m.recordForward(pass, m.params, B, T);
-    m.recordLogsoftmax(pass, B, T, tau);
-    if (loss.kind === 'policy') this.policyLoss!.record(pass, this, batch, loss, refLogprobs);
-    else o.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
-    m.recordBackward(pass, B, T, tau);
+    if (loss.kind === 'policy') {
+      m.recordLogsoftmax(pass, B, T, tau);
+      this.policyLoss!.record(pass, this, batch, loss, refLogprobs);
+    } else {
+      // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
+      m.recordLogsoftmaxWithGrad(pass, B, T, tau);
+      o.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
+    }
+    m.recordBackward(pass, B, T, tau, { dlogitsReady: loss.kind !== 'policy' });
     o.phase = 'optimizer';
     o.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
     o.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniform);

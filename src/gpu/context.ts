@@ -17,6 +17,8 @@ export interface ContextOptions extends DeviceOptions {
   onProgress?: (p: CompileProgress) => void;
   /** Override the per-adapter choice of matmul form (see Ops.matmulForm). */
   matmulForm?: 'tiled' | 'direct';
+  /** Override the per-adapter choice of row-reduction form (see Ops.reductionForm). */
+  reductionForm?: 'row' | 'workgroup' | 'subgroup';
 }
 
 /** An adapter that runs compute on the CPU (SwiftShader, or one that says it is a CPU). */
@@ -57,6 +59,7 @@ export class GpuContext {
     const arena = new BufferArena(device);
     const ops = new Ops(device, kernels, arena);
     ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');
+    ops.reductionForm = opts.reductionForm ?? (cpuAdapter ? 'row' : kernels.has('layernorm_forward_sg') ? 'subgroup' : 'workgroup');
     return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena));
   }
 

@@ -6,8 +6,9 @@
  * bindings), which every conforming adapter offers, so the engine is tested on what a laptop
  * gives. `limits: 'adapter'` raises only the buffer-size limits, and only up to what the
  * adapter reports (bigger models need bigger buffers, the kernels never need more bindings or
- * workgroup memory). The only optional feature ever requested is 'timestamp-query', and only when
- * asked for (`timestamps`) and offered by the adapter.
+ * workgroup memory). Optional features, only where the adapter offers them: 'subgroups' (the
+ * subgroup forms of the row reductions; the engine falls back without it) and 'timestamp-query'
+ * when asked for (`timestamps`, the profiler's GPU clock).
  */
 
 export interface DeviceOptions {
@@ -16,6 +17,8 @@ export interface DeviceOptions {
   powerPreference?: GPUPowerPreference;
   /** Request 'timestamp-query' if the adapter offers it (the profiler's GPU clock). */
   timestamps?: boolean;
+  /** Request 'subgroups' if the adapter offers it (default true). */
+  subgroups?: boolean;
 }
 
 export interface AcquiredDevice {
@@ -42,7 +45,9 @@ export async function acquireDevice(opts: DeviceOptions = {}): Promise<AcquiredD
   }
   let device: GPUDevice;
   try {
-    const requiredFeatures: GPUFeatureName[] = opts.timestamps && adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
+    const requiredFeatures: GPUFeatureName[] = [];
+    if (opts.timestamps && adapter.features.has('timestamp-query')) requiredFeatures.push('timestamp-query');
+    if (opts.subgroups !== false && adapter.features.has('subgroups')) requiredFeatures.push('subgroups');
     device = await adapter.requestDevice({ requiredLimits, requiredFeatures });
   } catch (e) {
     throw new WebGPUUnavailableError(`WebGPU requestDevice failed: ${(e as Error).message}`);

@@ -11,6 +11,7 @@ import embeddingSrc from '../../shaders/embedding.wgsl?raw';
 import geluSrc from '../../shaders/gelu.wgsl?raw';
 import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
 import layernormSrc from '../../shaders/layernorm.wgsl?raw';
+import layernormSubgroupSrc from '../../shaders/layernorm_subgroup.wgsl?raw';
 import logsoftmaxSrc from '../../shaders/logsoftmax.wgsl?raw';
 import matmulSrc from '../../shaders/matmul.wgsl?raw';
 import matmulPlainSrc from '../../shaders/matmul_plain.wgsl?raw';
@@ -26,6 +27,7 @@ export const SHADER_SOURCES = {
   gelu: geluSrc,
   gradnorm: gradnormSrc,
   layernorm: layernormSrc,
+  layernorm_subgroup: layernormSubgroupSrc,
   logsoftmax: logsoftmaxSrc,
   matmul: matmulSrc,
   matmul_plain: matmulPlainSrc,
@@ -35,10 +37,14 @@ export const SHADER_SOURCES = {
 } as const;
 export type ShaderFile = keyof typeof SHADER_SOURCES;
 
+/** Files that need an optional device feature: compiled only where the device has it. */
+export const FILE_FEATURES: Partial<Record<ShaderFile, GPUFeatureName>> = { layernorm_subgroup: 'subgroups' };
+
 /** Every entry point, with its file. Names are the WGSL function names. */
 export const KERNELS = {
   encoder_forward: 'embedding',
   encoder_decode: 'embedding',
+  wte_index: 'embedding',
   wte_backward: 'embedding',
   wpe_backward: 'embedding',
   matmul_nn: 'matmul',
@@ -55,6 +61,10 @@ export const KERNELS = {
   layernorm_forward: 'layernorm',
   layernorm_backward_dx: 'layernorm',
   layernorm_backward_params: 'layernorm',
+  layernorm_forward_wg: 'layernorm',
+  layernorm_backward_dx_wg: 'layernorm',
+  layernorm_forward_sg: 'layernorm_subgroup',
+  layernorm_backward_dx_sg: 'layernorm_subgroup',
   attention_forward: 'attention',
   attention_backward_q: 'attention',
   attention_backward_kv: 'attention',
@@ -65,6 +75,10 @@ export const KERNELS = {
   logprob_forward: 'logsoftmax',
   logits_backward: 'logsoftmax',
   loss_reduce: 'logsoftmax',
+  logsoftmax_fused: 'logsoftmax',
+  logprob_forward_wg: 'logsoftmax',
+  logits_backward_wg: 'logsoftmax',
+  logsoftmax_fused_wg: 'logsoftmax',
   grad_sumsq_partial: 'gradnorm',
   grad_norm_finalize: 'gradnorm',
   adamw_step: 'adamw',
@@ -97,6 +111,11 @@ export class KernelRegistry {
     const modules = new Map<ShaderFile, GPUShaderModule>();
     const failures = new Map<ShaderFile, string>();
     for (const [file, code] of Object.entries(SHADER_SOURCES) as [ShaderFile, string][]) {
+      const feature = FILE_FEATURES[file];
+      if (feature && !device.features.has(feature)) {
+        failures.set(file, `shaders/${file}.wgsl needs the '${feature}' feature, which this device does not have`);
+        continue;
+      }
       const module = device.createShaderModule({ label: file, code });
       const info = await module.getCompilationInfo();
       const errors = info.messages.filter((m) => m.type === 'error');
@@ -123,6 +142,11 @@ export class KernelRegistry {
       }),
     );
     return new KernelRegistry(pipelines, failures);
+  }
+
+  /** Whether `name` compiled (optional-feature kernels may not have). */
+  has(name: KernelName): boolean {
+    return this.pipelines.has(name);
   }
 
   get(name: KernelName): GPUComputePipeline {

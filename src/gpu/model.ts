@@ -156,10 +156,21 @@ export class GpuModel {
   }
 
   /**
+   * Per-token log-probs and entropies AND dlogits from acts.gradLogprob / gradEntropy in one
+   * dispatch (the gradients must already be written: cross-entropy, 'pertoken'); the backward
+   * then starts from dlogits (recordBackward with dlogitsReady).
+   */
+  recordLogsoftmaxWithGrad(pass: GPUComputePassEncoder, B: number, T: number, tau: number): void {
+    const a = this.acts!;
+    this.ctx.ops.phase = 'loss';
+    this.ctx.ops.logsoftmaxFused(pass, a.logprobs, a.entropy, a.dlogits, a.logits, a.targets, a.mask, a.gradLogprob, a.gradEntropy, tau, B * T, this.config.vocabSize);
+  }
+
+  /**
    * Backward from the per-token gradients in acts.gradLogprob / acts.gradEntropy (whoever wrote
    * them: the CPU for 'ce'/'pertoken', a loss kernel for the policy objective) to this.grads.
    */
-  recordBackward(pass: GPUComputePassEncoder, B: number, T: number, tau: number): void {
+  recordBackward(pass: GPUComputePassEncoder, B: number, T: number, tau: number, opts: { dlogitsReady?: boolean } = {}): void {
     const { dModel: D, nHeads: H, vocabSize: V, nLayers: L, seqLen } = this.config;
     const o = this.ctx.ops;
     const a = this.acts!;
@@ -167,7 +178,7 @@ export class GpuModel {
     const P = (n: string) => this.t(this.params, n);
     const G = (n: string) => this.t(this.grads, n);
     o.phase = 'backward';
-    o.logitsBackward(pass, a.dlogits, a.logits, a.targets, a.gradLogprob, a.gradEntropy, tau, N, V);
+    if (!opts.dlogitsReady) o.logitsBackward(pass, a.dlogits, a.logits, a.targets, a.gradLogprob, a.gradEntropy, tau, N, V);
     o.matmulBackward(pass, a.dln, G('lm_head'), null, a.dlogits, a.lnf, P('lm_head'), N, D, V);
     const last = L > 0 ? a.blocks[L - 1].residual3 : a.encoded;
     o.layernormBackward(pass, a.dres, G('lnf.g'), G('lnf.b'), a.dln, last, P('lnf.g'), a.lnfMean, a.lnfRstd, N, D, false);

@@ -115,6 +115,11 @@ export class Ops {
    * buffers are freed once submitted work that uses them has finished.
    */
   trimCaches(maxUniforms = MAX_CACHED_UNIFORMS, maxBindGroups = MAX_CACHED_BIND_GROUPS): void {
+    if (this.retired.length) {
+      for (const b of this.retired) this.arena.destroy(b);
+      this.retired = [];
+      this.bindGroups.clear();
+    }
     if (this.uniforms.size <= maxUniforms && this.bindGroups.size <= maxBindGroups) return;
     for (const b of this.uniforms.values()) this.arena.destroy(b);
     this.uniforms.clear();
@@ -164,9 +169,23 @@ export class Ops {
     this.dispatch(pass, 'encoder_forward', this.uniform([B * T, T, D, 0]), { 1: inputs, 2: wte, 3: wpe, 4: out }, grid1d(B * T * D, 256));
   }
 
+  /** wte_index's scratch (grown, never shrunk; a replaced one is destroyed at the next step boundary). */
+  private tokenIndex: GPUBuffer | null = null;
+  private retired: GPUBuffer[] = [];
+  private tokenIndexFor(ints: number): GPUBuffer {
+    if (!this.tokenIndex || this.tokenIndex.size < ints * 4) {
+      if (this.tokenIndex) this.retired.push(this.tokenIndex);
+      this.tokenIndex = this.arena.storage('ops.tokenIndex', Math.max(ints, 2 * ((this.tokenIndex?.size ?? 0) / 4)));
+    }
+    return this.tokenIndex;
+  }
+
   /** dwte[v,:] = Σ_{inputs=v} dout, dwpe[t,:] = Σ_b dout[b,t,:] (rows ≥ T of dwpe, up to Tmax, get 0). Written, not accumulated. */
   embeddingBackward(pass: GPUComputePassEncoder, dwte: Binding, dwpe: Binding, dout: Binding, inputs: Binding, B: number, T: number, D: number, V: number, Tmax: number): void {
-    this.dispatch(pass, 'wte_backward', this.uniform([B * T, T, D, V]), { 1: inputs, 5: dout, 6: dwte }, grid1d(V * D, 256));
+    const index = this.tokenIndexFor(V + 1 + B * T);
+    const u = this.uniform([B * T, T, D, V]);
+    this.dispatch(pass, 'wte_index', u, { 1: inputs, 9: index }, [1]);
+    this.dispatch(pass, 'wte_backward', u, { 5: dout, 6: dwte, 9: index }, grid1d(V * D, 256));
     this.dispatch(pass, 'wpe_backward', this.uniform([B * T, T, D, Tmax]), { 5: dout, 7: dwpe }, grid1d(Tmax * D, 256));
   }
 
@@ -267,13 +286,30 @@ export class Ops {
   // ---------------------------------------------------------------------------------------------
   // layernorm
 
+  /**
+   * How row reductions (LayerNorm, log-softmax) run: 'row' = one row per invocation (no
+   * barriers: CPU adapters), 'workgroup' = one row per workgroup with tree reductions in
+   * workgroup memory, 'subgroup' = the same with subgroupAdd (devices with 'subgroups').
+   * Set per adapter by GpuContext; the bench measures all three.
+   */
+  reductionForm: 'row' | 'workgroup' | 'subgroup' = 'row';
+
+  /** Kernel name and workgroup grid of a row kernel in the current reduction form. */
+  private rowKernel(base: 'layernorm_forward' | 'layernorm_backward_dx', N: number): [KernelName, [number, number]] {
+    if (this.reductionForm === 'row') return [base, [ceil(N, 64), 1]];
+    const sg = this.reductionForm === 'subgroup' && this.kernels.has(`${base}_sg` as KernelName);
+    return [`${base}_${sg ? 'sg' : 'wg'}` as KernelName, grid1d(N, 1)];
+  }
+
   layernormForward(pass: GPUComputePassEncoder, out: Binding, mean: Binding, rstd: Binding, inp: Binding, gamma: Binding, beta: Binding, N: number, C: number): void {
-    this.dispatch(pass, 'layernorm_forward', this.uniform([N, C, 0, 0]), { 1: inp, 2: gamma, 3: beta, 4: out, 5: mean, 6: rstd }, [ceil(N, 64)]);
+    const [k, g] = this.rowKernel('layernorm_forward', N);
+    this.dispatch(pass, k, this.uniform([N, C, 0, 0]), { 1: inp, 2: gamma, 3: beta, 4: out, 5: mean, 6: rstd }, g);
   }
 
   /** dinp (+)= LN backward (accumulate if asked); dgamma, dbeta written. */
   layernormBackward(pass: GPUComputePassEncoder, dinp: Binding, dgamma: Binding, dbeta: Binding, dout: Binding, inp: Binding, gamma: Binding, mean: Binding, rstd: Binding, N: number, C: number, accumulateDinp = false): void {
-    this.dispatch(pass, 'layernorm_backward_dx', this.uniform([N, C, accumulateDinp ? 1 : 0, 0]), { 1: inp, 2: gamma, 5: mean, 6: rstd, 7: dout, 8: dinp }, [ceil(N, 64)]);
+    const [k, g] = this.rowKernel('layernorm_backward_dx', N);
+    this.dispatch(pass, k, this.uniform([N, C, accumulateDinp ? 1 : 0, 0]), { 1: inp, 2: gamma, 5: mean, 6: rstd, 7: dout, 8: dinp }, g);
     this.dispatch(pass, 'layernorm_backward_params', this.uniform([N, C, 0, 0]), { 1: inp, 5: mean, 6: rstd, 7: dout, 9: dgamma, 10: dbeta }, [ceil(C, 64)]);
   }
 
@@ -310,13 +346,26 @@ export class Ops {
   // ---------------------------------------------------------------------------------------------
   // log-softmax, loss, logits backward
 
+  /** A log-softmax row kernel in the current reduction form (subgroup → the workgroup form). */
+  private softmaxKernel(base: 'logprob_forward' | 'logits_backward' | 'logsoftmax_fused', N: number): [KernelName, [number, number]] {
+    return this.reductionForm === 'row' ? [base, [ceil(N, 64), 1]] : [`${base}_wg` as KernelName, grid1d(N, 1)];
+  }
+
   logsoftmaxForward(pass: GPUComputePassEncoder, logprobs: Binding, entropy: Binding, logits: Binding, targets: Binding, mask: Binding, tau: number, N: number, V: number): void {
-    this.dispatch(pass, 'logprob_forward', this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 3: mask, 4: logprobs, 5: entropy }, [ceil(N, 64)]);
+    const [k, g] = this.softmaxKernel('logprob_forward', N);
+    this.dispatch(pass, k, this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 3: mask, 4: logprobs, 5: entropy }, g);
   }
 
   /** dlogits written (0 on rows whose gradients are both 0). */
   logitsBackward(pass: GPUComputePassEncoder, dlogits: Binding, logits: Binding, targets: Binding, gradLogprob: Binding, gradEntropy: Binding, tau: number, N: number, V: number): void {
-    this.dispatch(pass, 'logits_backward', this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 6: gradLogprob, 7: gradEntropy, 8: dlogits }, [ceil(N, 64)]);
+    const [k, g] = this.softmaxKernel('logits_backward', N);
+    this.dispatch(pass, k, this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 6: gradLogprob, 7: gradEntropy, 8: dlogits }, g);
+  }
+
+  /** logsoftmaxForward and logitsBackward in one dispatch (per-token gradients known up front). */
+  logsoftmaxFused(pass: GPUComputePassEncoder, logprobs: Binding, entropy: Binding, dlogits: Binding, logits: Binding, targets: Binding, mask: Binding, gradLogprob: Binding, gradEntropy: Binding, tau: number, N: number, V: number): void {
+    const [k, g] = this.softmaxKernel('logsoftmax_fused', N);
+    this.dispatch(pass, k, this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 3: mask, 4: logprobs, 5: entropy, 6: gradLogprob, 7: gradEntropy, 8: dlogits }, g);
   }
 
   /** metrics[0] = Σ gL·logp + gE·H, metrics[4] = Σ mask·H, metrics[5] = Σ mask. */

@@ -110,14 +110,15 @@ export async function benchTrainStep(config: ModelConfig, B: number, T: number, 
     const batch = randomBatch(2, B, T, config.vocabSize);
     const opt = { ...DEFAULT_ADAMW, lr: 1e-3 };
     await be.trainStep(batch, { kind: 'ce' }, opt);
-    const d0 = be.ctx.ops.dispatches;
-    const { readbacks } = await countReadbacks(() => be.trainStep(batch, { kind: 'ce' }, opt));
-    const dispatches = be.ctx.ops.dispatches - d0;
     const times: number[] = [];
+    let dispatches = 0;
+    let readbacks = 0;
     for (let i = 0; i < reps; i++) {
+      const d0 = be.ctx.ops.dispatches;
       const t0 = performance.now();
-      await be.trainStep(batch, { kind: 'ce' }, opt);
+      readbacks = (await countReadbacks(() => be.trainStep(batch, { kind: 'ce' }, opt))).readbacks;
       times.push(performance.now() - t0);
+      dispatches = be.ctx.ops.dispatches - d0;
     }
     const profile = opts.profile ? await new Profiler(be).profileTrainStep(batch, opt) : null;
     if (be.ctx.errors.length) throw new Error(`WebGPU errors: ${be.ctx.errors.join('; ')}`);
@@ -155,21 +156,21 @@ export async function benchSample(config: ModelConfig, R: number, reps: number, 
     const q = GPUQueue.prototype;
     const origSubmit = q.submit;
     let submits = 0;
-    q.submit = function (this: GPUQueue, cbs: Iterable<GPUCommandBuffer>) {
-      submits++;
-      return origSubmit.call(this, cbs);
-    };
     let readbacks = 0;
-    try {
-      readbacks = (await countReadbacks(() => be.sample(req(1)))).readbacks;
-    } finally {
-      q.submit = origSubmit;
-    }
     const times: number[] = [];
     for (let i = 0; i < reps; i++) {
-      const t0 = performance.now();
-      await be.sample(req(2 + i));
-      times.push(performance.now() - t0);
+      submits = 0;
+      q.submit = function (this: GPUQueue, cbs: Iterable<GPUCommandBuffer>) {
+        submits++;
+        return origSubmit.call(this, cbs);
+      };
+      try {
+        const t0 = performance.now();
+        readbacks = (await countReadbacks(() => be.sample(req(1 + i)))).readbacks;
+        times.push(performance.now() - t0);
+      } finally {
+        q.submit = origSubmit;
+      }
     }
     return { rows: R, newTokens, reps, sample_ms: times, sample_ms_median: median(times), sample_ms_min: Math.min(...times), readbacks, submits };
   } finally {

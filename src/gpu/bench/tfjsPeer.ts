@@ -144,12 +144,17 @@ export interface PeerSampleBench {
   sample_ms_min: number;
 }
 
-/** `reps` timed token-by-token generations (after one warm-up) of R rows × (T−1) new tokens. */
-export async function peerSample(config: ModelConfig, R: number, reps: number): Promise<PeerSampleBench> {
+/**
+ * `reps` timed token-by-token generations of R rows × (T−1) new tokens, after one warm-up
+ * generation of `warmRows` rows over the same lengths (TF.js compiles its shaders on first use;
+ * its WebGPU programs take shapes as uniforms, so a one-row warm-up compiles what R rows use
+ * while costing 1/R of a timed run).
+ */
+export async function peerSample(config: ModelConfig, R: number, reps: number, warmRows = 1): Promise<PeerSampleBench> {
   await initPeer();
   const model = new TfGpt(config, 1);
   const newTokens = config.seqLen - 1;
-  const generate = async (seed: number) => {
+  const generate = async (seed: number, R: number) => {
     let tokens = tf.fill([R, 1], BOS, 'int32') as tf.Tensor2D;
     for (let i = 0; i < newTokens; i++) {
       const next = tf.tidy(() => {
@@ -166,11 +171,11 @@ export async function peerSample(config: ModelConfig, R: number, reps: number): 
     tokens.dispose();
   };
   try {
-    await generate(0);
+    await generate(0, warmRows);
     const times: number[] = [];
     for (let i = 0; i < reps; i++) {
       const t0 = performance.now();
-      await generate(1 + i);
+      await generate(1 + i, R);
       times.push(performance.now() - t0);
     }
     return { rows: R, newTokens, sample_ms: times, sample_ms_median: median(times), sample_ms_min: Math.min(...times) };

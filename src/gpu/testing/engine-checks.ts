@@ -10,6 +10,7 @@ import type { TokenBatch } from '../../model/backend.ts';
 import { Rng } from '../../model/rng.ts';
 import { encodePrompt, VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { createWebGPUBackend } from '../backend.ts';
+import { MAX_CACHED_BIND_GROUPS, MAX_CACHED_UNIFORMS } from '../ops.ts';
 
 function randomBatch(rng: Rng, B: number, T: number, V: number): TokenBatch {
   const inputs = Int32Array.from({ length: B * T }, () => 4 + rng.int(V - 4));
@@ -69,6 +70,23 @@ export async function runEngineChecks(steps = 200) {
     const live1 = be.liveBuffers;
     const bytes1 = be.ctx.arena.bytes;
     const cache1 = be.ctx.ops.cacheSizes;
+
+    // bounded caches: GRPO batches change shape (T) every step; many distinct shapes must not
+    // grow the uniform / bind-group caches (or the live buffers) without bound
+    const shapes = { steps: 0, maxUniforms: 0, maxBindGroups: 0, maxLive: 0, trims0: be.ctx.ops.trims, trims: 0, liveBase: live1 };
+    for (let round = 0; round < 3; round++) {
+      for (let T = 2; T <= config.seqLen; T++) {
+        const B = 3 + ((T + round) % 5);
+        await be.trainStep(randomBatch(rng, B, T, config.vocabSize), { kind: 'ce' }, opt);
+        await be.logprobs(randomBatch(rng, B, T, config.vocabSize));
+        shapes.steps++;
+        const c = be.ctx.ops.cacheSizes;
+        shapes.maxUniforms = Math.max(shapes.maxUniforms, c.uniforms);
+        shapes.maxBindGroups = Math.max(shapes.maxBindGroups, c.bindGroups);
+        shapes.maxLive = Math.max(shapes.maxLive, be.liveBuffers);
+      }
+    }
+    shapes.trims = be.ctx.ops.trims - shapes.trims0;
     const errors = [...be.ctx.errors];
     be.dispose();
     return {
@@ -80,6 +98,7 @@ export async function runEngineChecks(steps = 200) {
         logprobs: { submits: lp.submits, readbacks: lp.maps, finite: lp.value.logprobs.every(Number.isFinite) },
       },
       leak: { live0, live1, bytes0, bytes1, cache0, cache1, firstLoss: losses[0], lastLoss: losses[losses.length - 1], steps },
+      shapes: { ...shapes, bounds: { uniforms: MAX_CACHED_UNIFORMS, bindGroups: MAX_CACHED_BIND_GROUPS } },
       errors,
     };
   } finally {

@@ -47,9 +47,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   const empty = (n: number) => ctx.arena.storage('out', n);
   const rows: ParityRow[] = [];
 
-  // ---- embedding: B=3, T=7, D=33, V=65, Tmax=9
-  {
-    const [B, T, D, V, Tmax] = [3, 7, 33, 65, 9];
+  // ---- embedding: B=3, T=7, D=33, V=65, Tmax=9, and one where ids repeat many times (V=5)
+  for (const [B, T, D, V, Tmax] of [[3, 7, 33, 65, 9], [9, 13, 20, 5, 16]]) {
     const inputs = ints(B * T, V);
     const wte = randn(V * D);
     const wpe = randn(Tmax * D);
@@ -114,8 +113,11 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     );
   }
 
-  // ---- layernorm
-  for (const [N, C] of [[33, 65], [1, 7], [7, 33]]) {
+  // ---- layernorm, in every reduction form this device has (row per invocation, per workgroup, subgroups)
+  const forms: ('row' | 'workgroup' | 'subgroup')[] = ['row', 'workgroup', ...(ctx.kernels.has('layernorm_forward_sg') ? ['subgroup' as const] : [])];
+  const defaultForm = ops.reductionForm;
+  for (const [N, C, form] of forms.flatMap((f) => [[33, 65, f], [1, 7, f], [7, 33, f], [5, 200, f]] as const)) {
+    ops.reductionForm = form;
     const inp = randn(N * C, 2).map((x, i) => x + (i % 3));
     const g = randn(C);
     const b = randn(C);
@@ -137,7 +139,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       },
       [[bOut, N * C], [bMean, N], [bRstd, N], [bDinp, N * C], [bDg, C], [bDb, C]].map(([buffer, floats]) => ({ buffer: buffer as GPUBuffer, floats: floats as number })),
     );
-    const shape = `N${N} C${C}`;
+    const shape = `N${N} C${C} ${form}`;
     rows.push(
       compare('layernorm_forward', shape, r[0], out),
       compare('layernorm_forward (mean)', shape, r[1], mean),
@@ -228,8 +230,9 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     rows.push(compare('gelu_forward', `n${n}`, r[0], out), compare('gelu_backward', `n${n}`, r[1], dinp));
   }
 
-  // ---- log-softmax, loss, logits backward (temperature 0.7)
-  for (const [N, V, tau] of [[33, 65, 0.7], [7, 1, 1], [1, 51, 1.3]]) {
+  // ---- log-softmax, loss, logits backward (temperature 0.7), separate and fused, row and workgroup forms
+  for (const [N, V, tau, form] of (['row', 'workgroup'] as const).flatMap((f) => [[33, 65, 0.7, f], [7, 1, 1, f], [1, 51, 1.3, f], [9, 150, 1, f]] as const)) {
+    ops.reductionForm = form;
     const logits = randn(N * V, 3);
     const targets = ints(N, V);
     const mask = Float32Array.from({ length: N }, (_, i) => (i % 4 === 1 ? 0 : 1));
@@ -245,22 +248,30 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     for (let i = 0; i < N; i++) loss += gL[i] * lp[i] + gE[i] * ent[i];
     const [bL, bT, bM, bGL, bGE] = [buf(logits), buf(targets), buf(mask), buf(gL), buf(gE)];
     const [bLp, bEnt, bDl, bMet] = [empty(N), empty(N), empty(N * V), empty(16)];
+    const [fLp, fEnt, fDl] = [empty(N), empty(N), empty(N * V)];
     const r = await ctx.run(
       (p) => {
         ops.logsoftmaxForward(p, bLp, bEnt, bL, bT, bM, tau, N, V);
         ops.logitsBackward(p, bDl, bL, bT, bGL, bGE, tau, N, V);
         ops.lossReduce(p, bMet, bLp, bEnt, bM, bGL, bGE, N);
+        ops.logsoftmaxFused(p, fLp, fEnt, fDl, bL, bT, bM, bGL, bGE, tau, N, V);
       },
-      [{ buffer: bLp, floats: N }, { buffer: bEnt, floats: N }, { buffer: bDl, floats: N * V }, { buffer: bMet, floats: 1 }],
+      [{ buffer: bLp, floats: N }, { buffer: bEnt, floats: N }, { buffer: bDl, floats: N * V }, { buffer: bMet, floats: 1 },
+        { buffer: fLp, floats: N }, { buffer: fEnt, floats: N }, { buffer: fDl, floats: N * V }],
     );
-    const shape = `N${N} V${V} tau${tau}`;
+    const shape = `N${N} V${V} tau${tau} ${form}`;
     rows.push(
       compare('logprob_forward (logp)', shape, r[0], lp),
       compare('logprob_forward (entropy)', shape, r[1], ent),
       compare('logits_backward', shape, r[2], dlogits),
       compare('loss_reduce', shape, r[3], [loss]),
+      compare('logsoftmax_fused (logp)', shape, r[4], lp),
+      compare('logsoftmax_fused (entropy)', shape, r[5], ent),
+      compare('logsoftmax_fused (dlogits)', shape, r[6], dlogits),
     );
   }
+
+  ops.reductionForm = defaultForm;
 
   // ---- grad norm + clip + AdamW (the reference's clipGradients then adamwUpdate, wd on a decay mask)
   for (const [n, clip] of [[4097, 1.0], [65, 0], [1, 1e6]]) {
