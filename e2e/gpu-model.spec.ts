@@ -3,15 +3,16 @@ import { expect, test } from '@playwright/test';
 
 const TOL = 1e-3;
 
-test('logits, every gradient and 10 AdamW-step losses match PyTorch within 1e-3 relative', async ({ page }) => {
+for (const forms of [{}, { matmulForm: 'tiled', reductionForm: 'workgroup' }, { matmulForm: 'direct', reductionForm: 'subgroup' }] as const) {
+test(`logits, every gradient and 10 AdamW-step losses match PyTorch within 1e-3 relative (kernel forms: ${JSON.stringify(forms) === '{}' ? "the adapter's" : JSON.stringify(forms)})`, async ({ page }) => {
   // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere
   // cannot full-reload the page in the middle of a GPU run (the engine modules need no HMR)
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
-  const { rows, steps } = await page.evaluate(async () => {
+  const { rows, steps } = await page.evaluate(async (forms) => {
     const m = await import('/src/gpu/testing/model-parity.ts' as string);
-    return m.runModelParity();
-  });
+    return m.runModelParity(forms);
+  }, forms);
   const fmt = (x: number | null) => (x === null ? '' : x.toExponential(2));
   console.log(`WebGPU vs PyTorch goldens: max |gpu − torch| / max |torch| per tensor (scalars relative), tolerance ${TOL}`);
   console.table(rows.map((r: { what: string; ce: number; pertoken: number | null }) => ({ what: r.what, ce: fmt(r.ce), 'pertoken tau 0.7': fmt(r.pertoken) })));
@@ -27,3 +28,4 @@ test('logits, every gradient and 10 AdamW-step losses match PyTorch within 1e-3 
     expect(s.normRelErr, `step ${s.step} grad norm`).toBeLessThan(TOL);
   }
 });
+}

@@ -194,16 +194,18 @@ async function main() {
     log('matmul kernels');
     const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
     const matmul = await call<Json>(page, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20);
+    log('row-reduction kernels');
+    const reductions = await call<Json>(page, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20);
     let scaling: Json | null = null;
     if (args.sweep) scaling = await sweep(page, adapter.swiftshader);
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
-      adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, matmul: roundAll(matmul), scaling,
+      adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
       targets, seconds: Math.round((Date.now() - started) / 1000),
       formulas: {
         gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
         ratio: 'TF.js ms / engine ms (higher: engine faster)',
-        matmul_gflops: '2·M·K·N / kernel time',
+        matmul_gflops: '2·M·K·N / kernel time (fastest of the repetitions)',
       },
     };
   });
@@ -276,6 +278,9 @@ function printReport(o: Json): void {
   const m = o.matmul as { M: number; K: number; N: number; rows: Json[]; speedup: number };
   p(`matmul ${m.M}×${m.K}×${m.N}: register-blocked (${(m as Json).engineForm}, the engine's form here) / plain vec4 = ${m.speedup}×`);
   console.table(m.rows);
+  const red = o.reductions as { rows: Json[]; engineForm: string };
+  p(`row reductions (engine form here: ${red.engineForm}):`);
+  console.table(red.rows);
   for (const [name, c] of Object.entries(cf)) {
     const prof = c.profile as { source: string; families: Json[]; phases: Json[] } | null;
     if (!prof) continue;

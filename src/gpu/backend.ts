@@ -45,6 +45,9 @@ export interface WebGPUBackendOptions {
   onProgress?: (p: CompileProgress) => void;
   /** Ask for 'timestamp-query' where the adapter has it (the profiler's GPU clock). */
   timestamps?: boolean;
+  /** Override the per-adapter kernel forms (tests run the GPU forms on SwiftShader too). */
+  matmulForm?: 'tiled' | 'direct';
+  reductionForm?: 'row' | 'workgroup' | 'subgroup';
   /** Start from these weights [layout.total] instead of the seeded init. */
   weights?: Float32Array;
   /** The GPU policy objective (shaders/policy_loss.wgsl), needed for LossSpec kind 'policy'. */
@@ -88,7 +91,7 @@ interface DecodeBuffers {
 }
 
 export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBackendOptions): Promise<WebGPUBackend> {
-  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps };
+  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps, matmulForm: opts.matmulForm, reductionForm: opts.reductionForm };
   const ctx = await GpuContext.create(ctxOpts);
   const layout = paramLayout(config);
   const weights = opts.weights ?? initWeights(layout, opts.seed);

@@ -54,12 +54,12 @@ async function gradients(be: WebGPUBackend, gL: Float32Array, gE: Float32Array, 
   return { logits, loss: met[0], grads };
 }
 
-export async function runModelParity(): Promise<{ rows: GoldenRow[]; steps: { step: number; torch: number; gpu: number; relErr: number; normRelErr: number }[] }> {
+export async function runModelParity(forms: { matmulForm?: 'tiled' | 'direct'; reductionForm?: 'row' | 'workgroup' | 'subgroup' } = {}): Promise<{ rows: GoldenRow[]; steps: { step: number; torch: number; gpu: number; relErr: number; normRelErr: number }[] }> {
   const config = golden.config as ModelConfig;
   const layout = paramLayout(config);
   const w = initWeights(layout, golden.seed);
   for (const t of layout.tensors) if (t.init === 'normal') for (let i = t.offset; i < t.offset + t.size; i++) w[i] *= golden.initScale;
-  const be = await createWebGPUBackend(config, { seed: golden.seed, weights: w, limits: 'default' });
+  const be = await createWebGPUBackend(config, { seed: golden.seed, weights: w, limits: 'default', ...forms });
   const { B, T } = golden.batch;
   const N = B * T;
   const mask = golden.batch.mask;
