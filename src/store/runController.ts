@@ -679,7 +679,7 @@ async function saveNow(): Promise<void> {
   }
   const r = await saveRun(record);
   if (!r.ok) return addFault('storage', r.error);
-  set({ lastSave: { step: t.step, at: record.savedAt } });
+  set({ lastSave: { step: record.trainer.step, at: record.savedAt } });
 }
 
 /** Wait for saves in flight (tests and reset). */
