@@ -14,3 +14,19 @@ test('one GRPO step: one submit + one readback for the rollout, one of each for 
   expect(r.finite).toBe(true);
   expect(r.kl).toBeGreaterThanOrEqual(0);
 });
+
+test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.goto('/e2e/harness.html');
+  const r = await page.evaluate(async () => {
+    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    const { LEARNING_RECIPE } = await import('/src/rl/testing/recipe.ts' as string);
+    return m.learnOnWebGPU('/checkpoints/reverse-d2.ckpt', LEARNING_RECIPE, 30, 64);
+  });
+  console.log(`WebGPU GRPO, reverse d2: held-out greedy ${r.before.greedy.toFixed(3)} → ${r.after.greedy.toFixed(3)}, pass@1 ${r.before.pass1.toFixed(3)} → ${r.after.pass1.toFixed(3)}, ${r.msPerStep.toFixed(0)} ms/step`);
+  console.log(`rewards: ${r.rewards.map((x) => x.toFixed(2)).join(' ')}`);
+  // Held-out accuracy of the policy as it samples (pass@1 at τ = 1, 64 prompts × 8 samples: the
+  // precise estimate), and its greedy answers (64 prompts: noisier, ±6 points) must not fall.
+  expect(r.after.pass1 - r.before.pass1).toBeGreaterThanOrEqual(0.15);
+  expect(r.after.greedy).toBeGreaterThanOrEqual(r.before.greedy);
+});

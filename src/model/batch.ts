@@ -17,8 +17,15 @@ export interface PackedPair {
   response: ArrayLike<number>;
 }
 
-export function packBatch(pairs: PackedPair[], T: number): TokenBatch {
+/**
+ * Pack `pairs` into rows of T positions. With `maxT`, T is the longest row (≤ maxT) rather than
+ * the model's context: padding positions cost compute but, being masked and after each row's
+ * end under causal attention, change no number — so trimming them is free speed.
+ */
+export function packBatch(pairs: PackedPair[], maxT: number, opts: { trim?: boolean } = {}): TokenBatch {
   const B = pairs.length;
+  const longest = pairs.reduce((a, p) => Math.max(a, p.prompt.length + p.response.length - 1), 1);
+  const T = opts.trim ? Math.min(maxT, longest) : maxT;
   const inputs = new Int32Array(B * T).fill(PAD);
   const targets = new Int32Array(B * T).fill(PAD);
   const mask = new Float32Array(B * T);

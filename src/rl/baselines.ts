@@ -36,7 +36,7 @@ export async function rftStep(trainer: GrpoTrainer): Promise<RftStepResult> {
   const s = trainer.settings;
   let loss = NaN;
   if (pairs.length > 0) {
-    const r = await trainer.backend.trainStep(packBatch(pairs, trainer.backend.config.seqLen), { kind: 'ce' }, { lr: s.learningRate, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: s.maxGradNorm });
+    const r = await trainer.backend.trainStep(packBatch(pairs, trainer.backend.config.seqLen, { trim: true }), { kind: 'ce' }, { lr: s.learningRate, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: s.maxGradNorm });
     loss = r.loss;
   }
   const n = rollout.groups.reduce((a, g) => a + g.responses.length, 0);

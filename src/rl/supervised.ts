@@ -18,6 +18,7 @@ export function supervisedStep(backend: Backend, pairs: TextPair[], opt: AdamWSe
   const batch = packBatch(
     pairs.map((p) => ({ prompt: encodePrompt(p.prompt), response: [...encode(p.response), EOS] })),
     backend.config.seqLen,
+    { trim: true },
   );
   return backend.trainStep(batch, { kind: 'ce' }, opt);
 }

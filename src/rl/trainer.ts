@@ -221,7 +221,7 @@ export class GrpoTrainer {
   /** The batch the update trains on: every answer after its prompt, mask on the answer tokens. */
   batchOf(rollout: Rollout): TokenBatch {
     const pairs = rollout.groups.flatMap((g) => g.tokens.map((t) => ({ prompt: g.promptTokens, response: t })));
-    const batch = packBatch(pairs, this.backend.config.seqLen);
+    const batch = packBatch(pairs, this.backend.config.seqLen, { trim: true });
     if (this.active.maskTruncated) {
       const finished = rollout.groups.flatMap((g) => g.finished);
       finished.forEach((f, b) => { if (!f) batch.mask.fill(0, b * batch.T, (b + 1) * batch.T); });

@@ -9,8 +9,7 @@ import { baseCheckpointPath } from '../bases.ts';
 import { defaultSettings, type Settings } from '../settings.ts';
 import { GrpoTrainer, type StepMetrics } from '../trainer.ts';
 
-/** The recipe the learning tests use (and the lab's lessons start from): see the closing notes. */
-export const LEARNING_RECIPE: Partial<Settings> = { promptsPerStep: 32, numGenerations: 8, learningRate: 7e-4, numIterations: 2, temperature: 1, seed: 1 };
+import { LEARNING_RECIPE } from './recipe.ts';
 
 export async function learnFromBase(task: string, difficulty: number, steps: number, overrides: Partial<Settings> = {}) {
   const path = baseCheckpointPath(task, difficulty);
