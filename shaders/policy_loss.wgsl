@@ -35,7 +35,7 @@ struct Params {
   sequence_level: u32,   // 0 token, 1 sequence (GSPO)
   kl_k3: u32,            // 0 k1, 1 k3
   has_old: u32,          // 0: π_old = π_θ detached (ratio 1)
-  has_kl: u32,           // β ≠ 0 and refLogp bound
+  has_kl: u32,           // refLogp bound (β ≠ 0, or the KL is measured only: β = 0)
   epsilon: f32,
   epsilon_high: f32,
   beta: f32,

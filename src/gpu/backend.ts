@@ -245,7 +245,7 @@ export class WebGPUBackend implements Backend {
     const m = this.model;
     const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });
     let refLogprobs: GPUBuffer | null = null;
-    if (loss.kind === 'policy' && loss.beta !== 0) {
+    if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) {
       // π_ref's log-probs first, copied aside, so the activations end on π_θ for the backward
       const pass = enc.beginComputePass({ label: 'reference forward' });
       m.recordForward(pass, this.referenceParams(), B, T);

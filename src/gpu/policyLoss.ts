@@ -56,7 +56,7 @@ export function createPolicyLossKernel(): PolicyLossKernel {
         loss.importanceSamplingLevel === 'sequence' ? 1 : 0,
         loss.klEstimator === 'k3' ? 1 : 0,
         loss.oldLogprobs ? 1 : 0,
-        loss.beta !== 0 ? 1 : 0,
+        loss.beta !== 0 || loss.measureKl ? 1 : 0,
         f32(loss.epsilon), f32(loss.epsilonHigh), f32(loss.beta), f32(loss.entropyCoef), f32(0), f32(0),
       ]);
     },
@@ -64,7 +64,7 @@ export function createPolicyLossKernel(): PolicyLossKernel {
     record(pass: GPUComputePassEncoder, backend: WebGPUBackend, batch: TokenBatch, loss: PolicySpec, refLogprobs: GPUBuffer | null): void {
       const a = backend.model.acts!;
       const ops = backend.ctx.ops;
-      if (loss.beta !== 0 && !refLogprobs) throw new Error('policy loss: β ≠ 0 needs the reference log-probs');
+      if ((loss.beta !== 0 || loss.measureKl) && !refLogprobs) throw new Error('policy loss: β ≠ 0 needs the reference log-probs');
       ops.dispatch(pass, 'policy_loss_rows', uniform!, {
         1: a.logprobs, 2: a.entropy, 3: a.mask, 4: refLogprobs ?? a.logprobs, 5: policyIn!, 6: a.gradLogprob, 7: a.gradEntropy, 8: rowStats!,
       }, [batch.B]);

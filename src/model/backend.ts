@@ -66,6 +66,11 @@ export interface PolicyLossSettings {
   lossType: 'grpo' | 'dapo' | 'dr_grpo';
   /** token: per-token ratio; sequence: GSPO's length-normalised sequence ratio, clipped as one unit. */
   importanceSamplingLevel: 'token' | 'sequence';
+  /**
+   * Evaluate π_ref and report the KL metric even when β = 0 (the KL then enters no gradient).
+   * Costs one more forward inside the same submit; the lab turns it on so KL drift is visible.
+   */
+  measureKl?: boolean;
   /** Weight of an entropy bonus (subtracted from the loss); 0 turns it off. */
   entropyCoef: number;
   /** The constant denominator of dr_grpo: the rollout's max response length. */

@@ -129,6 +129,8 @@ export class GrpoTrainer {
   settings: Settings;
   /** The snapshot the current step runs with, taken by rollout(). */
   private active: Settings;
+  /** π_ref is taken from the policy as the trainer found it, before its first update. */
+  private referenceTaken = false;
   step = 0;
   numTokens = 0;
   private promptRng: Rng;
@@ -160,6 +162,10 @@ export class GrpoTrainer {
   /** Phase 1+2: sample G answers for P training prompts and verify them. Snapshots the settings for this step. */
   async rollout(): Promise<Rollout> {
     this.active = { ...this.settings };
+    if (!this.referenceTaken) {
+      await this.backend.snapshotReference(); // π_ref = the starting (base) policy
+      this.referenceTaken = true;
+    }
     const s = this.active;
     const task = this.task;
     const G = s.numGenerations;
@@ -265,10 +271,21 @@ export class GrpoTrainer {
     return old;
   }
 
-  /** Phase 4: µ updates of the clipped policy objective. Returns averaged objective metrics. */
+  /**
+   * Phase 4: µ updates of the clipped policy objective (algorithm grpo), or one cross-entropy
+   * step on the verified answers only (algorithm rft: rejection-sampling fine-tuning, the
+   * cheaper baseline at the same generated tokens). Returns averaged objective metrics.
+   */
   async update(rollout: Rollout, batch: TokenBatch) {
     const s = this.active;
     const t0 = now();
+    const adamw = { lr: s.learningRate, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: s.maxGradNorm };
+    if (s.algorithm === 'rft') {
+      const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.correct[i] && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
+      if (verified.length === 0) return { loss: 0, gradNorm: 0, finite: true, metrics: {}, updateMs: now() - t0 };
+      const r = await this.backend.trainStep(packBatch(verified, this.backend.config.seqLen, { trim: true }), { kind: 'ce' }, adamw);
+      return { loss: r.loss, gradNorm: r.gradNorm, finite: r.finite, metrics: r.metrics, updateMs: now() - t0 };
+    }
     const advantages = Float32Array.from(rollout.groups.flatMap((g) => g.advantages));
     const oldLogprobs = s.numIterations > 1 ? this.oldLogprobsOf(rollout, batch) : null;
     const sums: Record<string, number> = {};
@@ -279,8 +296,8 @@ export class GrpoTrainer {
         epsilon: s.epsilon, epsilonHigh: s.epsilonHigh, beta: s.klMode === 'loss' ? s.beta : 0,
         klEstimator: s.klEstimator as 'k1' | 'k3', lossType: s.lossType as 'grpo' | 'dapo' | 'dr_grpo',
         importanceSamplingLevel: s.importanceSamplingLevel as 'token' | 'sequence', entropyCoef: s.entropyCoef,
-        maxCompletionLength: s.maxCompletionLength, temperature: s.temperature,
-      }, { lr: s.learningRate, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: s.maxGradNorm });
+        maxCompletionLength: s.maxCompletionLength, temperature: s.temperature, measureKl: s.measureKl,
+      }, adamw);
       if (!r.finite) { finite = false; break; }
       loss += r.loss / s.numIterations;
       gradNorm += r.gradNorm / s.numIterations;

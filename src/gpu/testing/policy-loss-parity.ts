@@ -27,6 +27,7 @@ const CASES: [string, Partial<PolicyLossSettings>, boolean][] = [
   ['token/dapo/k1/entropy, π_old', { lossType: 'dapo', klEstimator: 'k1', beta: 0.1, entropyCoef: 0.03, epsilonHigh: 0.28 }, true],
   ['sequence (GSPO)/dr_grpo, π_old', { lossType: 'dr_grpo', importanceSamplingLevel: 'sequence', epsilon: 0.02, epsilonHigh: 0.02 }, true],
   ['token/grpo on-policy, τ=0.7', { lossType: 'grpo', temperature: 0.7 }, false],
+  ['token/grpo β=0, KL measured only', { beta: 0, measureKl: true }, true],
 ];
 
 function relTo(a: ArrayLike<number>, b: ArrayLike<number>): number {

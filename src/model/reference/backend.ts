@@ -113,7 +113,7 @@ export class ReferenceBackend implements Backend {
 
     // π_ref first, so the activation caches end on π_θ for the backward
     let refLogprobs: Float32Array | null = null;
-    if (loss.kind === 'policy' && loss.beta !== 0) refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
+    if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
 
     const { logprobs, entropy } = this.perToken(batch, tau);
     let value: number;
