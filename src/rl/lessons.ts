@@ -4,9 +4,8 @@
  * terms. A lesson may offer variants (the comparison it is about, e.g. GRPO vs Dr. GRPO): the
  * page shows one button per variant, each a set of settings applied on top of the lesson's.
  *
- * Bases are chosen for their sampled pass rate at τ = 1 (what GRPO's groups see): the shipped
- * add-d1 base samples ~16 % correct, at the capability boundary; reverse-d1 samples ~0 % (its
- * greedy answers are right, its samples are not), so its groups are all-fail.
+ * Bases are chosen for their sampled pass rate at τ = 1 (what GRPO's groups see): every shipped
+ * base (bases.ts) was fine-tuned until about 20 % of its samples pass — the capability boundary.
  *
  * Pure data, no React: the page, the URL (`lesson=<id>`) and the tests (lessons.test.ts, one
  * check per lesson on a micro model that its effect appears) all read this table.
@@ -40,7 +39,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'mixed-groups',
     title: '1. Mixed groups at the capability boundary',
-    base: { task: 'add', difficulty: 1 },
+    base: { task: 'add', difficulty: 2 },
     settings: { numGenerations: 2, promptsPerStep: 8 },
     variants: [
       { label: 'G = 2', settings: { numGenerations: 2 } },
@@ -57,7 +56,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'length-bias',
     title: '2. The length bias of GRPO vs Dr. GRPO',
-    base: { task: 'add', difficulty: 1 },
+    base: { task: 'add', difficulty: 2 },
     settings: { maxCompletionLength: 10, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
     variants: [
       { label: 'GRPO (per-answer mean, std scaling)', settings: { lossType: 'grpo', advantage: 'grpo' } },
@@ -73,7 +72,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'entropy-collapse',
     title: '3. Entropy collapse: β = 0 and a wide ε vs a KL leash',
-    base: { task: 'add', difficulty: 1 },
+    base: { task: 'add', difficulty: 2 },
     settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.003 },
     variants: [
       { label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 } },
@@ -88,7 +87,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'reward-hacking',
     title: '4. Reward hacking: a weak verifier',
-    base: { task: 'add', difficulty: 1 },
+    base: { task: 'add', difficulty: 2 },
     settings: { weakVerifier: 'anywhere', maxCompletionLength: 10, formatReward: 0 },
     variants: [
       { label: 'Weak verifier (answer anywhere)', settings: { weakVerifier: 'anywhere' } },
@@ -103,18 +102,19 @@ export const LESSONS: Lesson[] = [
   {
     id: 'grpo-vs-best-of-n',
     title: '5. GRPO vs best-of-N at matched tokens',
-    base: { task: 'add', difficulty: 1 },
+    base: { task: 'add', difficulty: 2 },
     settings: { numGenerations: 8, evalEvery: 5 },
     variants: [
-      { label: 'GRPO (group baseline)', settings: { advantage: 'grpo' } },
-      { label: 'REINFORCE (batch baseline)', settings: { advantage: 'reinforce' } },
+      { label: 'GRPO', settings: { algorithm: 'grpo' } },
+      { label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' } },
     ],
     watch:
       'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N, drawn on ' +
-      'the pass@k chart at step 0. GRPO spends the same generated tokens (cumulative tokens are logged as ' +
-      'num_tokens) to move pass@1 — the greedy, single-answer accuracy — toward what best-of-N reached. RL mostly ' +
-      'sharpens: pass@1 rises toward pass@N while pass@N itself barely moves. Compare the group baseline with ' +
-      'REINFORCE\'s batch baseline at the same token count.',
+      'the pass@k chart at step 0 — but it pays N answers for every question, forever. GRPO and rejection-sampling ' +
+      'fine-tuning (RFT: cross-entropy on the verified answers only) spend the same generated tokens per step ' +
+      '(num_tokens) once, at training time, to move pass@1 toward what best-of-N reached. RL mostly sharpens: ' +
+      'pass@1 rises toward pass@N while pass@N itself barely moves. GRPO also learns from the failures (negative ' +
+      'advantages); RFT only imitates the successes.',
     charts: ['passk', 'reward'],
   },
   {
@@ -136,7 +136,7 @@ export const LESSONS: Lesson[] = [
   {
     id: 'kl-estimators',
     title: '7. KL estimators: k1 vs k3 vs the exact KL',
-    base: { task: 'add', difficulty: 1 },
+    base: { task: 'add', difficulty: 2 },
     settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.003 },
     variants: [
       { label: 'k3 = e^d − d − 1', settings: { klEstimator: 'k3' } },
@@ -145,8 +145,9 @@ export const LESSONS: Lesson[] = [
     watch:
       'Per sampled token, with d = log π_ref − log π_θ, k1 = −d is unbiased but can be negative; k3 = e^d − d − 1 is ' +
       'unbiased and never negative, with lower variance when the policies are close. The exact KL sums over the ' +
-      'whole small vocabulary. Watch the KL chart under each estimator; the step-through\'s heat-map shows the ' +
-      'per-token KL over the answer text.',
+      'whole small vocabulary (51 tokens), so here it can be computed and the estimators checked against it ' +
+      '(the lesson\'s test does, on the CPU reference). Watch the KL chart under each estimator; the ' +
+      'step-through\'s heat-map shows the per-token KL over the answer text.',
     charts: ['kl', 'entropy'],
   },
 ];

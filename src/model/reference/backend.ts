@@ -287,6 +287,32 @@ export class ReferenceBackend implements Backend {
   }
 
   /** Forward + log-softmax of a batch at tau, on the policy or on other weights. */
+  /**
+   * The exact KL(π_θ ‖ π_ref) at each position, summed over the whole vocabulary:
+   *   KL_t = Σ_v π_θ(v | ·) (log π_θ(v | ·) − log π_ref(v | ·))        (0 where mask is 0)
+   * What k1 and k3 estimate from one sampled token; the small vocabulary makes it cheap here.
+   * (CPU reference only: lesson 7 and its test compare the estimators with it.)
+   */
+  exactKlToReference(batch: TokenBatch, temperature = 1): Float64Array {
+    const { B, T, mask } = batch;
+    const V = this.config.vocabSize;
+    this.perToken(batch, temperature, this.referenceWeights());
+    const ref = Float64Array.from(this.model.probs.subarray(0, B * T * V));
+    this.perToken(batch, temperature);
+    const p = this.model.probs;
+    const kl = new Float64Array(B * T);
+    for (let i = 0; i < B * T; i++) {
+      if (!mask[i]) continue;
+      let s = 0;
+      for (let v = 0; v < V; v++) {
+        const pv = p[i * V + v];
+        if (pv > 0) s += pv * (Math.log(pv) - Math.log(Math.max(ref[i * V + v], 1e-30)));
+      }
+      kl[i] = s;
+    }
+    return kl;
+  }
+
   private perToken(batch: TokenBatch, tau: number, weights?: Floats) {
     const { B, T, inputs, targets, mask } = batch;
     if (T > this.config.seqLen) throw new Error(`batch T = ${T} exceeds seqLen ${this.config.seqLen}`);
