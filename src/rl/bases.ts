@@ -2,6 +2,8 @@
  * The shipped base checkpoints (cold start): SFT models that already solve some problems,
  * built by `npm run pretrain` into public/checkpoints/. RL starts from them.
  */
+import type { ModelConfig } from '../model/config.ts';
+
 export interface BaseSpec {
   /** File name under public/checkpoints/. */
   file: string;
@@ -16,16 +18,27 @@ export interface BaseSpec {
    * no mixed groups and learns nothing.)
    */
   targetAccuracy: number;
+  /**
+   * Model shape over the micro config (e.g. a longer seqLen T for a scratchpad that does not fit
+   * in 24 tokens). The checkpoint records its config, and the lab and the CLIs load whatever it says.
+   */
+  config?: Partial<Omit<ModelConfig, 'vocabSize'>>;
+  /** Longest answer SFT's evaluation samples (default 8 tokens would cut a scratchpad off and count it wrong). */
+  maxCompletionLength?: number;
 }
 
 export const BASES: BaseSpec[] = [
   { file: 'reverse-d2.ckpt', task: 'reverse', difficulty: 2, think: false, targetAccuracy: 0.2 },
   { file: 'add-d2.ckpt', task: 'add', difficulty: 2, think: false, targetAccuracy: 0.2 },
   { file: 'digitsum-d1-mix.ckpt', task: 'digitsum', difficulty: 1, think: 'mix', targetAccuracy: 0.2 },
+  // 5 digits: here the running sums pay (the scratchpad lesson). Prompt + scratchpad + EOS is up to
+  // 27 tokens ("<bos>ds:99999=" + "9,18,27,36,45|45" + "<eos>"), so T = 32.
+  { file: 'digitsum-d2-mix.ckpt', task: 'digitsum', difficulty: 2, think: 'mix', targetAccuracy: 0.2, config: { seqLen: 32 }, maxCompletionLength: 18 },
 ];
 
+/** The shipped base for exactly this task and difficulty (a base fine-tuned at another difficulty is not at this one's capability boundary). */
 export function baseFor(task: string, difficulty: number): BaseSpec | undefined {
-  return BASES.find((b) => b.task === task && b.difficulty === difficulty) ?? BASES.find((b) => b.task === task);
+  return BASES.find((b) => b.task === task && b.difficulty === difficulty);
 }
 
 /** Path of a base checkpoint relative to the repo root (Node) — the page fetches /checkpoints/<file>. */

@@ -27,7 +27,7 @@ export type SettingSpec = NumberSetting | EnumSetting | BoolSetting;
 
 export const SETTINGS = [
   { key: 'task', label: 'Task', group: 'task', kind: 'enum', options: TASKS.map((t) => t.id), default: 'reverse', help: 'Which verifiable problem the policy learns; the verifier re-derives the answer from the prompt text.' },
-  { key: 'difficulty', label: 'Difficulty', group: 'task', kind: 'int', min: 1, max: 4, step: 1, default: 1, help: 'Size of the instances (digits, letters). Tasks clamp it to their own levels.' },
+  { key: 'difficulty', label: 'Difficulty', group: 'task', kind: 'int', min: 1, max: 4, step: 1, default: 2, help: 'Size of the instances (digits, letters). Tasks clamp it to their own levels.' },
   { key: 'numGenerations', label: 'Group size G', trl: 'num_generations', group: 'rollout', kind: 'int', min: 2, max: 32, step: 1, default: 8, help: 'Answers sampled per prompt. A group teaches only if it is mixed: P(mixed) = 1 − p^G − (1 − p)^G.' },
   { key: 'promptsPerStep', label: 'Prompts per step P', trl: 'per_device_train_batch_size / num_generations', group: 'rollout', kind: 'int', min: 1, max: 64, step: 1, default: 8, help: 'Prompts drawn per update; the batch has P·G answers.' },
   { key: 'temperature', label: 'Sampling temperature τ', trl: 'temperature', group: 'rollout', kind: 'number', min: 0.1, max: 2, step: 0.05, default: 1, help: 'π(o_t) ∝ exp(z_t / τ). Higher τ explores more; the objective uses the same τ.' },
