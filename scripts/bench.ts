@@ -93,8 +93,9 @@ async function withBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
       // load both bench modules once, so a dependency re-optimisation happens before any timing
       return page.evaluate(async () => {
         try {
-          await import('/src/gpu/bench/engineBench.ts' as string);
-          await import('/src/gpu/bench/tfjsPeer.ts' as string);
+          // every module the bench will run, loaded now: an edit made elsewhere while the bench
+          // runs can then never mix old and new versions of the engine in one page
+          for (const m of ['/src/gpu/bench/engineBench.ts', '/src/gpu/bench/tfjsPeer.ts', '/src/rl/trainer.ts', '/src/rl/lessons.ts', '/src/rl/settings.ts', '/src/gpu/policyLoss.ts']) await import(m);
           return true;
         } catch {
           return false;
@@ -109,13 +110,28 @@ async function withBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
   }
 }
 
-/** Call `fn(arg)` of an engine-bench module inside the page. */
+/**
+ * Call `fn(...args)` of a bench module inside the page. Each result is also logged on stderr
+ * (`bench: result fn …`), so a long run that fails late still leaves what it measured.
+ */
 async function call<T>(page: Page, module: 'engine' | 'peer', fn: string, ...args: unknown[]): Promise<T> {
   const path = module === 'engine' ? '/src/gpu/bench/engineBench.ts' : '/src/gpu/bench/tfjsPeer.ts';
-  return page.evaluate(async ({ path, fn, args }) => {
+  const r = (await page.evaluate(async ({ path, fn, args }) => {
     const m = (await import(path)) as Record<string, (...a: unknown[]) => Promise<unknown>>;
     return m[fn](...args);
-  }, { path, fn, args }) as Promise<T>;
+  }, { path, fn, args })) as T;
+  if (fn !== 'benchConfigs') process.stderr.write(`bench: result ${fn} ${JSON.stringify(r, (k, v) => (k === 'profile' ? undefined : v))}\n`);
+  return r;
+}
+
+/** Run one section; a failure is recorded in the output ({ error }) and the bench goes on. */
+async function section<T>(what: string, f: () => Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await f();
+  } catch (e) {
+    log(`${what} failed: ${(e as Error).message.split('\n')[0]}`);
+    return { error: (e as Error).message.split('\n')[0] };
+  }
 }
 
 /** Least-squares slope of log(y) on log(x): the exponent k of y ∝ x^k. */
@@ -162,7 +178,27 @@ async function main() {
         step_ms_all: (st.step_ms as number[]).map(r2), sample_ms_all: (sm.sample_ms as number[]).map(r2),
         profile: st.profile,
       };
-      if (args.peer) {
+    }
+    const tiny = defs.tiny.model;
+    let grpo: Json | null = null;
+    if (!args.only) {
+      log(`GRPO step (default lesson) ×${reps}`);
+      grpo = await section('GRPO step', () => call<Json>(page, 'engine', 'benchGrpoStep', tiny, reps));
+    }
+    log('matmul kernels');
+    const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
+    const matmul = await section('matmul', () => call<Json>(page, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
+    log('row-reduction kernels');
+    const reductions = await section('reductions', () => call<Json>(page, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20));
+    let scaling: Json | null = null;
+    if (args.sweep) scaling = await section('sweep', () => sweep(page, adapter.swiftshader));
+    // the TF.js peer last: it is the slow part on SwiftShader, and the engine's figures are in by then
+    for (const name of args.peer && !args.only ? args.configs : []) {
+      const { model, batch } = defs[name];
+      const T = model.seqLen as number;
+      const st = configs[name] as { step_ms_median: number; flops_per_step: number };
+      const sm = { sample_ms_median: configs[name].sample_ms as number };
+      const res = await section(`${name} peer`, async () => {
         // TF.js on SwiftShader runs at ~0.1 GFLOP/s and recomputes the whole prefix per token:
         // there it trains fewer steps and samples fewer rows, and the engine is measured on the
         // same rows for the sampling ratio
@@ -183,21 +219,9 @@ async function main() {
           ratio_step: r2(pt.step_ms_median / st.step_ms_median),
           ratio_sample: r2(ps.sample_ms_median / smSame.sample_ms_median),
         };
-      }
+      });
+      if ('error' in (res ?? {})) (peer.configs as Record<string, Json>)[name] = res as Json;
     }
-    const tiny = defs.tiny.model;
-    let grpo: Json | null = null;
-    if (!args.only) {
-      log(`GRPO step (default lesson) ×${reps}`);
-      grpo = await call<Json>(page, 'engine', 'benchGrpoStep', tiny, reps);
-    }
-    log('matmul kernels');
-    const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
-    const matmul = await call<Json>(page, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20);
-    log('row-reduction kernels');
-    const reductions = await call<Json>(page, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20);
-    let scaling: Json | null = null;
-    if (args.sweep) scaling = await sweep(page, adapter.swiftshader);
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
       adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
@@ -275,12 +299,13 @@ function printReport(o: Json): void {
   console.table(table);
   const g = o.grpo_step as Json | null;
   if (g) p(`GRPO step (lesson ${g.lesson}, ${g.prompts} prompts × G=${g.G}): ${g.ms_median} ms = rollout ${g.rollout_ms} + verify ${g.verify_ms} + update ${g.update_ms} + other ${g.other_ms}; readbacks ${g.readbacks}`);
-  const m = o.matmul as { M: number; K: number; N: number; rows: Json[]; speedup: number };
-  p(`matmul ${m.M}×${m.K}×${m.N}: register-blocked (${(m as Json).engineForm}, the engine's form here) / plain vec4 = ${m.speedup}×`);
-  console.table(m.rows);
-  const red = o.reductions as { rows: Json[]; engineForm: string };
-  p(`row reductions (engine form here: ${red.engineForm}):`);
-  console.table(red.rows);
+  const m = o.matmul as { M: number; K: number; N: number; rows: Json[]; speedup: number; error?: string };
+  if (m.error) p(`matmul: ${m.error}`);
+  else p(`matmul ${m.M}×${m.K}×${m.N}: register-blocked (${(m as Json).engineForm}, the engine's form here) / plain vec4 = ${m.speedup}×`);
+  if (!m.error) console.table(m.rows);
+  const red = o.reductions as { rows?: Json[]; engineForm?: string; error?: string };
+  p(`row reductions (engine form here: ${red.engineForm ?? red.error}):`);
+  if (red.rows) console.table(red.rows);
   for (const [name, c] of Object.entries(cf)) {
     const prof = c.profile as { source: string; families: Json[]; phases: Json[] } | null;
     if (!prof) continue;
@@ -289,7 +314,7 @@ function printReport(o: Json): void {
     console.table(prof.families.map((r) => ({ family: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%`, dispatches: r.dispatches })));
   }
   const s = o.scaling as { rows: Json[]; exponents: Json } | null;
-  if (s) {
+  if (s?.rows) {
     console.table(s.rows);
     p(`scaling exponents (time ∝ x^k): ${JSON.stringify(s.exponents)}`);
   }
