@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+import { SOAK_QUERY, runUntil, soakSample } from '../scripts/soak.ts';
+import { stubViteClient, watchErrors } from './reliability-page.ts';
+
+// The short soak (npm run soak is the 1000-step one): 80 GRPO steps of the micro model on WebGPU
+// in the lab page. Live GPU buffers and bytes stay exactly flat, the readbacks are exactly two per
+// step (rollout + update, the state mirror included) plus two per evaluation, the JS heap after GC
+// grows by less than 4 MB (the history is not yet at its 500-point bound here).
+
+test('short soak: 80 steps on WebGPU with flat buffers, 2 readbacks a step, bounded heap', async ({ page }) => {
+  const errors = watchErrors(page);
+  await stubViteClient(page);
+  const cdp = await page.context().newCDPSession(page);
+  await page.goto(`/?backend=webgpu&${SOAK_QUERY}`);
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
+  await expect(page.getByTestId('engine-line')).toContainText('Engine: WebGPU');
+  // Sample between steps (paused), so no step is half counted.
+  const pausedSample = async () => {
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await page.waitForFunction(() => (window as any).__lab.store.getState().status === 'paused', null, { timeout: 60_000 });
+    return soakSample(page, cdp);
+  };
+  await page.getByRole('button', { name: /Play/ }).click();
+  await runUntil(page, 20, 120_000);
+  const a = await pausedSample();
+  await page.getByRole('button', { name: /Play/ }).click();
+  await runUntil(page, 100, 240_000);
+  const b = await pausedSample();
+  console.table([a, b]);
+  expect(b.liveBuffers).toBe(a.liveBuffers);
+  expect(b.gpuBytes).toBe(a.gpuBytes);
+  // (each evaluation: one greedy and one pass@k sampling readback)
+  expect(b.readbacks - a.readbacks).toBe(2 * (b.step - a.step) + 2 * (b.evals - a.evals));
+  expect(b.heapUsedMB - a.heapUsedMB).toBeLessThan(4);
+  expect(b.finite).toBe(true);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,111 @@
+/**
+ * Soak: N GRPO steps of the micro model in the lab page, in headless Chromium on WebGPU, with the
+ * live GPU buffer count (the engine's arena), the JS heap (after a forced GC, via CDP) and the
+ * metric history's length sampled at step 0, N/2 and N. A long run must stay flat: no buffer
+ * leak, no heap growth, history bounded (src/store/history.ts).
+ *
+ *   npm run soak                       1000 steps, prints the table and a JSON line
+ *   npm run soak -- --steps 200        a shorter run
+ *   npm run soak -- --backend cpu      the CPU reference instead (buffers are then 0)
+ *
+ * Exit code 1 if buffers changed between N/2 and N, the heap grew more than 10 % over that span,
+ * or a history exceeded its bound. Settings are small (P = 2 prompts × G = 4, short answers,
+ * evaluation every 100 steps) so 1000 steps take minutes on SwiftShader.
+ */
+import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
+import { findBrowser } from './find-browser.mjs';
+
+export const SOAK_QUERY = 'numGenerations=4&promptsPerStep=2&maxCompletionLength=6&evalEvery=100';
+
+export interface SoakSample {
+  step: number;
+  liveBuffers: number;
+  gpuBytes: number;
+  readbacks: number;
+  heapUsedMB: number;
+  steps: number;
+  evals: number;
+  finite: boolean;
+}
+
+/** One sample: engine counters from the page's test hook, the JS heap after a forced GC. */
+export async function soakSample(page: Page, cdp: CDPSession): Promise<SoakSample> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const s = await page.evaluate(() => {
+    const lab = (window as any).__lab;
+    const st = lab.store.getState();
+    const e = lab.engineStats();
+    return { step: st.stepsCompleted, liveBuffers: e.liveBuffers, gpuBytes: e.bytes, readbacks: e.readbacks, steps: st.steps.length, evals: st.evals.length, finite: st.steps.every((m: any) => m.finite) && !st.error };
+  });
+  return { ...s, heapUsedMB: Math.round((heap.usedSize / 2 ** 20) * 10) / 10 };
+}
+
+/** Play until `target` steps are completed (the loop keeps running). */
+export async function runUntil(page: Page, target: number, timeoutMs: number): Promise<void> {
+  await page.waitForFunction((n) => (window as any).__lab.store.getState().stepsCompleted >= n, target, { timeout: timeoutMs, polling: 250 });
+}
+
+/** Flatness verdicts over the second half of the run. */
+export function soakVerdict(mid: SoakSample, end: SoakSample, maxHistory = 500): string[] {
+  const problems: string[] = [];
+  if (end.liveBuffers !== mid.liveBuffers) problems.push(`live GPU buffers went from ${mid.liveBuffers} to ${end.liveBuffers}`);
+  if (end.gpuBytes !== mid.gpuBytes) problems.push(`GPU bytes went from ${mid.gpuBytes} to ${end.gpuBytes}`);
+  if (end.heapUsedMB > mid.heapUsedMB * 1.1 + 1) problems.push(`JS heap grew from ${mid.heapUsedMB} MB to ${end.heapUsedMB} MB`);
+  if (end.steps > maxHistory || end.evals > maxHistory) problems.push(`history not bounded: ${end.steps} steps, ${end.evals} evaluations`);
+  if (!end.finite) problems.push('a step was not finite or the run reported an error');
+  return problems;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = (name: string, dflt: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+  const N = Number(flag('steps', '1000'));
+  const backend = flag('backend', 'webgpu');
+  if (!(N >= 2)) throw new Error('--steps must be at least 2');
+  process.env.RLVR_TEST_SERVER = '1'; // no HMR, no file watching: an edit elsewhere never reloads the soak's page
+  const { createServer } = await import('vite');
+  const executablePath = findBrowser();
+  if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
+  const server = await createServer({ logLevel: 'error', server: { port: 0, host: '127.0.0.1' } });
+  await server.listen();
+  const address = server.httpServer?.address();
+  const port = typeof address === 'object' && address ? address.port : 5173;
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const t0 = Date.now();
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
+    const cdp = await page.context().newCDPSession(page);
+    await page.goto(`http://127.0.0.1:${port}/?backend=${backend}&${SOAK_QUERY}`);
+    await page.waitForFunction(() => { const s = (window as any).__lab?.store.getState(); return s && s.status === 'ready' && typeof (window as any).__lab.engineStats === 'function'; }, null, { timeout: 180_000 });
+    const samples: SoakSample[] = [await soakSample(page, cdp)];
+    await page.getByRole('button', { name: /Play/ }).click();
+    for (const target of [Math.floor(N / 2), N]) {
+      await runUntil(page, target, 60 * 60_000);
+      samples.push(await soakSample(page, cdp));
+      process.stderr.write(`step ${samples.at(-1)!.step} after ${Math.round((Date.now() - t0) / 1000)} s\n`);
+    }
+    await page.getByRole('button', { name: /Pause/ }).click();
+    console.table(samples);
+    const problems = soakVerdict(samples[1], samples[2]);
+    console.log(JSON.stringify({ steps: N, backend, seconds: Math.round((Date.now() - t0) / 1000), samples, problems }));
+    if (problems.length) {
+      console.error(`soak: NOT flat: ${problems.join('; ')}`);
+      process.exitCode = 1;
+    } else {
+      console.error('soak: flat (buffers, GPU bytes, heap within 10 %, history bounded)');
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => { console.error(e); process.exit(1); });
+}
