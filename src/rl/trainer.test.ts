@@ -12,7 +12,7 @@ import { Rng } from '../model/rng.ts';
 import { DEFAULT_ADAMW } from '../model/backend.ts';
 
 const config = { vocabSize: VOCAB_SIZE, seqLen: 16, dModel: 16, nHeads: 2, nLayers: 1 };
-const small: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 3, numGenerations: 4, maxCompletionLength: 5 };
+const small: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 3, numGenerations: 4, maxCompletionLength: 5, numIterations: 1, learningRate: 1e-3 };
 
 async function run(settings: Settings, steps: number) {
   const be = ReferenceBackend.create(config, 7);

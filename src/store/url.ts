@@ -82,8 +82,13 @@ export function parseLabUrl(search: string): LabUrlState {
 /** The query string for a state: settings that differ from the defaults, then the page options. */
 export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[] }): string {
   const p = new URLSearchParams();
-  // Every setting that differs from the defaults, so a lesson's own values are explicit too (robust to lesson edits).
-  for (const [k, v] of settingsToRecord(s.settings)) p.set(k, v);
+  // Every setting that differs from the defaults, so a lesson's own values are explicit too (robust to lesson
+  // edits) — and, under a lesson, every setting that differs from what the lesson would set, or a value
+  // equal to the default would be overwritten by the lesson's on the way back.
+  const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
+  const lessonBase = (lesson ? lessonSettings(lesson, defaultSettings(), s.lessonVariant) : defaultSettings()) as unknown as Record<string, unknown>;
+  const defaults = settingsToRecord(s.settings).map(([k]) => k);
+  for (const [k, v] of settingsToRecord(s.settings, true)) if (defaults.includes(k) || String(lessonBase[k]) !== v) p.set(k, v);
   if (s.lessonId) {
     p.set('lesson', s.lessonId);
     if (s.lessonVariant) p.set('variant', String(s.lessonVariant));
