@@ -279,7 +279,8 @@ export class GrpoTrainer {
   async update(rollout: Rollout, batch: TokenBatch) {
     const s = this.active;
     const t0 = now();
-    const adamw = { lr: s.learningRate, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: s.maxGradNorm };
+    const warm = s.warmupSteps > 0 ? Math.min(1, (this.step + 1) / s.warmupSteps) : 1;
+    const adamw = { lr: s.learningRate * warm, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: s.maxGradNorm };
     if (s.algorithm === 'rft') {
       const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.correct[i] && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
       if (verified.length === 0) return { loss: 0, gradNorm: 0, finite: true, metrics: {}, updateMs: now() - t0 };
