@@ -21,7 +21,7 @@ test('device.destroy() mid-run: recreated, restored, ≤ 1 step lost, and the pa
     const map = GPUBuffer.prototype.mapAsync;
     GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, ...a: Parameters<GPUBuffer['mapAsync']>) { c.maps++; return map.apply(this, a); };
   });
-  await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=4&evalEvery=200&beta=0.02');
+  await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=4&numIterations=1&evalEvery=200&beta=0.02');
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
   await page.getByRole('button', { name: /^Step/ }).click();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });

@@ -12,7 +12,7 @@ const mirror = (page: Page) => page.evaluate(() => (window as any).__lab.checkMi
 test('an injected NaN weight: the step is rejected, rolled back and explained; charts skip it', async ({ page }) => {
   const pageErrors = watchErrors(page);
   await stubViteClient(page);
-  await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=4&evalEvery=200&learningRate=0.005');
+  await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=4&numIterations=1&evalEvery=200&learningRate=0.005');
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
   await expect(page.getByTestId('engine-line')).toContainText('Engine: WebGPU');
   for (let i = 1; i <= 2; i++) {

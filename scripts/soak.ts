@@ -8,19 +8,28 @@
  *   npm run soak -- --steps 200        a shorter run
  *   npm run soak -- --backend cpu      the CPU reference instead (buffers are then 0)
  *
- * Exit code 1 if buffers changed between N/2 and N, the heap grew more than 10 % over that span,
- * or a history exceeded its bound. Settings are small (P = 2 prompts × G = 4, short answers,
+ * Exit code 1 if the buffers outside the engine's per-shape uniform cache changed between N/2
+ * and N, that cache outgrew its bound (MAX_CACHED_UNIFORMS: rollouts of new lengths add 16-byte
+ * uniforms until it is emptied), the heap grew more than 10 % over that span, or a history
+ * exceeded its bound. Settings are small (P = 2 prompts × G = 4, µ = 1, short answers,
  * evaluation every 100 steps) so 1000 steps take minutes on SwiftShader.
  */
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { pathToFileURL } from 'node:url';
 import { findBrowser } from './find-browser.mjs';
+import { MAX_CACHED_BIND_GROUPS, MAX_CACHED_UNIFORMS } from '../src/gpu/ops.ts';
 
-export const SOAK_QUERY = 'numGenerations=4&promptsPerStep=2&maxCompletionLength=6&evalEvery=100';
+export const SOAK_QUERY = 'numGenerations=4&promptsPerStep=2&numIterations=1&maxCompletionLength=6&evalEvery=100';
 
 export interface SoakSample {
   step: number;
+  /** All live GPU buffers of the engine (the arena). */
   liveBuffers: number;
+  /** Of which: the per-shape uniform cache (bounded, emptied past MAX_CACHED_UNIFORMS). */
+  cachedUniforms: number;
+  /** Live buffers outside that cache: must not change at all. */
+  ownedBuffers: number;
+  cachedBindGroups: number;
   gpuBytes: number;
   readbacks: number;
   heapUsedMB: number;
@@ -37,7 +46,7 @@ export async function soakSample(page: Page, cdp: CDPSession): Promise<SoakSampl
     const lab = (window as any).__lab;
     const st = lab.store.getState();
     const e = lab.engineStats();
-    return { step: st.stepsCompleted, liveBuffers: e.liveBuffers, gpuBytes: e.bytes, readbacks: e.readbacks, steps: st.steps.length, evals: st.evals.length, finite: st.steps.every((m: any) => m.finite) && !st.error };
+    return { step: st.stepsCompleted, liveBuffers: e.liveBuffers, cachedUniforms: e.cachedUniforms, ownedBuffers: e.liveBuffers - e.cachedUniforms, cachedBindGroups: e.cachedBindGroups, gpuBytes: e.bytes, readbacks: e.readbacks, steps: st.steps.length, evals: st.evals.length, finite: st.steps.every((m: any) => m.finite) && !st.error };
   });
   return { ...s, heapUsedMB: Math.round((heap.usedSize / 2 ** 20) * 10) / 10 };
 }
@@ -50,8 +59,10 @@ export async function runUntil(page: Page, target: number, timeoutMs: number): P
 /** Flatness verdicts over the second half of the run. */
 export function soakVerdict(mid: SoakSample, end: SoakSample, maxHistory = 500): string[] {
   const problems: string[] = [];
-  if (end.liveBuffers !== mid.liveBuffers) problems.push(`live GPU buffers went from ${mid.liveBuffers} to ${end.liveBuffers}`);
-  if (end.gpuBytes !== mid.gpuBytes) problems.push(`GPU bytes went from ${mid.gpuBytes} to ${end.gpuBytes}`);
+  if (end.ownedBuffers !== mid.ownedBuffers) problems.push(`GPU buffers outside the uniform cache went from ${mid.ownedBuffers} to ${end.ownedBuffers}`);
+  if (end.cachedUniforms > MAX_CACHED_UNIFORMS || end.cachedBindGroups > MAX_CACHED_BIND_GROUPS) problems.push(`shape caches past their bounds: ${end.cachedUniforms} uniforms, ${end.cachedBindGroups} bind groups`);
+  // the bytes may differ only by the cache's 16-byte uniforms
+  if (end.gpuBytes - 16 * end.cachedUniforms !== mid.gpuBytes - 16 * mid.cachedUniforms) problems.push(`GPU bytes outside the uniform cache went from ${mid.gpuBytes - 16 * mid.cachedUniforms} to ${end.gpuBytes - 16 * end.cachedUniforms}`);
   if (end.heapUsedMB > mid.heapUsedMB * 1.1 + 1) problems.push(`JS heap grew from ${mid.heapUsedMB} MB to ${end.heapUsedMB} MB`);
   if (end.steps > maxHistory || end.evals > maxHistory) problems.push(`history not bounded: ${end.steps} steps, ${end.evals} evaluations`);
   if (!end.finite) problems.push('a step was not finite or the run reported an error');

@@ -225,6 +225,9 @@ function load(): Promise<void> {
         trainer.step = rec.trainer.step;
         trainer.numTokens = rec.trainer.numTokens;
         setPromptStream(trainer, rec.trainer.promptRng);
+        // π_ref was restored above; the trainer must not re-take it from the resumed policy at its first update
+        const guard = trainer as unknown as { referenceTaken?: boolean };
+        if (typeof guard.referenceTaken === 'boolean') guard.referenceTaken = true;
         notices.push(`Resumed the run saved in this browser at step ${rec.trainer.step}.`);
       }
       committed = backend.lastGood;
@@ -709,7 +712,7 @@ function setPromptStream(t: GrpoTrainer, st: RngFields | null): void {
 // Debug hooks for the browser tests and the soak script (window.__lab, installed by the App).
 
 interface WebGPUEngineInternals {
-  ctx: { device: GPUDevice; arena: { live: number; bytes: number }; ring: { reads: number } };
+  ctx: { device: GPUDevice; arena: { live: number; bytes: number }; ring: { reads: number }; ops: { cacheSizes: { uniforms: number; bindGroups: number } } };
   model: { params: GPUBuffer };
 }
 
@@ -742,12 +745,16 @@ export const debugHooks = {
     (engine as unknown as WebGPUEngineInternals).ctx.device.destroy();
     return true;
   },
-  /** Live GPU buffers and bytes (the arena), readbacks so far, the engine's name. */
-  engineStats(): { engine: string | null; liveBuffers: number; bytes: number; readbacks: number } {
+  /**
+   * Live GPU buffers and bytes (the arena), of which the per-shape uniform cache holds
+   * `cachedUniforms` (bounded by design: emptied past MAX_CACHED_UNIFORMS), readbacks so far.
+   */
+  engineStats(): { engine: string | null; liveBuffers: number; bytes: number; cachedUniforms: number; cachedBindGroups: number; readbacks: number } {
     const engine = backend?.engine;
-    if (!engine || engine.name !== 'webgpu') return { engine: engine?.name ?? null, liveBuffers: 0, bytes: 0, readbacks: 0 };
+    if (!engine || engine.name !== 'webgpu') return { engine: engine?.name ?? null, liveBuffers: 0, bytes: 0, cachedUniforms: 0, cachedBindGroups: 0, readbacks: 0 };
     const g = engine as unknown as WebGPUEngineInternals;
-    return { engine: 'webgpu', liveBuffers: g.ctx.arena.live, bytes: g.ctx.arena.bytes, readbacks: g.ctx.ring.reads };
+    const c = g.ctx.ops.cacheSizes;
+    return { engine: 'webgpu', liveBuffers: g.ctx.arena.live, bytes: g.ctx.arena.bytes, cachedUniforms: c.uniforms, cachedBindGroups: c.bindGroups, readbacks: g.ctx.ring.reads };
   },
   /** Compare the engine's real state with the last good state on the CPU (max |difference| per array). */
   async checkMirror(): Promise<{ weights: number; m: number; v: number; step: [number, number]; finite: boolean } | null> {
