@@ -16,14 +16,14 @@ const SEED = 1;
 mkdirSync('public/checkpoints', { recursive: true });
 for (const b of BASES) {
   if (only && b.file !== only) continue;
-  const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
+  const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro, ...b.config }; // a base may override the shape (e.g. seqLen)
   const be = ReferenceBackend.create(config, SEED);
   const t0 = Date.now();
-  const r = await coldStart(be, { task: b.task, difficulty: b.difficulty, think: b.think, targetAccuracy: b.targetAccuracy, targetMetric: 'sampled', evalEvery: 10, seed: SEED, progress: (m) => process.stderr.write(`${b.file}: ${m}\n`) });
+  const r = await coldStart(be, { task: b.task, difficulty: b.difficulty, think: b.think, targetAccuracy: b.targetAccuracy, targetMetric: 'sampled', evalEvery: 10, maxCompletionLength: b.maxCompletionLength, seed: SEED, progress: (m) => process.stderr.write(`${b.file}: ${m}\n`) });
   const metadata = {
     kind: 'base', task: b.task, difficulty: b.difficulty, think: b.think, seed: SEED, sftSteps: r.steps,
     heldoutAccuracy: r.heldoutAccuracy, trainAccuracy: r.trainAccuracy, sampledPassRate: r.sampledPassRate,
-    configName: 'micro', createdBy: 'npm run pretrain',
+    configName: b.config ? `micro+${JSON.stringify(b.config)}` : 'micro', createdBy: 'npm run pretrain',
   };
   writeFileSync(`public/checkpoints/${b.file}`, encodeCheckpoint({ config, weights: await be.getWeights(), metadata }));
   process.stderr.write(`${b.file}: ${JSON.stringify(metadata)} in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);

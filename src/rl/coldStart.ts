@@ -26,6 +26,8 @@ export interface ColdStartOptions {
   maxSteps?: number;
   evalEvery?: number;
   evalSize?: number;
+  /** Longest answer the evaluation samples (default: the settings' default); a scratchpad needs room. */
+  maxCompletionLength?: number;
   opt?: Partial<AdamWSettings>;
   progress?: (m: string) => void;
 }
@@ -42,7 +44,7 @@ export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<
   const task = getTask(o.task);
   const rng = new Rng(o.seed ^ 0xc01d);
   const opt: AdamWSettings = { lr: 3e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: 1, ...o.opt };
-  const settings = { ...defaultSettings(), task: o.task, difficulty: o.difficulty, seed: o.seed, numGenerations: 8 };
+  const settings = { ...defaultSettings(), task: o.task, difficulty: o.difficulty, seed: o.seed, numGenerations: 8, ...(o.maxCompletionLength ? { maxCompletionLength: o.maxCompletionLength } : {}) };
   const sampled = o.targetMetric === 'sampled';
   const evaluator = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: sampled });
   const every = o.evalEvery ?? 5;

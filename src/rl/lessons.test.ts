@@ -11,7 +11,9 @@ import { getTask } from '../tasks/registry.ts';
 import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
 import { baseCheckpointPath } from './bases.ts';
-import { GrpoTrainer, stepMetrics } from './trainer.ts';
+import { GrpoTrainer, heldoutPrompts, stepMetrics } from './trainer.ts';
+import { policyObjective } from '../model/objective.ts';
+import { bestOfN } from './baselines.ts';
 
 const CHARTS = ['reward', 'groups', 'advantages', 'entropy', 'length', 'kl', 'passk', 'theory'];
 
@@ -50,9 +52,8 @@ describe('lessons as data', () => {
   });
 });
 
-// Lessons 2, 3, 5, 6 and 7 have no effect check yet. Lesson 3 was tried (5 steps, β = 0, ε = 0.5,
-// µ = 4, lr 3e-3 on add-d1): entropy ROSE from 1.05 to 1.53 nats, so its collapse is not shown at
-// that scale and the check is not claimed here.
+// Every check below: the lesson's shipped base, CPU reference, seed 1 (the default), so the same
+// run every time; the figures it judges are printed. Costs are per check, uncontended CPU.
 describe('lesson effects on the micro base model (CPU reference)', () => {
   it('1. mixed groups: a larger G mixes more groups, close to 1 − p^G − (1 − p)^G', async () => {
     const l = getLesson('mixed-groups')!;
@@ -68,13 +69,138 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     expect(rows[1].mixed_predicted).toBeGreaterThan(rows[0].mixed_predicted);
   });
 
-  it('4. reward hacking: the weak verifier pays answers the strict one rejects', async () => {
+  it('2. length bias: GRPO pushes a long wrong answer less per token than a short one; Dr. GRPO pushes them equally', async () => {
+    // Mechanism on a real rollout: the objective's dL/dlogp per answer token, on-policy (ratio 1).
+    const l = getLesson('length-bias')!;
+    const rows = [];
+    const pairs: { grpo: number[]; dr: number[] } = { grpo: [], dr: [] };
+    for (const [name, v] of [['grpo', 0], ['dr_grpo', 1]] as const) {
+      const s = { ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 16, numGenerations: 8 };
+      const t = await trainerFor(s);
+      const r = await t.rollout(); // same seed: the same answers under both variants
+      const batch = t.batchOf(r);
+      await t.computeAdvantages(r, batch);
+      const lp = await t.backend.logprobs(batch);
+      const out = policyObjective(
+        { B: batch.B, T: batch.T, logprobs: lp.logprobs, entropy: lp.entropy, mask: batch.mask, oldLogprobs: null, refLogprobs: null, advantages: Float32Array.from(r.groups.flatMap((g) => g.advantages)) },
+        { epsilon: s.epsilon, epsilonHigh: s.epsilonHigh, beta: 0, klEstimator: 'k3', lossType: s.lossType as 'grpo' | 'dr_grpo', importanceSamplingLevel: 'token', entropyCoef: 0, maxCompletionLength: s.maxCompletionLength, temperature: 1 },
+      );
+      // Per-token push on each answer: mean |dL/dlogp| over its tokens.
+      const perToken = (b: number) => { let s = 0, n = 0; for (let t2 = 0; t2 < batch.T; t2++) if (batch.mask[b * batch.T + t2]) { s += Math.abs(out.gradLogprob[b * batch.T + t2]); n++; } return s / n; };
+      let b = 0;
+      const short: number[] = [], long: number[] = [];
+      for (const g of r.groups) {
+        const wrong = g.tokens.map((tk, i) => ({ len: tk.length, w: perToken(b + i), ok: g.correct[i] })).filter((x) => !x.ok);
+        if (g.correct.some(Boolean) && wrong.length >= 2) {
+          const lo = wrong.reduce((a, x) => (x.len < a.len ? x : a)), hi = wrong.reduce((a, x) => (x.len > a.len ? x : a));
+          if (hi.len > lo.len) { short.push(lo.w); long.push(hi.w); (name === 'grpo' ? pairs.grpo : pairs.dr).push(hi.w / lo.w); }
+        }
+        b += g.tokens.length;
+      }
+      const mean = (x: number[]) => x.reduce((a, c) => a + c, 0) / x.length;
+      rows.push({ loss_type: name, groups_with_a_pair: short.length, short_wrong_push_per_token: mean(short), long_wrong_push_per_token: mean(long), long_over_short: mean(long) / mean(short) });
+    }
+    console.table(rows);
+    expect(pairs.grpo.length).toBeGreaterThanOrEqual(3);
+    // GRPO: 1/|o_i| per token, so the longer wrong answer of the same group is pushed down less.
+    for (const q of pairs.grpo) expect(q).toBeLessThan(1);
+    // Dr. GRPO: the same constant 1/(B·L_max) for every token, so equal pushes within a group.
+    for (const q of pairs.dr) expect(q).toBeCloseTo(1, 6);
+  });
+
+  it('3. entropy: with β = 0 and a wide ε the entropy falls further and KL grows more than with a KL leash', async () => {
+    const l = getLesson('entropy-collapse')!;
+    const rows = [];
+    for (const v of [0, 1]) {
+      const t = await trainerFor({ ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8, numGenerations: 8 });
+      const ms = await steps(t, 8);
+      const last = ms.slice(-3);
+      const avg = (k: 'entropy' | 'kl' | 'clip_ratio/region_mean' | 'accuracy') => last.reduce((a, m) => a + m[k], 0) / last.length;
+      rows.push({ variant: l.variants[v].label, entropy_step0: ms[0].entropy, entropy_last3: avg('entropy'), kl_last3: avg('kl'), clip_last3: avg('clip_ratio/region_mean'), accuracy_last3: avg('accuracy') });
+    }
+    console.table(rows);
+    const [free, leash] = rows;
+    expect(free.entropy_last3).toBeLessThan(free.entropy_step0);
+    expect(free.entropy_last3).toBeLessThan(leash.entropy_last3);
+    expect(free.kl_last3).toBeGreaterThan(leash.kl_last3);
+  });
+
+  it('4. reward hacking: the weak verifier pays wrong answers at every step, the paid-wrong share grows, and answers get longer than under the strict verifier', async () => {
     const l = getLesson('reward-hacking')!;
-    const t = await trainerFor({ ...lessonSettings(l, defaultSettings(), 0), promptsPerStep: 12, numGenerations: 8 });
-    const ms = await steps(t, 4);
-    console.table(ms.map((m) => ({ step: m.step, weak_reward: m.reward, strict_accuracy: m.accuracy })));
-    // formatReward is 0 in this lesson, so any reward above strict accuracy is paid to wrong answers.
-    const gap = ms.reduce((a, m) => a + (m.reward - m.accuracy), 0) / ms.length;
-    expect(gap).toBeGreaterThan(0);
+    const arms = [];
+    for (const v of [0, 1]) {
+      const t = await trainerFor({ ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8, numGenerations: 8 });
+      arms.push(await steps(t, 8));
+    }
+    console.table(arms.flatMap((ms, v) => ms.map((m) => ({ verifier: l.variants[v].label, step: m.step, reward: m.reward, strict_accuracy: m.accuracy, mean_length: m.mean_length }))));
+    const [weak, strict] = arms;
+    const last3 = (ms: typeof weak, f: (m: (typeof weak)[number]) => number) => ms.slice(-3).reduce((a, m) => a + f(m), 0) / 3;
+    // formatReward is 0, so reward − strict accuracy is exactly what the weak verifier pays wrong answers: at every step…
+    for (const m of weak) expect(m.reward).toBeGreaterThan(m.accuracy);
+    for (const m of strict) expect(m.reward).toBe(m.accuracy);
+    // …and more of it after training on it than at the start; answers grow longer than under the strict verifier.
+    expect(last3(weak, (m) => m.reward - m.accuracy)).toBeGreaterThan(weak[0].reward - weak[0].accuracy);
+    expect(last3(weak, (m) => m.mean_length)).toBeGreaterThan(last3(strict, (m) => m.mean_length));
+  });
+
+  it('5. GRPO vs RFT vs best-of-N: matched generated tokens; best-of-N pays N× per question; RFT learns from the verified answers only', async () => {
+    const l = getLesson('grpo-vs-best-of-n')!;
+    const rows = [];
+    for (const v of [0, 1]) {
+      const t = await trainerFor({ ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8, numGenerations: 8 });
+      const ms = await steps(t, 3);
+      const r = await t.rollout();
+      const answers = r.groups.reduce((a, g) => a + g.tokens.length, 0);
+      const taught = l.variants[v].settings.algorithm === 'rft'
+        ? r.groups.reduce((a, g) => a + g.correct.filter((c, i) => c && g.finished[i]).length, 0)
+        : (await t.computeAdvantages(r, t.batchOf(r)), r.groups.reduce((a, g) => a + g.advantages.filter((x) => x !== 0).length, 0));
+      rows.push({ arm: l.variants[v].label, num_tokens_after_3_steps: ms[2].num_tokens, answers_in_step: answers, answers_with_a_gradient: taught });
+    }
+    console.table(rows);
+    const [grpo, rft] = rows;
+    expect(Math.abs(grpo.num_tokens_after_3_steps - rft.num_tokens_after_3_steps) / grpo.num_tokens_after_3_steps).toBeLessThan(0.1);
+    expect(rft.answers_with_a_gradient).toBeLessThan(grpo.answers_with_a_gradient); // GRPO also learns from failures
+
+    // Best-of-N on held-out prompts at the base: accuracy pass@N above pass@1, at N× the tokens.
+    const s = lessonSettings(l, defaultSettings());
+    const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty)!)));
+    const be = new ReferenceBackend(ck.config, ck.weights);
+    const bon = await bestOfN(be, getTask(s.task), heldoutPrompts(getTask(s.task), s.difficulty, 32, s.seed), [1, 8], 1, s.maxCompletionLength, s.seed);
+    console.table(bon);
+    expect(bon[1].accuracy).toBeGreaterThan(bon[0].accuracy + 0.2);
+    expect(bon[1].tokens_per_prompt / bon[0].tokens_per_prompt).toBeGreaterThan(6);
+  });
+  it('7. KL estimators: k1 and k3 agree with the exact KL on sampled tokens; k3 ≥ 0, k1 sometimes < 0; k3 has the lower variance while π_θ stays close to π_ref', async () => {
+    const l = getLesson('kl-estimators')!;
+    const rows = [];
+    // Two drifts from the base: the lesson's learning rate (π_θ close to π_ref) and 3× it (farther).
+    for (const lr of [l.settings.learningRate!, 3 * l.settings.learningRate!]) {
+      const t = await trainerFor({ ...lessonSettings(l, defaultSettings()), learningRate: lr, promptsPerStep: 16, numGenerations: 8 });
+      await steps(t, 2);
+      const r = await t.rollout(); // tokens sampled from the drifted π_θ, as the estimators assume
+      const batch = t.batchOf(r);
+      const be = t.backend as ReferenceBackend;
+      const lp = await be.logprobs(batch), ref = await be.logprobs(batch, { reference: true });
+      const exact = be.exactKlToReference(batch);
+      const k1: number[] = [], k3: number[] = [], ex: number[] = [];
+      for (let i = 0; i < batch.B * batch.T; i++) {
+        if (!batch.mask[i]) continue;
+        const d = ref.logprobs[i] - lp.logprobs[i];
+        k1.push(-d); k3.push(Math.exp(d) - d - 1); ex.push(exact[i]);
+      }
+      const mean = (x: number[]) => x.reduce((a, c) => a + c, 0) / x.length;
+      const sd = (x: number[]) => Math.sqrt(x.reduce((a, c) => a + (c - mean(x)) ** 2, 0) / (x.length - 1));
+      rows.push({ lr, tokens: k1.length, exact: mean(ex), k1: mean(k1), k1_se: sd(k1) / Math.sqrt(k1.length), k3: mean(k3), k3_se: sd(k3) / Math.sqrt(k3.length), k1_sd: sd(k1), k3_sd: sd(k3), k1_negative: k1.filter((x) => x < 0).length / k1.length, k3_min: Math.min(...k3) });
+    }
+    console.table(rows);
+    for (const r of rows) {
+      expect(r.k3_min).toBeGreaterThanOrEqual(0);
+      expect(r.k1_negative).toBeGreaterThan(0);
+      // Unbiased: each mean lies within 3 standard errors of the exact KL over the same positions.
+      expect(Math.abs(r.k1 - r.exact)).toBeLessThan(3 * r.k1_se);
+      expect(Math.abs(r.k3 - r.exact)).toBeLessThan(3 * r.k3_se);
+    }
+    expect(rows[0].k3_sd).toBeLessThan(rows[0].k1_sd); // close policies: k3 is the quieter estimator
+    expect(rows[1].k3_sd).toBeGreaterThan(rows[1].k1_sd); // farther apart: e^d's tail makes k3 the noisier
   });
 });

@@ -56,47 +56,52 @@ export const LESSONS: Lesson[] = [
   {
     id: 'length-bias',
     title: '2. The length bias of GRPO vs Dr. GRPO',
-    base: { task: 'add', difficulty: 2 },
-    settings: { maxCompletionLength: 10, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
+    base: { task: 'digitsum', difficulty: 1 },
+    settings: { maxCompletionLength: 14, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
     variants: [
       { label: 'GRPO (per-answer mean, std scaling)', settings: { lossType: 'grpo', advantage: 'grpo' } },
       { label: 'Dr. GRPO (sum / max length, no std)', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' } },
     ],
     watch:
-      'GRPO averages each answer\'s token losses over its own length |o_i|: a wrong answer\'s negative advantage is ' +
-      'spread thinner the longer it is, so long wrong answers are punished less per token and lengths drift up. ' +
-      'Dr. GRPO divides every answer by the same constant (max length) and drops the std scaling. Watch the ' +
-      'length chart: incorrect answers\' length vs correct ones, under each variant.',
+      'On the digit-sum base some answers think ("7,12,20|20", ~10 tokens) and some answer directly (2 tokens). ' +
+      'GRPO averages each answer\'s token losses over its own length |o_i|: in a group, a long wrong answer gets the same ' +
+      'total push-down as a short wrong one, spread over more tokens — on the base\'s first rollout about a third of the ' +
+      'short one\'s push per token. So long wrong answers are punished less per token, and lengths can drift up. Dr. GRPO ' +
+      'divides every answer by the same constant (max length) and drops the std scaling: every wrong token of a group is ' +
+      'pushed equally. Watch the length chart: incorrect answers\' length vs correct ones, under each variant.',
     charts: ['length', 'reward'],
   },
   {
     id: 'entropy-collapse',
     title: '3. Entropy collapse: β = 0 and a wide ε vs a KL leash',
     base: { task: 'add', difficulty: 2 },
-    settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.003 },
+    settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.001, warmupSteps: 0 },
     variants: [
       { label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 } },
-      { label: 'β = 0.1, ε = 0.2 (KL leash)', settings: { beta: 0.1, epsilon: 0.2, epsilonHigh: 0.2 } },
+      { label: 'β = 1, ε = 0.2 (KL leash)', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 } },
     ],
     watch:
-      'With no KL term and a wide clip, several inner epochs (µ = 4) push the policy hard toward whatever was ' +
-      'rewarded: the next-token entropy falls and the model stops exploring, so groups stop being mixed. A KL ' +
-      'leash β·KL(π_θ ‖ π_ref) and a narrow ε slow the collapse. Watch entropy, the KL chart and the clip fractions.',
+      'Several inner epochs (µ = 4) at η = 1e-3 push the policy toward whatever was rewarded, and the next-token ' +
+      'entropy falls (0.67 → 0.50 nats in 8 steps of the lesson\'s test). A strong KL leash β·KL(π_θ ‖ π_ref) with a ' +
+      'narrow ε holds it higher (0.56) and keeps π_θ nearer π_ref (KL 0.19 vs 0.27). At this scale it is a slowing, ' +
+      'not a rescue: run longer and watch entropy, the KL chart and the clip fractions drift apart.',
     charts: ['entropy', 'kl', 'groups'],
   },
   {
     id: 'reward-hacking',
     title: '4. Reward hacking: a weak verifier',
-    base: { task: 'add', difficulty: 2 },
-    settings: { weakVerifier: 'anywhere', maxCompletionLength: 10, formatReward: 0 },
+    base: { task: 'digitsum', difficulty: 1 },
+    settings: { weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1, warmupSteps: 0 },
     variants: [
       { label: 'Weak verifier (answer anywhere)', settings: { weakVerifier: 'anywhere' } },
       { label: 'Strict verifier', settings: { weakVerifier: 'strict' } },
     ],
     watch:
-      'The weak verifier pays whenever the right number appears anywhere in the answer, so hedging ("12 or 13") ' +
-      'and dumps of digits earn reward without being right. The reward curve rises; held-out accuracy, always ' +
-      'graded strictly, stalls. The stop signal "reward without held-out gains" fires on the reward chart.',
+      'The weak verifier pays whenever the right number appears anywhere in the answer, so a scratchpad whose running ' +
+      'sum is right followed by a wrong answer ("6,15,19|18"), hedges and dumps of digits earn reward without being ' +
+      'right. Reward sits above strict accuracy from the first step (accuracy is always graded strictly); GRPO then ' +
+      'reinforces the paid-wrong answers: the gap widens and answers grow longer than under the strict verifier. Run it ' +
+      'longer (or at η = 2e-3) and the answers turn into digit dumps: reward stays up while strict accuracy falls toward 0.',
     charts: ['reward', 'length'],
   },
   {
@@ -110,11 +115,11 @@ export const LESSONS: Lesson[] = [
     ],
     watch:
       'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N, drawn on ' +
-      'the pass@k chart at step 0 — but it pays N answers for every question, forever. GRPO and rejection-sampling ' +
-      'fine-tuning (RFT: cross-entropy on the verified answers only) spend the same generated tokens per step ' +
-      '(num_tokens) once, at training time, to move pass@1 toward what best-of-N reached. RL mostly sharpens: ' +
-      'pass@1 rises toward pass@N while pass@N itself barely moves. GRPO also learns from the failures (negative ' +
-      'advantages); RFT only imitates the successes.',
+      'the pass@k chart at step 0 (on this base 0.75 at N = 8 vs 0.38 for one answer) — but it pays N× the tokens for ' +
+      'every question, forever. GRPO and rejection-sampling fine-tuning (RFT: cross-entropy on the verified answers ' +
+      'only) spend the same generated tokens per step (num_tokens), once, at training time, to move pass@1 toward ' +
+      'pass@N. RFT only imitates the successes (about a third of the answers); GRPO also learns from the failures: ' +
+      'every answer of a mixed group has a non-zero advantage.',
     charts: ['passk', 'reward'],
   },
   {
@@ -137,17 +142,17 @@ export const LESSONS: Lesson[] = [
     id: 'kl-estimators',
     title: '7. KL estimators: k1 vs k3 vs the exact KL',
     base: { task: 'add', difficulty: 2 },
-    settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.003 },
+    settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.0003, numIterations: 1, warmupSteps: 0 },
     variants: [
       { label: 'k3 = e^d − d − 1', settings: { klEstimator: 'k3' } },
       { label: 'k1 = −d', settings: { klEstimator: 'k1' } },
     ],
     watch:
-      'Per sampled token, with d = log π_ref − log π_θ, k1 = −d is unbiased but can be negative; k3 = e^d − d − 1 is ' +
-      'unbiased and never negative, with lower variance when the policies are close. The exact KL sums over the ' +
-      'whole small vocabulary (51 tokens), so here it can be computed and the estimators checked against it ' +
-      '(the lesson\'s test does, on the CPU reference). Watch the KL chart under each estimator; the ' +
-      'step-through\'s heat-map shows the per-token KL over the answer text.',
+      'Per sampled token, with d = log π_ref − log π_θ, k1 = −d is unbiased but often negative (about a third of the ' +
+      'tokens here); k3 = e^d − d − 1 is unbiased and never negative. The exact KL sums over the whole small vocabulary ' +
+      '(51 tokens), so the estimators can be checked against it: both agree within their standard errors. While π_θ ' +
+      'stays close to π_ref (this lesson\'s η) k3 has the lower variance; drift 3× faster and e^d\'s tail makes k3 the ' +
+      'noisier one. Watch the KL chart under each estimator; the step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
   },
 ];
