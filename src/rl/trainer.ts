@@ -119,6 +119,11 @@ export interface TrainerOptions {
   evalDifficulties?: number[];
   /** Compute pass@k during evaluation (G samples per held-out prompt). */
   evalPassAtK?: boolean;
+  /**
+   * Take π_ref from the policy before the first update (default). False when the caller has
+   * already put a π_ref in place, e.g. a run resumed from a checkpoint with its own reference.
+   */
+  takeReference?: boolean;
 }
 
 const stats = (xs: number[]) => xs.length ? { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) } : { mean: NaN, min: NaN, max: NaN };
@@ -130,7 +135,7 @@ export class GrpoTrainer {
   /** The snapshot the current step runs with, taken by rollout(). */
   private active: Settings;
   /** π_ref is taken from the policy as the trainer found it, before its first update. */
-  private referenceTaken = false;
+  private referenceTaken: boolean;
   step = 0;
   numTokens = 0;
   private promptRng: Rng;
@@ -140,7 +145,8 @@ export class GrpoTrainer {
     this.settings = { ...settings };
     this.active = { ...settings };
     this.promptRng = new Rng(settings.seed);
-    this.opts = { evalSize: opts.evalSize ?? 32, evalDifficulties: opts.evalDifficulties ?? [], evalPassAtK: opts.evalPassAtK ?? true };
+    this.opts = { evalSize: opts.evalSize ?? 32, evalDifficulties: opts.evalDifficulties ?? [], evalPassAtK: opts.evalPassAtK ?? true, takeReference: opts.takeReference ?? true };
+    this.referenceTaken = !this.opts.takeReference;
   }
 
   /** The task of the current step. */
