@@ -132,10 +132,12 @@ export const LESSONS: Lesson[] = [
       { label: 'Process reward (credit each correct step)', settings: { rewardMode: 'process' } },
     ],
     watch:
-      'Only the final answer is graded, but writing the running sums first ("7,12,20|20") makes the answer easier. ' +
-      'Nobody asks for the scratchpad: answers that think are right more often, get positive advantages, and the ' +
-      'thinking spreads — response length rises together with accuracy (the R1-Zero story, at toy scale). ' +
-      'Compare with a process reward that credits each correct step.',
+      'Only the final answer is graded; writing the running sums first ("7,12,20|20") is allowed, never asked for. ' +
+      'In the R1-Zero story thinking answers are right more often, get positive advantages, and the thinking spreads: ' +
+      'length rises with accuracy. Honest caveat: on this micro model (D = 32, 2 layers) thinking answers are NOT yet ' +
+      'right more often than direct ones (measured: 0.41 vs 0.36 at 3 digits, 0.13 vs 0.15 at 5), so here the ' +
+      'thinking share may fall — watch the length chart to see which way it goes, and compare a process reward that ' +
+      'credits each correct step.',
     charts: ['length', 'reward'],
   },
   {
