@@ -16,6 +16,7 @@
  * --json prints one JSON object on stdout; otherwise a readable report. Progress on stderr.
  */
 import { chromium, type Page } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
 import { createServer } from 'vite';
 import { findBrowser } from './find-browser.mjs';
 
@@ -277,7 +278,7 @@ async function sweep(page: Page, swift: boolean): Promise<Json> {
   };
 }
 
-function printReport(o: Json): void {
+export function printReport(o: Json): void {
   const a = o.adapter as Json;
   const p = (s = '') => process.stdout.write(`${s}\n`);
   p(`adapter: ${a.vendor} ${a.architecture} ${a.description ?? ''}`);
@@ -291,7 +292,7 @@ function printReport(o: Json): void {
     table[name] = {
       'step ms (med)': c.step_ms_median, 'step ms (min)': c.step_ms_min, 'tokens/s': c.tokens_per_s, 'GFLOP/s': c.gflops,
       dispatches: c.dispatches_per_step, 'sample ms': c.sample_ms,
-      ...(q ? { 'TF.js step ms': q.step_ms_median, 'TF.js sample ms': q.sample_ms, '× step': q.ratio_step, '× sample': q.ratio_sample } : {}),
+      ...(q ? { 'TF.js step ms': q.step_ms_median, 'TF.js sample ms': q.sample_ms, 'rows (ratio)': q.sample_rows, '× step': q.ratio_step, '× sample': q.ratio_sample } : {}),
     };
   }
   console.table(table);
@@ -318,7 +319,9 @@ function printReport(o: Json): void {
   }
 }
 
-main().catch((e) => {
-  process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  });
+}
