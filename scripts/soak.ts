@@ -95,13 +95,16 @@ async function main(): Promise<void> {
     await page.goto(`http://127.0.0.1:${port}/?backend=${backend}&${SOAK_QUERY}`);
     await page.waitForFunction(() => { const s = (window as any).__lab?.store.getState(); return s && s.status === 'ready' && typeof (window as any).__lab.engineStats === 'function'; }, null, { timeout: 180_000 });
     const samples: SoakSample[] = [await soakSample(page, cdp)];
-    await page.getByRole('button', { name: /Play/ }).click();
     for (const target of [Math.floor(N / 2), N]) {
+      await page.getByRole('button', { name: /Play/ }).click();
       await runUntil(page, target, 60 * 60_000);
+      // sample between steps (paused, saves settled), so nothing of a step in flight is counted
+      await page.getByRole('button', { name: /Pause/ }).click();
+      await page.waitForFunction(() => (window as any).__lab.store.getState().status === 'paused', null, { timeout: 120_000 });
+      await page.evaluate(() => (window as any).__lab.savesSettled());
       samples.push(await soakSample(page, cdp));
       process.stderr.write(`step ${samples.at(-1)!.step} after ${Math.round((Date.now() - t0) / 1000)} s\n`);
     }
-    await page.getByRole('button', { name: /Pause/ }).click();
     console.table(samples);
     const problems = soakVerdict(samples[1], samples[2]);
     console.log(JSON.stringify({ steps: N, backend, seconds: Math.round((Date.now() - t0) / 1000), samples, problems }));

@@ -217,7 +217,8 @@ function load(): Promise<void> {
       backend = await RecoverableBackend.wrap(await createEngine(config, weights, s.seed, notices));
       backend.onLost = onDeviceLost;
       await backend.snapshotReference(); // π_ref = the base policy
-      trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE });
+      // the controller owns π_ref (taken above, restored on resume and after a device loss)
+      trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, takeReference: false });
       if (resume) {
         const rec = resume.record;
         await backend.setWeights(resume.checkpoint.weights);
@@ -225,9 +226,6 @@ function load(): Promise<void> {
         trainer.step = rec.trainer.step;
         trainer.numTokens = rec.trainer.numTokens;
         setPromptStream(trainer, rec.trainer.promptRng);
-        // π_ref was restored above; the trainer must not re-take it from the resumed policy at its first update
-        const guard = trainer as unknown as { referenceTaken?: boolean };
-        if (typeof guard.referenceTaken === 'boolean') guard.referenceTaken = true;
         notices.push(`Resumed the run saved in this browser at step ${rec.trainer.step}.`);
       }
       committed = backend.lastGood;
