@@ -21,7 +21,7 @@ export default defineConfig({
   webServer: {
     command: 'RLVR_TEST_SERVER=1 npx vite --port 5199 --strictPort',
     url: 'http://localhost:5199',
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false, // a server left running from an edit ago could serve stale modules
     timeout: 60_000,
   },
 });
