@@ -39,6 +39,14 @@ export class Rng {
   constructor(seed: number) {
     this.state = mix32(seed >>> 0 ^ 0x2545f491) || 1;
   }
+  /** The generator's whole state, to save and resume a stream exactly. */
+  getState(): { state: number; spare: number | null } {
+    return { state: this.state, spare: this.spare };
+  }
+  setState(s: { state: number; spare: number | null }): void {
+    this.state = s.state >>> 0;
+    this.spare = s.spare;
+  }
   /** mulberry32: uniform in [0, 1). */
   next(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);

@@ -66,7 +66,8 @@ type ValueOf<E> = E extends { kind: 'bool' } ? boolean : E extends { kind: 'enum
 export type Settings = { [E in Entry as E['key']]: ValueOf<E> };
 export type SettingKey = keyof Settings;
 
-export const SETTINGS_BY_KEY: Record<string, SettingSpec> = Object.fromEntries(SETTINGS.map((s) => [s.key, s]));
+/** Specs by key. A null-prototype object: "constructor" or "toString" are not settings. */
+export const SETTINGS_BY_KEY: Record<string, SettingSpec> = Object.assign(Object.create(null) as Record<string, SettingSpec>, Object.fromEntries(SETTINGS.map((s) => [s.key, s])));
 
 export function defaultSettings(): Settings {
   return Object.fromEntries(SETTINGS.map((s) => [s.key, s.default])) as unknown as Settings;

@@ -149,6 +149,14 @@ export class GrpoTrainer {
     this.referenceTaken = !this.opts.takeReference;
   }
 
+  /** The training-prompt stream's state: a resumed run saves it so it draws the prompts the uninterrupted run would have. */
+  get promptStream(): { state: number; spare: number | null } {
+    return this.promptRng.getState();
+  }
+  set promptStream(s: { state: number; spare: number | null }) {
+    this.promptRng.setState(s);
+  }
+
   /** The task of the current step. */
   get task(): Task {
     return getTask(this.active.task);

@@ -688,22 +688,13 @@ export function savesSettled(): Promise<void> {
   return saveChain;
 }
 
-/**
- * GrpoTrainer keeps its prompt stream (an Rng: mulberry32 state + Box-Muller spare) private; a
- * resumed run must draw the prompts the uninterrupted run would have drawn, so its two fields
- * are saved and put back. Null if the trainer's shape ever changes (then resume draws afresh).
- */
+/** A resumed run draws the prompts the uninterrupted run would have drawn: the trainer's prompt stream is saved and put back. */
 type RngFields = { state: number; spare: number | null };
-function promptStream(t: GrpoTrainer): RngFields | null {
-  const r = (t as unknown as { promptRng?: RngFields }).promptRng;
-  return r && typeof r.state === 'number' ? { state: r.state, spare: r.spare ?? null } : null;
+function promptStream(t: GrpoTrainer): RngFields {
+  return t.promptStream;
 }
 function setPromptStream(t: GrpoTrainer, st: RngFields | null): void {
-  const r = (t as unknown as { promptRng?: RngFields }).promptRng;
-  if (r && st && typeof r.state === 'number') {
-    r.state = st.state;
-    r.spare = st.spare;
-  }
+  if (st && typeof st.state === 'number') t.promptStream = st;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,3 +33,14 @@ describe('lab URL', () => {
     expect(r.settings.beta).toBe(0.2);
   });
 });
+
+describe('settings table lookups', () => {
+  it('inherited object keys are unknown settings, not crashes', async () => {
+    const { settingsFromRecord } = await import('../rl/settings.ts');
+    const r = settingsFromRecord([['constructor', '1'], ['toString', 'x'], ['__proto__', '2']]);
+    expect(r.applied).toEqual([]);
+    expect(r.notices.length).toBe(3);
+    expect(() => String(Object.keys(r.settings))).not.toThrow();
+    expect(Object.keys(r.settings)).not.toContain('constructor');
+  });
+});
