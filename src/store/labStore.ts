@@ -113,6 +113,10 @@ export interface LabState {
   stepsCompleted: number;
   /** True while an update is being computed. */
   inStep: boolean;
+  /** The latest GPU profile of one step (profileOneStep), and its state. */
+  profile: import('../gpu/profiler.ts').Profile | null;
+  profiling: boolean;
+  profileNote: string | null;
   /** When pause was last pressed: steps started by then, and whether a step was in progress (tests read these). */
   pausedAt: { stepsStarted: number; midStep: boolean } | null;
   /** Milliseconds to wait between steps. */
@@ -158,6 +162,9 @@ export const useLab = create<LabState>()(() => ({
   stepsStarted: 0,
   stepsCompleted: 0,
   inStep: false,
+  profile: null,
+  profiling: false,
+  profileNote: null,
   pausedAt: null,
   delayMs: 0,
   stepMode: false,

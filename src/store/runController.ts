@@ -427,6 +427,34 @@ export async function stepOnce(): Promise<void> {
   requestSave();
 }
 
+/**
+ * Run one real training step under the GPU profiler (WebGPU only): the step counts like any
+ * other; the profiler then replays its dispatches by phase and by kernel family (timestamp
+ * queries where the adapter has them, CPU clocks otherwise) and restores the weights it touched.
+ */
+export async function profileOneStep(): Promise<void> {
+  await stopLoop();
+  if (!(await ensureReady()) || get().inStep || !backend) return;
+  const engine = backend.engine;
+  if (engine.name !== 'webgpu') {
+    set({ profileNote: 'The profiler needs the WebGPU engine; this run is on the CPU reference.' });
+    return;
+  }
+  set({ profiling: true, profileNote: null });
+  try {
+    const { Profiler } = await import('../gpu/profiler.ts');
+    const { WebGPUBackend } = await import('../gpu/backend.ts');
+    if (!(engine instanceof WebGPUBackend)) throw new Error('not a WebGPU engine');
+    const profile = await new Profiler(engine).profile('one GRPO step', () => runOneStep());
+    set({ profile, status: 'paused' });
+    requestSave();
+  } catch (e) {
+    set({ profileNote: `Profiling failed: ${(e as Error).message}` });
+  } finally {
+    set({ profiling: false });
+  }
+}
+
 /** Reset to the base checkpoint (the current run is kept in the recent runs list). */
 export async function reset(): Promise<void> {
   await stopLoop();

@@ -13,6 +13,7 @@ import { Charts } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
 import { Lessons } from './Lessons.tsx';
 import { RunsPanel } from './RunsPanel.tsx';
+import { Profiling } from './Profiling.tsx';
 import { Explanations } from './Explanations.tsx';
 
 function Notices() {
@@ -80,6 +81,7 @@ export function App() {
         </div>
       </div>
       <RunsPanel />
+      <Profiling />
       <Explanations />
     </main>
   );
