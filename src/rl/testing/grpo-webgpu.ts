@@ -29,7 +29,7 @@ function installCounters() {
 export async function countGrpoStep() {
   const be = await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1 });
   await be.snapshotReference();
-  const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6 };
+  const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: 1 };
   const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
   await tr.trainStep(); // warm: pipelines, buffers and bind groups exist after this
   const { counts, restore } = installCounters();
