@@ -1,13 +1,15 @@
 /**
  * Runs engine code in headless Chromium (the real WebGPU path, the same modules as the page):
- * starts Vite on a free port, opens the blank harness page and hands the page to `fn`.
- * Used by `npm run train -- --backend webgpu` and `npm run bench`.
+ * starts Vite on a free port (no HMR, no file watching), opens the blank harness page — or
+ * `opts.path`, e.g. the lab itself — and hands the page to `fn`.
+ * Used by `npm run train -- --backend webgpu`, `npm run bench` and `npm run soak`.
  */
 import { chromium, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 import { findBrowser } from './find-browser.mjs';
 
-export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>, opts: { path?: string } = {}): Promise<T> {
+  process.env.RLVR_TEST_SERVER = '1'; // an edit elsewhere never reloads the page mid-run
   const executablePath = findBrowser();
   if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
   const server = await createServer({ logLevel: 'error', server: { port: 0, host: '127.0.0.1' } });
@@ -21,8 +23,11 @@ export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>): Promis
   try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-    await page.goto(`http://127.0.0.1:${port}/e2e/harness.html`);
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    if (opts.path) await page.goto(`http://127.0.0.1:${port}${opts.path}`);
+    else {
+      await page.goto(`http://127.0.0.1:${port}/e2e/harness.html`);
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    }
     return await fn(page);
   } finally {
     await browser.close();

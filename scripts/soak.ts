@@ -14,9 +14,9 @@
  * exceeded its bound. Settings are small (P = 2 prompts × G = 4, µ = 1, short answers,
  * evaluation every 100 steps) so 1000 steps take minutes on SwiftShader.
  */
-import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { type CDPSession, type Page } from '@playwright/test';
 import { pathToFileURL } from 'node:url';
-import { findBrowser } from './find-browser.mjs';
+import { withBrowserPage } from './browser.ts';
 import { MAX_CACHED_BIND_GROUPS, MAX_CACHED_UNIFORMS } from '../src/gpu/ops.ts';
 
 export const SOAK_QUERY = 'numGenerations=4&promptsPerStep=2&numIterations=1&maxCompletionLength=6&evalEvery=100';
@@ -75,24 +75,9 @@ async function main(): Promise<void> {
   const N = Number(flag('steps', '1000'));
   const backend = flag('backend', 'webgpu');
   if (!(N >= 2)) throw new Error('--steps must be at least 2');
-  process.env.RLVR_TEST_SERVER = '1'; // no HMR, no file watching: an edit elsewhere never reloads the soak's page
-  const { createServer } = await import('vite');
-  const executablePath = findBrowser();
-  if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
-  const server = await createServer({ logLevel: 'error', server: { port: 0, host: '127.0.0.1' } });
-  await server.listen();
-  const address = server.httpServer?.address();
-  const port = typeof address === 'object' && address ? address.port : 5173;
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
   const t0 = Date.now();
-  try {
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
+  await withBrowserPage(async (page) => {
     const cdp = await page.context().newCDPSession(page);
-    await page.goto(`http://127.0.0.1:${port}/?backend=${backend}&${SOAK_QUERY}`);
     await page.waitForFunction(() => { const s = (window as any).__lab?.store.getState(); return s && s.status === 'ready' && typeof (window as any).__lab.engineStats === 'function'; }, null, { timeout: 180_000 });
     const samples: SoakSample[] = [await soakSample(page, cdp)];
     for (const target of [Math.floor(N / 2), N]) {
@@ -114,10 +99,7 @@ async function main(): Promise<void> {
     } else {
       console.error('soak: flat (buffers, GPU bytes, heap within 10 %, history bounded)');
     }
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  }, { path: `/?backend=${backend}&${SOAK_QUERY}` });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -3,6 +3,7 @@
  * limits; submits and readbacks counted by wrapping GPUQueue.submit and GPUBuffer.mapAsync;
  * live buffers (and cache sizes) before and after 200 training steps.
  */
+import { installGpuCounters } from './counters.ts';
 import { CONFIGS } from '../../model/config.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { DEFAULT_ADAMW } from '../../model/backend.ts';
@@ -20,17 +21,7 @@ function randomBatch(rng: Rng, B: number, T: number, V: number): TokenBatch {
 }
 
 export async function runEngineChecks(steps = 200) {
-  const counts = { submits: 0, maps: 0 };
-  const origSubmit = GPUQueue.prototype.submit;
-  const origMap = GPUBuffer.prototype.mapAsync;
-  GPUQueue.prototype.submit = function (this: GPUQueue, cbs: Iterable<GPUCommandBuffer>) {
-    counts.submits++;
-    return origSubmit.call(this, cbs);
-  };
-  GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, ...args: Parameters<GPUBuffer['mapAsync']>) {
-    counts.maps++;
-    return origMap.apply(this, args);
-  };
+  const { counts, restore } = installGpuCounters();
   try {
     const config: ModelConfig = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
     const adapter = (await navigator.gpu.requestAdapter())!;
@@ -102,7 +93,6 @@ export async function runEngineChecks(steps = 200) {
       errors,
     };
   } finally {
-    GPUQueue.prototype.submit = origSubmit;
-    GPUBuffer.prototype.mapAsync = origMap;
+    restore();
   }
 }

@@ -10,21 +10,7 @@ import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { createBackend } from '../backends.ts';
 import { defaultSettings, type Settings } from '../settings.ts';
 import { GrpoTrainer } from '../trainer.ts';
-
-function installCounters() {
-  const counts = { submits: 0, maps: 0 };
-  const submit = GPUQueue.prototype.submit;
-  const map = GPUBuffer.prototype.mapAsync;
-  GPUQueue.prototype.submit = function (this: GPUQueue, cbs: Iterable<GPUCommandBuffer>) {
-    counts.submits++;
-    return submit.call(this, cbs);
-  };
-  GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, ...args: Parameters<GPUBuffer['mapAsync']>) {
-    counts.maps++;
-    return map.apply(this, args);
-  };
-  return { counts, restore: () => { GPUQueue.prototype.submit = submit; GPUBuffer.prototype.mapAsync = map; } };
-}
+import { installGpuCounters } from '../../gpu/testing/counters.ts';
 
 export async function countGrpoStep() {
   const be = await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1 });
@@ -32,7 +18,7 @@ export async function countGrpoStep() {
   const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: 1 };
   const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
   await tr.trainStep(); // warm: pipelines, buffers and bind groups exist after this
-  const { counts, restore } = installCounters();
+  const { counts, restore } = installGpuCounters();
   try {
     const at = () => ({ ...counts });
     const c0 = at();
