@@ -88,16 +88,11 @@ async function main() {
     finalWeights = await withBrowserPage(async (page) => {
       await page.exposeFunction('__emit', (line: string) => emit(JSON.parse(line)));
       await page.exposeFunction('__log', (line: string) => log(line));
-      const weights = await page.evaluate(async ({ settings, steps, config, weights, evalSize, passAtK }) => {
-        // Absolute paths: the page loads the very modules the lab uses from the Vite server.
-        const { createBackend }: typeof import('../src/rl/backends.ts') = await import('/src/rl/backends.ts' as string);
-        const { runTraining }: typeof import('../src/rl/run.ts') = await import('/src/rl/run.ts' as string);
-        const w = weights ? new Float32Array(weights) : null;
-        const be = await createBackend('webgpu', config, { seed: settings.seed, weights: w });
-        const g = globalThis as unknown as { __emit: (s: string) => void; __log: (s: string) => void };
-        await runTraining(be, settings, { steps, emit: (r) => g.__emit(JSON.stringify(r)), progress: (m) => g.__log(m), evalSize, evalPassAtK: passAtK });
-        return Array.from(await be.getWeights());
-      }, { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK });
+      // The page function stays a one-liner: the run itself is a module (src/rl/cliRun.ts) the page imports.
+      const weights = await page.evaluate(
+        (args) => import('/src/rl/cliRun.ts' as string).then((m: typeof import('../src/rl/cliRun.ts')) => m.runWebGPUTraining(args)),
+        { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK },
+      );
       return new Float32Array(weights as number[]);
     });
   }

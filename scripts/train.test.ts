@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const train = (...args: string[]) => spawnSync('npx', ['tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
+
+describe('npm run train (CPU reference)', () => {
+  it('unknown flags and bad values: one sentence (plus usage) and exit 2', () => {
+    for (const args of [['--bogus', '1'], ['--beta', 'lots'], ['--num_generations', '1'], ['--backend', 'tpu'], ['--steps']]) {
+      const r = train(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      const first = r.stderr.split('\n')[0];
+      expect(first.length, first).toBeGreaterThan(10);
+      expect(r.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('a short run writes JSONL: eval, step lines with TRL names, and a summary last', () => {
+    const r = train('--task', 'reverse', '--difficulty', '2', '--steps', '2', '--seed', '3', '--promptsPerStep', '2', '--num_generations', '2', '--eval-size', '4', '--no-pass-at-k', '--evalEvery', '1');
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0].type).toBe('eval');
+    const steps = lines.filter((l) => l.type === 'step');
+    expect(steps.length).toBe(2);
+    for (const k of ['step', 'reward', 'reward_std', 'frac_reward_zero_std', 'entropy', 'kl', 'mean_length']) expect(steps[0], k).toHaveProperty(k);
+    expect(lines.filter((l) => l.type === 'eval').every((e) => 'heldout_accuracy' in e && 'pass_at_k' in e)).toBe(true);
+    const summary = lines.at(-1);
+    expect(summary).toMatchObject({ type: 'summary', steps: 2, backend: 'cpu', task: 'reverse' });
+    for (const k of ['heldout_before', 'heldout_after', 'seconds']) expect(summary, k).toHaveProperty(k);
+    expect(r.stderr).toMatch(/from public\/checkpoints\/reverse-d2\.ckpt/); // progress on stderr
+  });
+});
