@@ -21,7 +21,7 @@ test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base',
   const r = await page.evaluate(async () => {
     const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
     const { LEARNING_RECIPE } = await import('/src/rl/testing/recipe.ts' as string);
-    return m.learnOnWebGPU('/checkpoints/reverse-d2.ckpt', LEARNING_RECIPE, 30, 64);
+    return m.learnOnWebGPU('/checkpoints/reverse-d2.ckpt', LEARNING_RECIPE, 40, 64);
   });
   console.log(`WebGPU GRPO, reverse d2: held-out greedy ${r.before.greedy.toFixed(3)} → ${r.after.greedy.toFixed(3)}, pass@1 ${r.before.pass1.toFixed(3)} → ${r.after.pass1.toFixed(3)}, ${r.msPerStep.toFixed(0)} ms/step`);
   console.log(`rewards: ${r.rewards.map((x) => x.toFixed(2)).join(' ')}`);
