@@ -122,12 +122,15 @@ export function AdvantagesChart() {
     return out;
   }, [rollout]);
   const n = rows.filter((r) => r.kind !== 'gap').length;
+  // Label at most 8 prompts so the names stay readable with 32 prompts on a projector.
+  const every = Math.max(1, Math.ceil((rollout?.groups.length ?? 1) / 8));
+  const promptTick = (l: string) => { const m = /^P(\d+)$/.exec(l); return m && (Number(m[1]) - 1) % every === 0 ? l : ''; };
   return (
     <ChartCard id="advantages" title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" interval={0} tick={AXIS} tickFormatter={(l: string) => (/^P\d+$/.test(l) ? l : '')} />
+          <XAxis dataKey="label" interval={0} tick={AXIS} tickFormatter={promptTick} />
           <YAxis tick={AXIS} width={44} />
           <ReferenceLine y={0} stroke="#000" />
           <Tooltip formatter={(v) => fmt(Number(v))} />
