@@ -289,7 +289,7 @@ export class WebGPUBackend implements Backend {
 
   async sample(req: SampleRequest): Promise<SampleResult> {
     const { prompts, numGenerations: G, temperature, maxNewTokens, seed, stream } = req;
-    const { seqLen, vocabSize: V, dModel: D, nHeads: H, nLayers: L } = this.config;
+    const { seqLen, vocabSize: V, dModel: D, nHeads: H } = this.config;
     if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
     prompts.forEach((p, i) => {
       if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
@@ -337,21 +337,7 @@ export class WebGPUBackend implements Backend {
       enc.copyBufferToBuffer(this.posTable, pos * 16, this.stepUniform, 0, 16);
       const pass = enc.beginComputePass();
       o.embeddingDecode(pass, a.encoded, dec.tokens, P('wte'), P('wpe'), this.stepUniform, R, stride, D);
-      let residual = a.encoded;
-      for (let l = 0; l < L; l++) {
-        const x = a.blocks[l];
-        const h = `h${l}.`;
-        o.layernormForward(pass, x.ln1, x.ln1Mean, x.ln1Rstd, residual, P(h + 'ln1.g'), P(h + 'ln1.b'), R, D);
-        o.matmulForward(pass, x.qkv, x.ln1, P(h + 'qkv.w'), P(h + 'qkv.b'), R, D, 3 * D);
-        o.attentionDecode(pass, x.atty, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H);
-        o.matmulForward(pass, x.residual2, x.atty, P(h + 'proj.w'), P(h + 'proj.b'), R, D, D, { res: residual });
-        o.layernormForward(pass, x.ln2, x.ln2Mean, x.ln2Rstd, x.residual2, P(h + 'ln2.g'), P(h + 'ln2.b'), R, D);
-        o.matmulForward(pass, x.fch, x.ln2, P(h + 'fc.w'), P(h + 'fc.b'), R, D, 4 * D, { geluOut: x.fchGelu });
-        o.matmulForward(pass, x.residual3, x.fchGelu, P(h + 'fc2.w'), P(h + 'fc2.b'), R, 4 * D, D, { res: x.residual2 });
-        residual = x.residual3;
-      }
-      o.layernormForward(pass, a.lnf, a.lnfMean, a.lnfRstd, residual, P('lnf.g'), P('lnf.b'), R, D);
-      o.matmulForward(pass, a.logits, a.lnf, P('lm_head'), null, R, D, V);
+      m.recordBlocks(pass, m.params, R, (x, l) => o.attentionDecode(pass, x.atty, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H));
       o.sampleNext(pass, dec.tokens, dec.rows, dec.state, dec.logprobs, a.logits, this.stepUniform, this.sampleUniform, R);
       pass.end();
     }

@@ -15,7 +15,7 @@ import type { GpuContext } from './context.ts';
 import type { Binding } from './ops.ts';
 
 /** Activations (and their gradients) of one block. */
-interface BlockActs {
+export interface BlockActs {
   ln1: GPUBuffer; ln1Mean: GPUBuffer; ln1Rstd: GPUBuffer;
   qkv: GPUBuffer; att: GPUBuffer; atty: GPUBuffer; residual2: GPUBuffer;
   ln2: GPUBuffer; ln2Mean: GPUBuffer; ln2Rstd: GPUBuffer;
@@ -123,20 +123,33 @@ export class GpuModel {
 
   /** Forward of a (B, T) batch to the logits [B*T, V] (temperature 1), on weights `P` (π_θ or π_ref). */
   recordForward(pass: GPUComputePassEncoder, P: GPUBuffer, B: number, T: number): void {
-    const { dModel: D, nHeads: H, vocabSize: V, nLayers: L } = this.config;
+    const { dModel: D, nHeads: H } = this.config;
     const o = this.ctx.ops;
     const a = this.acts!;
     const N = B * T;
     const p = (n: string) => this.t(P, n);
     o.phase = 'forward';
     o.embeddingForward(pass, a.encoded, a.inputs, p('wte'), p('wpe'), B, T, D);
+    this.recordBlocks(pass, P, N, (x) => o.attentionForward(pass, x.atty, x.att, x.qkv, B, T, D, H));
+  }
+
+  /**
+   * The L pre-LN blocks, the final LayerNorm and the LM head over the N rows of acts.encoded, on
+   * weights `P`: shared by the batch forward and the KV-cache decode step, which differ only in
+   * how attention is computed (`attention` writes block x's atty from its qkv).
+   */
+  recordBlocks(pass: GPUComputePassEncoder, P: GPUBuffer, N: number, attention: (x: BlockActs, layer: number) => void): void {
+    const { dModel: D, vocabSize: V, nLayers: L } = this.config;
+    const o = this.ctx.ops;
+    const a = this.acts!;
+    const p = (n: string) => this.t(P, n);
     let residual = a.encoded;
     for (let l = 0; l < L; l++) {
       const x = a.blocks[l];
       const h = `h${l}.`;
       o.layernormForward(pass, x.ln1, x.ln1Mean, x.ln1Rstd, residual, p(h + 'ln1.g'), p(h + 'ln1.b'), N, D);
       o.matmulForward(pass, x.qkv, x.ln1, p(h + 'qkv.w'), p(h + 'qkv.b'), N, D, 3 * D);
-      o.attentionForward(pass, x.atty, x.att, x.qkv, B, T, D, H);
+      attention(x, l);
       o.matmulForward(pass, x.residual2, x.atty, p(h + 'proj.w'), p(h + 'proj.b'), N, D, D, { res: residual });
       o.layernormForward(pass, x.ln2, x.ln2Mean, x.ln2Rstd, x.residual2, p(h + 'ln2.g'), p(h + 'ln2.b'), N, D);
       // fused bias + GELU: fch = ln2·W + b and fchGelu = gelu(fch) from one dispatch
