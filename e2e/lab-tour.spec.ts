@@ -100,6 +100,28 @@ test('tour: keyboard controls, 20 steps with every chart, one update phase by ph
     const s = await state(page, 's.settings');
     for (const [k, v] of Object.entries(l.settings)) expect((s as any)[k], `${l.id}: ${k}`).toBe(v);
     expect(page.url()).toContain(`lesson=${l.id}`);
+    // The thinking chart exists only for tasks with a scratchpad; lesson 6 is about it: one step draws it.
+    if (l.id === 'scratchpad') {
+      await page.locator('h1').click();
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('run-status')).toContainText('paused · 1 step', { timeout: 60_000 });
+      expect(await points(page, 'thinking')).toBe(1);
+      // The control variant restarts from its own base; the run just made is overlaid on the charts.
+      await page.getByRole('button', { name: /Whole digit sum/ }).click();
+      await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+      expect(await state(page, 's.settings.task')).toBe('digitsum');
+      await page.locator('h1').click();
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('run-status')).toContainText('paused · 1 step', { timeout: 60_000 });
+      // The overlay is the run just ended: lesson 6's first variant, one step (its thinking share is on the chart).
+      const prev = await state(page, 's.runs[0]') as { id: number; settings: { task: string }; steps: unknown[] };
+      expect(prev.settings.task).toBe('modsum');
+      expect(prev.steps.length).toBe(1);
+      expect(await state(page, 's.overlayRunId')).toBe(prev.id);
+      await expect(page.getByTestId('chart-thinking')).toContainText(`share thinking, Run ${prev.id}`);
+      await expect(page.getByTestId('chart-entropy')).toContainText(`entropy, Run ${prev.id}`);
+      await page.getByTestId('chart-thinking').screenshot({ path: 'test-results/lab-thinking.png' });
+    } else if (l.settings.task === 'add') await expect(page.getByTestId('chart-thinking')).toHaveCount(0);
   }
   await page.screenshot({ path: 'test-results/lab-lesson.png' });
   expect(errors).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * Verifier speed: strict verdicts per second per task on a mix of responses (the reference
  * answer, a wrong answer, a hostile one, a long one), and the cost of a 10,000-character
- * answer, which the response cap refuses before any parsing. A benchmark, not a test: it
+ * answer, which the response cap refuses before any parsing, and the worst 100,000-character
+ * hostile answer over every task and weak verifier. A benchmark, not a test: it
  * prints a table and one JSON line, and asserts nothing.
  *
  *   npx tsx scripts/verify-bench.ts [--reps N]
@@ -53,8 +54,26 @@ for (const w of WEAK_VERIFIERS) {
   for (let i = 0; i < 2000; i++) sink += w.verify(task, prompt, LONG).reward;
   weakLong[w.id] = ((performance.now() - t0) / 2000) * 1000;
 }
+// The worst of four 100,000-character hostile shapes, over every task and weak verifier (ms, fastest of 3).
+const HOSTILE = ['9'.repeat(100_000), '('.repeat(50_000) + ')'.repeat(50_000), '|'.repeat(100_000), `${'1+'.repeat(50_000)}1`];
+let hostileWorstMs = 0;
+for (const task of TASKS) {
+  const prompt = task.generate(new Rng(1), task.difficulties[0]).prompt;
+  for (const text of HOSTILE) {
+    for (const verify of [(r: string) => task.verify(prompt, r), ...WEAK_VERIFIERS.map((w) => (r: string) => w.verify(task, prompt, r))]) {
+      let best = Infinity;
+      for (let k = 0; k < 3; k++) {
+        const t0 = performance.now();
+        sink += verify(text).reward;
+        best = Math.min(best, performance.now() - t0);
+      }
+      hostileWorstMs = Math.max(hostileWorstMs, best);
+    }
+  }
+}
 const maxLong = Math.max(...Object.values(longRows));
 console.log(`\nall tasks: ${Math.round((total / totalMs) * 1000).toLocaleString('en-US')} verdicts/s`);
 console.log(`10,000-character answer, strict: at most ${maxLong.toFixed(2)} µs per verdict (refused by the length cap)`);
 console.log(`10,000-character answer, weak:   ${Object.entries(weakLong).map(([k, v]) => `${k} ${v.toFixed(1)} µs`).join(', ')}`);
-console.log(JSON.stringify({ verdictsPerSecond: results, overall: Math.round((total / totalMs) * 1000), longAnswerMicros: longRows, weakLongAnswerMicros: weakLong, sink }));
+console.log(`100,000-character hostile answers, worst over every task and weak verifier: ${hostileWorstMs.toFixed(2)} ms`);
+console.log(JSON.stringify({ verdictsPerSecond: results, overall: Math.round((total / totalMs) * 1000), longAnswerMicros: longRows, weakLongAnswerMicros: weakLong, hostileWorstMs, sink }));

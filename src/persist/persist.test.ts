@@ -3,7 +3,7 @@ import { CONFIGS, paramLayout } from '../model/config.ts';
 import { encodeCheckpoint } from '../model/checkpoint.ts';
 import { defaultSettings } from '../rl/settings.ts';
 import { parseLabUrl } from '../store/url.ts';
-import { getTask, TASKS, WEAK_VERIFIERS } from '../tasks/registry.ts';
+import { TASKS, WEAK_VERIFIERS } from '../tasks/registry.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { Rng } from '../model/rng.ts';
 import { SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun } from './savedRun.ts';
@@ -100,29 +100,19 @@ describe('saved runs', () => {
   });
 });
 
-describe('verifiers cap hostile answers in length and time', () => {
-  it('every task and weak verifier answers a 100 000-character response in < 20 ms (fastest of 3)', () => {
+describe('verifiers cap hostile answers in length', () => {
+  // The cost of these answers is measured by `npm run verify:bench` (a benchmark, not a timed test).
+  it('every strict verifier refuses a 100 000-character response by the length cap, before parsing; weak verifiers return a verdict', () => {
     const hostile = ['9'.repeat(100_000), '('.repeat(50_000) + ')'.repeat(50_000), '|'.repeat(100_000), `${'1+'.repeat(50_000)}1`];
-    let worst = 0;
-    for (const t of TASKS) {
-      const task = getTask(t.id);
+    for (const task of TASKS) {
       const prompt = task.generate(new Rng(1), task.difficulties[0]).prompt;
       for (const text of hostile) {
-        for (const verify of [(p: string, r: string) => task.verify(p, r), ...WEAK_VERIFIERS.map((wv) => (p: string, r: string) => wv.verify(task, p, r))]) {
-          // the fastest of 3 tries: the cap bounds the work; a busy shared machine only adds noise
-          let dt = Infinity;
-          let v = verify(prompt, text);
-          for (let k = 0; k < 3; k++) {
-            const t0 = performance.now();
-            v = verify(prompt, text);
-            dt = Math.min(dt, performance.now() - t0);
-          }
-          worst = Math.max(worst, dt);
-          expect(v.correct, `${t.id}`).toBe(false);
-        }
+        const v = task.verify(prompt, text);
+        expect(v.correct, task.id).toBe(false);
+        expect(v.reason, task.id).toBe('answer too long');
+        // A weak verifier scans the text (a dump containing the answer is one of its exploits), but never throws.
+        for (const wv of WEAK_VERIFIERS) expect([0, 0.1, 1], `${task.id} ${wv.id}`).toContain(wv.verify(task, prompt, text).reward);
       }
     }
-    console.log(`worst verifier time on 100 000-character answers: ${worst.toFixed(2)} ms`);
-    expect(worst).toBeLessThan(20);
   });
 });

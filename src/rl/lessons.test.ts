@@ -11,11 +11,11 @@ import { getTask } from '../tasks/registry.ts';
 import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
 import { baseCheckpointPath } from './bases.ts';
-import { GrpoTrainer, heldoutPrompts, stepMetrics } from './trainer.ts';
+import { GrpoTrainer, heldoutPrompts, stepMetrics, type StepMetrics } from './trainer.ts';
 import { policyObjective } from '../model/objective.ts';
 import { bestOfN } from './baselines.ts';
 
-const CHARTS = ['reward', 'groups', 'advantages', 'entropy', 'length', 'kl', 'passk', 'theory'];
+const CHARTS = ['reward', 'groups', 'advantages', 'entropy', 'length', 'thinking', 'kl', 'passk', 'theory'];
 
 async function trainerFor(s: Settings) {
   const path = baseCheckpointPath(s.task, s.difficulty)!;
@@ -47,7 +47,12 @@ describe('lessons as data', () => {
           expect(parseSetting(spec, String(value)).ok, `${l.id}: ${k}=${value}`).toBe(true);
         }
       }
-      l.variants.forEach((_, i) => expect(lessonSettings(l, defaultSettings(), i).task).toBe(l.base.task));
+      expect(lessonSettings(l, defaultSettings()).task).toBe(l.base.task);
+      // Every variant (a variant may switch task, e.g. lesson 6's control) starts from a shipped base.
+      l.variants.forEach((_, i) => {
+        const s = lessonSettings(l, defaultSettings(), i);
+        expect(baseCheckpointPath(s.task, s.difficulty), `${l.id} #${i}`).toBeDefined();
+      });
     }
   });
 });
@@ -169,6 +174,26 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     console.table(bon);
     expect(bon[1].accuracy).toBeGreaterThan(bon[0].accuracy + 0.2);
     expect(bon[1].tokens_per_prompt / bon[0].tokens_per_prompt).toBeGreaterThan(6);
+  });
+  it('6. scratchpad: where thinking pays it spreads and answers grow; where it does not pay it recedes', async () => {
+    const l = getLesson('scratchpad')!;
+    const arms: StepMetrics[][] = [];
+    for (const [v, n] of [[0, 16], [1, 12]] as const) {
+      const t = await trainerFor(lessonSettings(l, defaultSettings(), v));
+      arms.push(await steps(t, n));
+    }
+    console.table(arms.flatMap((ms, v) => ms.map((m) => ({ variant: l.variants[v].settings.task, step: m.step, think_fraction: m.think_fraction, accuracy_think: m.accuracy_think, accuracy_direct: m.accuracy_direct, mean_length: m.mean_length, accuracy: m.accuracy }))));
+    const mean = (ms: StepMetrics[], f: (m: StepMetrics) => number) => ms.reduce((a, m) => a + f(m), 0) / ms.length;
+    const [pays, control] = arms;
+    const [early, late] = [pays.slice(0, 3), pays.slice(-3)];
+    // It pays: over the first steps (both forms still common), thinking answers are right more often than direct ones…
+    expect(mean(early, (m) => m.accuracy_think)).toBeGreaterThan(mean(early, (m) => m.accuracy_direct) + 0.1);
+    // …so thinking spreads, answers grow, and accuracy rises with them.
+    expect(mean(late, (m) => m.think_fraction)).toBeGreaterThan(mean(early, (m) => m.think_fraction) + 0.3);
+    expect(mean(late, (m) => m.mean_length)).toBeGreaterThan(mean(early, (m) => m.mean_length) + 2);
+    expect(mean(late, (m) => m.accuracy)).toBeGreaterThan(mean(early, (m) => m.accuracy) + 0.15);
+    // The control: whole digit sums, where this model's running sums do not pay; the thinking share falls.
+    expect(mean(control.slice(-3), (m) => m.think_fraction)).toBeLessThan(mean(control.slice(0, 3), (m) => m.think_fraction) - 0.1);
   });
   it('7. KL estimators: k1 and k3 agree with the exact KL on sampled tokens; k3 ≥ 0, k1 sometimes < 0; k3 has the lower variance while π_θ stays close to π_ref', async () => {
     const l = getLesson('kl-estimators')!;

@@ -13,7 +13,7 @@
 import type { Settings } from './settings.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
-export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'kl' | 'passk' | 'theory';
+export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory';
 
 export interface LessonVariant {
   label: string;
@@ -125,20 +125,24 @@ export const LESSONS: Lesson[] = [
   {
     id: 'scratchpad',
     title: '6. A thinking scratchpad that grows because it pays',
-    base: { task: 'digitsum', difficulty: 1 },
-    settings: { maxCompletionLength: 16, formatReward: 0, rewardMode: 'outcome' },
+    base: { task: 'modsum', difficulty: 2 },
+    settings: { maxCompletionLength: 14, formatReward: 0, rewardMode: 'outcome', promptsPerStep: 16 },
     variants: [
-      { label: 'Outcome reward', settings: { rewardMode: 'outcome' } },
-      { label: 'Process reward (credit each correct step)', settings: { rewardMode: 'process' } },
+      { label: 'Last digit of the sum: one-digit steps (thinking pays)', settings: { task: 'modsum', difficulty: 2, maxCompletionLength: 14 } },
+      { label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 } },
     ],
     watch:
-      'Only the final answer is graded; writing the running sums first ("7,12,20|20") is allowed, never asked for. ' +
-      'In the R1-Zero story thinking answers are right more often, get positive advantages, and the thinking spreads: ' +
-      'length rises with accuracy. Honest caveat: on this micro model (D = 32, 2 layers) thinking answers are NOT yet ' +
-      'right more often than direct ones (measured: 0.41 vs 0.36 at 3 digits, 0.13 vs 0.15 at 5), so here the ' +
-      'thinking share may fall — watch the length chart to see which way it goes, and compare a process reward that ' +
-      'credits each correct step.',
-    charts: ['length', 'reward'],
+      'Only the final answer is graded; writing running sums first ("7,2,0,3|3") is allowed, never asked for, and the ' +
+      'base does it in about half of its answers. The task: the last digit of the sum of 5 digits. Answered directly it ' +
+      'needs all five digits at once, and this 2-layer model is barely above chance (0.1); written out, each step adds ' +
+      'one digit to the previous step, mod 10. Thinking answers are right more often (0.29 vs 0.13 over the first three ' +
+      'steps of the lesson\'s test), so in a mixed group they get the positive advantages, and thinking spreads: the ' +
+      'share goes from 0.45 to 0.80 in 16 steps (nearly all answers by step 20), answers grow from 6.5 to 10 tokens, and ' +
+      'accuracy rises from 0.20 to 0.45 — R1-Zero\'s growing responses at toy scale. The second variant is the control: ' +
+      'the whole digit sum, whose running sums reach 45 and which this model cannot yet write reliably. There thinking ' +
+      'does not pay (0.15 vs 0.21 right), and the share falls from 0.42 to 0.17 in 12 steps. Length grows where it pays, ' +
+      'not because RL likes length. Watch the thinking chart.',
+    charts: ['thinking', 'length', 'reward'],
   },
   {
     id: 'kl-estimators',

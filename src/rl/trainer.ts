@@ -17,7 +17,7 @@
 import type { Backend, SampleResult, TokenBatch } from '../model/backend.ts';
 import { packBatch } from '../model/batch.ts';
 import { Rng } from '../model/rng.ts';
-import { decode, encodePrompt } from '../tasks/tokenizer.ts';
+import { ANSWER_SEPARATOR, decode, encodePrompt } from '../tasks/tokenizer.ts';
 import { getTask, getWeakVerifier } from '../tasks/registry.ts';
 import { samplePrompts } from '../tasks/split.ts';
 import { mixedGroupProbability, passAtK } from '../tasks/metrics.ts';
@@ -91,6 +91,11 @@ export interface StepMetrics {
   clipped_ratio: number;
   /** Mean fraction of correct scratchpad steps (tasks with checkable steps), else NaN. */
   process_reward: number;
+  /** Share of answers that think first (a scratchpad before the answer separator "|"). */
+  think_fraction: number;
+  /** Strict accuracy of the answers that think, and of those that answer directly (NaN when there are none). */
+  accuracy_think: number;
+  accuracy_direct: number;
   tokens_generated: number;
   /** Cumulative generated tokens since the run started (for matched-compute comparisons). */
   num_tokens: number;
@@ -402,6 +407,7 @@ export function stepMetrics(
   const lenC: number[] = [], lenI: number[] = [], lenAll: number[] = [];
   let truncated = 0;
   const proc: number[] = [];
+  let think = 0, thinkRight = 0, directRight = 0;
   for (const g of rollout.groups) {
     if (g.rewards.every((r) => r === g.rewards[0])) zeroStd++;
     const c = g.correct.filter(Boolean).length;
@@ -413,6 +419,10 @@ export function stepMetrics(
       (g.correct[i] ? lenC : lenI).push(t.length);
       lenAll.push(t.length);
       if (!g.finished[i]) truncated++;
+      if (g.responses[i].includes(ANSWER_SEPARATOR)) {
+        think++;
+        if (g.correct[i]) thinkRight++;
+      } else if (g.correct[i]) directRight++;
       const pr = processReward(g.prompt, g.responses[i]);
       if (pr !== undefined) proc.push(pr);
     });
@@ -446,6 +456,9 @@ export function stepMetrics(
     length_incorrect_mean: si.mean, length_incorrect_min: si.min, length_incorrect_max: si.max,
     clipped_ratio: truncated / Math.max(1, n),
     process_reward: proc.length ? proc.reduce((a, b) => a + b, 0) / proc.length : NaN,
+    think_fraction: think / Math.max(1, n),
+    accuracy_think: think ? thinkRight / think : NaN,
+    accuracy_direct: n - think ? directRight / (n - think) : NaN,
     tokens_generated: rollout.tokensGenerated,
     num_tokens: numTokens,
     prompts_drawn: rollout.promptsDrawn,

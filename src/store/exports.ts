@@ -4,6 +4,20 @@
  */
 import { SETTINGS, type Settings } from '../rl/settings.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
+import { MAX_ANSWER_CHARS, MAX_RESPONSE_CHARS } from '../tasks/common.ts';
+import { ANSWER_SEPARATOR, CHARS } from '../tasks/tokenizer.ts';
+
+/**
+ * Each task's answer grammar as a Python regex, for the snippet's format reward (the lab's own
+ * grammars are in src/tasks; exports.test.ts runs the snippet against the strict verifiers).
+ * Countdown grades an expression by evaluating it, which no regex can: its snippet says so.
+ */
+const INTEGER = '0|-?[1-9][0-9]*';
+const LETTERS = '[a-z]+';
+export const ANSWER_REGEX: Record<string, string> = {
+  add: INTEGER, sub: INTEGER, mul: INTEGER, chain: INTEGER, digitsum: INTEGER, modsum: '[0-9]', count: '0|[1-9][0-9]*',
+  reverse: LETTERS, sort: LETTERS, dedup: LETTERS, shift: LETTERS, palindrome: 'yes|no',
+};
 
 /** One row per step, TRL's metric names as columns; held-out accuracy where an evaluation happened. */
 export function metricsCsv(steps: StepMetrics[], evals: EvalMetrics[]): string {
@@ -59,20 +73,25 @@ export function grpoConfigSnippet(s: Settings): string {
     '# Lab settings without a GRPOConfig field (implement them in your reward or data):',
     ...unmapped,
     '',
-    `# Reward for the lab's "${s.task}" task: ${s.formatReward} for a well-formed wrong answer, 1 if correct, 0 otherwise.`,
-    '# The graded part is what follows the last "|" (a scratchpad may come before it).',
+    `# Reward for the lab's "${s.task}" task, graded as the lab grades: 1 if correct, ${s.formatReward} for a well-formed wrong answer, 0 otherwise.`,
+    `VOCAB = set(${JSON.stringify(CHARS + ANSWER_SEPARATOR)})`,
     'def reward_fn(completions, answer, **kwargs):',
     '    rewards = []',
     '    for completion, expected in zip(completions, answer):',
     '        text = completion if isinstance(completion, str) else completion[0]["content"]',
-    '        graded = text.rsplit("|", 1)[-1].strip()',
+    '        # The response rules: short enough, only vocabulary characters, at most one "|".',
+    `        if len(text) > ${MAX_RESPONSE_CHARS} or any(c not in VOCAB for c in text) or text.count("|") > 1:`,
+    '            rewards.append(0.0)',
+    '            continue',
+    '        graded = text.split("|")[-1].strip(" ")  # a scratchpad may come before "|"; only the answer is graded',
     '        if graded == str(expected):',
     '            rewards.append(1.0)',
-    '        elif re.fullmatch(r"-?[0-9]+|[a-z]+", graded):',
+    `        elif 0 < len(graded) <= ${MAX_ANSWER_CHARS} and re.fullmatch(r"${ANSWER_REGEX[s.task] ?? INTEGER}", graded):`,
     `            rewards.append(${s.formatReward})`,
     '        else:',
     '            rewards.append(0.0)',
     '    return rewards',
+    ...(ANSWER_REGEX[s.task] ? [] : [`# The lab grades "${s.task}" by evaluating the answer (any expression reaching the target counts); this exact match against one reference answer undercounts.`]),
     '',
     '# trainer = GRPOTrainer(model="your-model", reward_funcs=reward_fn, args=config, train_dataset=dataset)',
     '# (dataset: a "prompt" column and an "answer" column with the reference answer)',

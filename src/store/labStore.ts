@@ -75,7 +75,7 @@ export interface SavedRun {
   id: number;
   label: string;
   settings: Settings;
-  steps: Pick<StepMetrics, 'step' | 'reward' | 'entropy' | 'mean_length' | 'frac_mixed' | 'kl'>[];
+  steps: StepMetrics[];
   evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy'>[];
 }
 

@@ -65,6 +65,8 @@ let imported: { config: ModelConfig; weights: Float32Array; name: string } | nul
 /** The rollout and batch of the update being stepped through. */
 let inspected: { rollout: Rollout; batch: TokenBatch | null } | null = null;
 let runCounter = 0;
+/** The lesson the loaded run was started under (the store's lessonId may already name the next one). */
+let runLesson: { id: string | null; variant: number } = { id: null, variant: 0 };
 
 const set = useLab.setState;
 const get = useLab.getState;
@@ -201,6 +203,7 @@ async function probePolicyUpdate(be: Backend): Promise<void> {
 function load(): Promise<void> {
   const run = async () => {
     const s = get().settings;
+    runLesson = { id: get().lessonId, variant: get().lessonVariant };
     const resume = resumeFrom;
     resumeFrom = null;
     set({ status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
@@ -467,17 +470,20 @@ export async function reset(): Promise<void> {
   await load();
 }
 
+/** Keeps the run just ended (for overlay and comparison) and overlays it on the new one: "the previous run". */
 function archiveRun(): void {
   const s = get();
   if (!s.steps.length) return;
+  // What the run was made with: the trainer's settings (the store's may already be the next run's, e.g. a lesson variant).
+  const rs = trainer?.settings ?? s.settings;
   const run: SavedRun = {
     id: ++runCounter,
-    label: `Run ${runCounter}: ${s.settings.task}, G=${s.settings.numGenerations}, β=${s.settings.beta}, ε=${s.settings.epsilon}${s.lessonId ? ` (${s.lessonId} #${s.lessonVariant + 1})` : ''}, ${s.steps.at(-1)!.step + 1} steps`,
-    settings: s.settings,
-    steps: s.steps.map((m) => ({ step: m.step, reward: m.reward, entropy: m.entropy, mean_length: m.mean_length, frac_mixed: m.frac_mixed, kl: m.kl })),
+    label: `Run ${runCounter}: ${rs.task}, G=${rs.numGenerations}, β=${rs.beta}, ε=${rs.epsilon}${runLesson.id ? ` (${runLesson.id} #${runLesson.variant + 1})` : ''}, ${s.steps.at(-1)!.step + 1} steps`,
+    settings: { ...rs },
+    steps: s.steps, // already bounded (history.ts); every chart can overlay it
     evals: s.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy })),
   };
-  set({ runs: [run, ...s.runs].slice(0, MAX_SAVED_RUNS), overlayRunId: s.overlayRunId ?? run.id });
+  set({ runs: [run, ...s.runs].slice(0, MAX_SAVED_RUNS), overlayRunId: run.id });
 }
 
 export function setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {

@@ -136,3 +136,43 @@ export const digitSumTask = makeTask({
   grade: (prompt, answer) => gradeExact(digitSumSolve(prompt), answer, integerFormatReason(answer, true)),
   steps: digitSumSteps,
 });
+
+// ---------------------------------------------------------------------------------------------
+
+const MS_RE = /^mod:([0-9]{2,12})=$/;
+const MS_SHAPE = '"mod:" followed by 2 to 12 digits and "="';
+
+/** Running sums mod 10, one digit each: for 7583 the steps 7, 2, 0, 3. */
+function modSumSteps(prompt: string): string[] {
+  const m = matchPrompt('modsum', MS_RE, MS_SHAPE, prompt);
+  let acc = 0;
+  return m[1].split('').map((c) => String((acc = (acc + Number(c)) % 10)));
+}
+
+const modSumSolve = (prompt: string) => modSumSteps(prompt).at(-1)!;
+const MS_DIGITS: Record<number, number> = { 1: 3, 2: 5, 3: 7 };
+
+/**
+ * The last digit of a digit sum. Answered directly it needs every digit at once (hard for a
+ * small transformer); a scratchpad of running sums mod 10 turns it into one-digit steps, each
+ * reading one prompt digit and the previous step — the task where thinking pays (lesson 6).
+ */
+export const modSumTask = makeTask({
+  id: 'modsum',
+  family: 'arithmetic',
+  title: 'Last digit of a digit sum (mod 10)',
+  grammar:
+    'Prompt "mod:7583=" (the digits to add; the answer is the last digit of their sum, here 3). ' +
+    'The answer is one digit 0-9. ' +
+    'Optional thinking: the running sums mod 10, comma-separated, then "|" ("7,2,0,3|3"); only the answer is graded.',
+  difficulties: [1, 2, 3],
+  version: 1,
+  generatePrompt(rng, d) {
+    let s = '';
+    for (let i = 0; i < MS_DIGITS[d]; i++) s += rng.int(10);
+    return `mod:${s}=`;
+  },
+  solve: modSumSolve,
+  grade: (prompt, answer) => gradeExact(modSumSolve(prompt), answer, /^[0-9]$/.test(answer) ? null : integerFormatReason(answer, true) ?? 'not a single digit'),
+  steps: modSumSteps,
+});

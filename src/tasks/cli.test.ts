@@ -46,6 +46,6 @@ describe('verify CLI', () => {
     const r = cli(['--task', 'nope'], '{"prompt":"1+1=","response":"2"}\n');
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
-    expect(r.err.trim()).toBe('verify: unknown task "nope"; valid tasks: add, sub, mul, chain, digitsum, countdown, reverse, sort, count, palindrome, dedup, shift.');
+    expect(r.err.trim()).toBe('verify: unknown task "nope"; valid tasks: add, sub, mul, chain, digitsum, modsum, countdown, reverse, sort, count, palindrome, dedup, shift.');
   });
 });

@@ -2,7 +2,7 @@
  * The task registry: every task the lab can train on, and the weak verifiers used in the
  * reward-hacking lesson.
  */
-import { addTask, chainTask, digitSumTask, mulTask, subTask } from './arithmetic.ts';
+import { addTask, chainTask, digitSumTask, modSumTask, mulTask, subTask } from './arithmetic.ts';
 import { countdownTask } from './countdown.ts';
 import { countTask, dedupTask, palindromeTask, reverseTask, shiftTask, sortTask } from './strings.ts';
 import type { Task } from './types.ts';
@@ -16,6 +16,7 @@ export const TASKS: Task[] = [
   mulTask,
   chainTask,
   digitSumTask,
+  modSumTask,
   countdownTask,
   reverseTask,
   sortTask,

@@ -129,6 +129,11 @@ describe('scratchpad tasks', () => {
     expect(ds.verify('ds:7583=', '7,12,20,23|24').correct).toBe(false);
     expect(ds.processReward!('ds:7583=', '7,12,20,23|24')).toBe(1);
     expect(ds.processReward!('ds:7583=', ' 7, 12 ,21,23|23')).toBe(0.75);
+    const ms = getTask('modsum');
+    expect(ms.referenceResponse('mod:7583=', { think: true })).toBe('7,2,0,3|3');
+    expect(ms.referenceResponse('mod:7583=')).toBe('3');
+    expect(ms.verify('mod:7583=', '23').reason).toBe('not a single digit');
+    expect(ms.processReward!('mod:7583=', '7,2,1,3|3')).toBe(0.75);
   });
 
   it('countdown reference solutions never need more numbers than given and evaluate exactly', () => {
@@ -144,7 +149,7 @@ describe('strict verifiers on arbitrary text', () => {
   it('never throw, return one of the three rewards, and accept only canonical answers', () => {
     const rng = new Rng(99);
     const alphabet = '0123456789abcxyz+-*/=(), |?:\u0663\uff14\u00a0\n<>.' + 'o'.repeat(3);
-    const exact = new Set(['add', 'sub', 'mul', 'chain', 'digitsum', 'reverse', 'sort', 'count', 'palindrome', 'dedup', 'shift']);
+    const exact = new Set(['add', 'sub', 'mul', 'chain', 'digitsum', 'modsum', 'reverse', 'sort', 'count', 'palindrome', 'dedup', 'shift']);
     let accepted = 0;
     for (const task of TASKS) {
       for (let i = 0; i < 2000; i++) {

@@ -20,7 +20,8 @@ export const ANS = 3;
 export const ANSWER_SEPARATOR = '|';
 
 const SPECIAL_NAMES = ['<pad>', '<bos>', '<eos>', ANSWER_SEPARATOR] as const;
-const CHARS = '0123456789abcdefghijklmnopqrstuvwxyz+-*/=(),?: ';
+/** The characters a response may contain besides the separator "|" (one token each). */
+export const CHARS = '0123456789abcdefghijklmnopqrstuvwxyz+-*/=(),?: ';
 
 /** Every token's text, indexed by id. Specials first, then the characters. */
 export const VOCAB: readonly string[] = [...SPECIAL_NAMES, ...CHARS.split('')];

@@ -8,6 +8,7 @@ import {
   Bar, CartesianGrid, Cell, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
+import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/trainer.ts';
@@ -59,12 +60,51 @@ const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']
 const legend = <Legend wrapperStyle={{ fontSize: 14 }} />;
 const margin = { top: 8, right: 16, bottom: 4, left: 0 };
 
+/** The previous run chosen for overlay (Runs panel), if any. */
+function useOverlayRun() {
+  const runs = useLab((s) => s.runs);
+  const overlayId = useLab((s) => s.overlayRunId);
+  return runs.find((r) => r.id === overlayId);
+}
+
+/** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
+interface Series {
+  name: string;
+  value: (m: StepMetrics) => number;
+  color: string;
+  dash?: string;
+  width?: number;
+}
+
+/** A card of per-step lines (most charts): the x axis is the step, one line per series. */
+function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
+  const rows = useStepRows((m) => Object.fromEntries([['step', m.step], ...series.map((sr, i) => [`s${i}`, fin(sr.value(m))])]));
+  const overlay = useOverlayRun();
+  const main = series[0];
+  const overlayRows = useMemo(() => overlay?.steps.map((m) => ({ step: m.step, overlay: fin(main.value(m)) })) ?? [], [overlay, main]);
+  return (
+    <ChartCard id={id} title={title} question={question} points={rows.length}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart margin={margin}>
+          <CartesianGrid strokeDasharray="3 3" />
+          {xAxis}
+          <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
+          <Tooltip />
+          {legend}
+          {series.map((sr, i) => (
+            <Line key={i} data={rows} dataKey={`s${i}`} name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
+          ))}
+          {overlay && <Line data={overlayRows} dataKey="overlay" name={`${main.name}, ${overlay.label.split(':')[0]}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
 export function RewardChart() {
   const rows = useStepRows((m) => ({ step: m.step, reward: fin(m.reward), accuracy: fin(m.accuracy) }));
   const evals = useLab((s) => s.evals);
-  const runs = useLab((s) => s.runs);
-  const overlayId = useLab((s) => s.overlayRunId);
-  const overlay = runs.find((r) => r.id === overlayId);
+  const overlay = useOverlayRun();
   const heldout = useMemo(() => evals.map((e) => ({ step: e.step, heldout: e.heldout_accuracy })), [evals]);
   return (
     <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={rows.length + heldout.length}>
@@ -87,23 +127,13 @@ export function RewardChart() {
 }
 
 export function GroupsChart() {
-  const rows = useStepRows((m) => ({ step: m.step, pass: m.frac_all_pass, fail: m.frac_all_fail, mixed: m.frac_mixed, predicted: fin(m.mixed_predicted) }));
   return (
-    <ChartCard id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages; dashed: the predicted 1 − p̄^G − (1 − p̄)^G." points={rows.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={rows} margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-          <Tooltip />
-          {legend}
-          <Line dataKey="mixed" name="mixed" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-          <Line dataKey="predicted" name="mixed, predicted" stroke={C.black} strokeDasharray="5 4" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line dataKey="pass" name="all pass" stroke={C.green} strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line dataKey="fail" name="all fail" stroke={C.vermillion} strokeWidth={2} dot={false} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer>
-    </ChartCard>
+    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages; dashed: the predicted 1 − p̄^G − (1 − p̄)^G." yDomain={[0, 1]} series={[
+      { name: 'mixed', value: (m) => m.frac_mixed, color: C.blue },
+      { name: 'mixed, predicted', value: (m) => m.mixed_predicted, color: C.black, dash: '5 4', width: 2 },
+      { name: 'all pass', value: (m) => m.frac_all_pass, color: C.green, width: 2 },
+      { name: 'all fail', value: (m) => m.frac_all_fail, color: C.vermillion, width: 2 },
+    ]} />
   );
 }
 
@@ -148,60 +178,43 @@ export function AdvantagesChart() {
 }
 
 export function EntropyChart() {
-  const rows = useStepRows((m) => ({ step: m.step, entropy: fin(m.entropy) }));
   return (
-    <ChartCard id="entropy" title="Entropy (nats per token)" question="Is the policy still exploring? A collapse means groups stop being mixed and learning stalls." points={rows.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={rows} margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis domain={[0, 'auto']} tick={AXIS} width={44} />
-          <Tooltip />
-          {legend}
-          <Line dataKey="entropy" name="entropy" stroke={C.purple} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer>
-    </ChartCard>
+    <StepLines id="entropy" title="Entropy (nats per token)" question="Is the policy still exploring? A collapse means groups stop being mixed and learning stalls." yDomain={[0, 'auto']} series={[
+      { name: 'entropy', value: (m) => m.entropy, color: C.purple },
+    ]} />
   );
 }
 
 export function LengthChart() {
-  const rows = useStepRows((m) => ({ step: m.step, correct: fin(m.length_correct_mean), incorrect: fin(m.length_incorrect_mean), truncated: m.clipped_ratio }));
   return (
-    <ChartCard id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." points={rows.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={rows} margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis domain={[0, 'auto']} tick={AXIS} width={44} />
-          <Tooltip />
-          {legend}
-          <Line dataKey="correct" name="correct (tokens)" stroke={C.green} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
-          <Line dataKey="incorrect" name="incorrect (tokens)" stroke={C.vermillion} strokeDasharray="6 3" strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
-        </LineChart>
-      </ResponsiveContainer>
-    </ChartCard>
+    <StepLines id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." yDomain={[0, 'auto']} series={[
+      { name: 'correct (tokens)', value: (m) => m.length_correct_mean, color: C.green },
+      { name: 'incorrect (tokens)', value: (m) => m.length_incorrect_mean, color: C.vermillion, dash: '6 3' },
+    ]} />
+  );
+}
+
+/** Only for tasks with a scratchpad (thinking before "|"): is the thinking spreading, and does it pay? */
+export function ThinkingChart() {
+  const task = useLab((s) => s.settings.task);
+  if (!getTask(task).processReward) return null; // tasks with checkable scratchpad steps are the ones that can think
+  return (
+    <StepLines id="thinking" title="Thinking: share and what it pays" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={[0, 1]} series={[
+      { name: 'share thinking', value: (m) => m.think_fraction, color: C.blue, width: 3 },
+      { name: 'accuracy, thinking', value: (m) => m.accuracy_think, color: C.green },
+      { name: 'accuracy, direct', value: (m) => m.accuracy_direct, color: C.vermillion, dash: '6 3' },
+    ]} />
   );
 }
 
 export function KlChart() {
-  const rows = useStepRows((m) => ({ step: m.step, kl: fin(m.kl), low: m['clip_ratio/low_mean'], high: m['clip_ratio/high_mean'], region: m['clip_ratio/region_mean'] }));
   return (
-    <ChartCard id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient?" points={rows.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={rows} margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis tick={AXIS} width={52} />
-          <Tooltip />
-          {legend}
-          <Line dataKey="kl" name="KL" stroke={C.black} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-          <Line dataKey="low" name="clipped low" stroke={C.orange} strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line dataKey="high" name="clipped high" stroke={C.sky} strokeDasharray="5 3" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line dataKey="region" name="clipped (any)" stroke={C.purple} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer>
-    </ChartCard>
+    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient?" yWidth={52} series={[
+      { name: 'KL', value: (m) => m.kl, color: C.black },
+      { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
+      { name: 'clipped high', value: (m) => m['clip_ratio/high_mean'], color: C.sky, dash: '5 3', width: 2 },
+      { name: 'clipped (any)', value: (m) => m['clip_ratio/region_mean'], color: C.purple, dash: '2 3', width: 2 },
+    ]} />
   );
 }
 
@@ -261,6 +274,7 @@ export function Charts() {
       <TheoryChart />
       <EntropyChart />
       <LengthChart />
+      <ThinkingChart />
       <KlChart />
       <PassAtKChart />
     </div>

@@ -17,6 +17,7 @@ export function Explanations() {
         <dt>Theory panel</dt><dd>Where the prompts sit on the capability boundary: prompts near p = 0 or p = 1 give no signal; a larger G widens the useful band.</dd>
         <dt>Entropy</dt><dd>Is the policy still exploring? When entropy collapses the groups stop mixing and learning stalls.</dd>
         <dt>Length of correct vs incorrect answers</dt><dd>Is the objective paying for length? GRPO's per-answer mean dilutes the penalty of long wrong answers; Dr. GRPO removes that bias. A scratchpad that grows together with accuracy is the good kind of growth.</dd>
+        <dt>Thinking (tasks with a scratchpad)</dt><dd>Does thinking pay, and does it spread? The share of answers that write their working before “|”, and how often answers with and without it are right. Where thinking answers are right more often they get the positive advantages, and the share grows — the R1-Zero story; where it does not pay, it recedes.</dd>
         <dt>KL and clip fractions</dt><dd>How far the policy has moved from the base, and how often the clip range ε, ε_high stops the gradient.</dd>
         <dt>pass@k</dt><dd>Does RL find new solutions or sharpen known ones? pass@k is the chance that one of k samples is right; pass@G is best-of-G.</dd>
       </dl>

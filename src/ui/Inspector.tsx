@@ -26,9 +26,15 @@ function Verdict({ a }: { a: GroupView['answers'][number] }) {
   return <span className={`verdict verdict-${k}`} style={{ borderColor: VERDICT[k].color, color: VERDICT[k].color }}>{VERDICT[k].mark} {VERDICT[k].word}</span>;
 }
 
-/** The answer's text, as text. */
+/** The answer's text, as text; a scratchpad before the one "|" is set apart from the graded answer after it. */
 function AnswerText({ text }: { text: string }) {
-  return <span className="answer-text" data-testid="answer-text">{text === '' ? '(empty)' : text}</span>;
+  const sep = text.indexOf('|');
+  if (sep < 0 || text.indexOf('|', sep + 1) >= 0) return <span className="answer-text" data-testid="answer-text">{text === '' ? '(empty)' : text}</span>;
+  return (
+    <span className="answer-text" data-testid="answer-text" title="thinking | answer — only the answer after “|” is graded">
+      <span className="thinking">{text.slice(0, sep)}</span>|<strong>{text.slice(sep + 1)}</strong>
+    </span>
+  );
 }
 
 function Prompts({ ins }: { ins: InspectorState }) {

@@ -24,7 +24,7 @@ export function Lessons() {
             {lesson.variants.map((v, i) => (
               <button key={i} className={i === variant ? 'current' : ''} aria-pressed={i === variant} onClick={() => void applyLesson(lesson.id, i)}>{v.label}</button>
             ))}
-            <span className="note"> Each variant restarts from the base; the previous run stays on the reward chart as an overlay.</span>
+            <span className="note"> Each variant restarts from the base; the previous run stays on the charts as an overlay (choose another under Runs).</span>
             <button className="small" onClick={() => leaveLesson()}>Leave lesson</button>
           </div>
           <p className="note">Watch: {lesson.charts.join(', ')} (highlighted).</p>

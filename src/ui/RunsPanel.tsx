@@ -47,7 +47,7 @@ export function RunsPanel() {
         </div>
       )}
       <div className="row">
-        <label>Overlay a previous run on the reward chart{' '}
+        <label>Overlay a previous run on the charts{' '}
           <select value={overlayId ?? ''} onChange={(e) => useLab.setState({ overlayRunId: e.target.value ? Number(e.target.value) : null })} disabled={!runs.length}>
             <option value="">none</option>
             {runs.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
