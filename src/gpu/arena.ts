@@ -40,6 +40,11 @@ export class BufferArena {
     b.destroy();
   }
 
+  /** True while `b` is a live buffer of this arena (not yet destroyed). */
+  has(b: GPUBuffer): boolean {
+    return this.buffers.has(b);
+  }
+
   /** Number of live buffers. */
   get live(): number {
     return this.buffers.size;

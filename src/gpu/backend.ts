@@ -334,13 +334,16 @@ export class WebGPUBackend implements Backend {
     const enc = this.ctx.device.createCommandEncoder({ label: 'sample' });
     // the last position whose next token is needed: S − 2
     for (let pos = 0; pos + 1 < S; pos++) {
-      enc.copyBufferToBuffer(this.posTable, pos * 16, this.stepUniform, 0, 16);
+      const setPos = (e: GPUCommandEncoder) => e.copyBufferToBuffer(this.posTable, pos * 16, this.stepUniform, 0, 16);
+      setPos(enc);
+      o.prelude = setPos; // a profiler replay sets the same position before this pass's dispatches
       const pass = enc.beginComputePass();
       o.embeddingDecode(pass, a.encoded, dec.tokens, P('wte'), P('wpe'), this.stepUniform, R, stride, D);
       m.recordBlocks(pass, m.params, R, (x, l) => o.attentionDecode(pass, x.atty, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H));
       o.sampleNext(pass, dec.tokens, dec.rows, dec.state, dec.logprobs, a.logits, this.stepUniform, this.sampleUniform, R);
       pass.end();
     }
+    o.prelude = null;
     const [tok, lps, st] = await this.ctx.submitAndRead(enc, [
       { buffer: dec.tokens, floats: R * stride },
       { buffer: dec.logprobs, floats: R * stride },
@@ -359,6 +362,16 @@ export class WebGPUBackend implements Backend {
       finished.push((stU[r] & 0x80000000) !== 0);
     }
     return { tokens, logprobs, finished };
+  }
+
+  /**
+   * Size the activations and the decode buffers for up to `rows` rows of the full context now,
+   * so the next rollout and update allocate nothing (buffers only grow; a profiled step must not
+   * release buffers its own earlier dispatches used).
+   */
+  reserve(rows: number): void {
+    this.model.ensureActivations(rows, this.config.seqLen);
+    this.ensureDecode(rows, this.config.seqLen);
   }
 
   dispose(): void {

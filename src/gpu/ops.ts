@@ -51,7 +51,14 @@ export interface TracedDispatch {
   pipeline: GPUComputePipeline;
   bindGroup: GPUBindGroup;
   groups: [number, number, number];
+  /** Every buffer the dispatch binds: a replay is valid only while all of them are live. */
+  buffers: GPUBuffer[];
+  /** What the encoder did before this dispatch's pass (Ops.prelude), repeated by a replay. */
+  prelude: Prelude | null;
 }
+
+/** Commands recorded between passes that a dispatch depends on (e.g. the decode position's uniform). */
+export type Prelude = (enc: GPUCommandEncoder) => void;
 
 /**
  * Cache bounds: a rollout's batch shape (T) changes from step to step, and every distinct
@@ -74,6 +81,8 @@ export class Ops {
   trace: TracedDispatch[] | null = null;
   /** Label of what is being recorded now; stored with traced dispatches. */
   phase = '';
+  /** What the encoder did before the pass being recorded (set by the decode loop); stored with traced dispatches. */
+  prelude: Prelude | null = null;
 
   /** Sizes of the caches (steady state: constant from step to step). */
   get cacheSizes(): { uniforms: number; bindGroups: number } {
@@ -158,7 +167,10 @@ export class Ops {
     pass.setBindGroup(0, bg);
     pass.dispatchWorkgroups(g[0], g[1], g[2]);
     this.dispatches++;
-    this.trace?.push({ kernel, phase: this.phase, pipeline, bindGroup: bg, groups: g });
+    if (this.trace) {
+      const buffers = [uniform, ...slots.map((s) => { const b = bindings[s]; return b instanceof GPUBuffer ? b : b.buffer; })];
+      this.trace.push({ kernel, phase: this.phase, pipeline, bindGroup: bg, groups: g, buffers, prelude: this.prelude });
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

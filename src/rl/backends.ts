@@ -24,7 +24,8 @@ export interface CreateBackendOptions {
 export async function createBackend(kind: BackendKind, config: ModelConfig, o: CreateBackendOptions): Promise<Backend> {
   if (kind === 'cpu') return o.weights ? new ReferenceBackend(config, o.weights) : ReferenceBackend.create(config, o.seed);
   const [{ createWebGPUBackend }, { createPolicyLossKernel }] = await Promise.all([import('../gpu/backend.ts'), import('../gpu/policyLoss.ts')]);
-  return createWebGPUBackend(config, { seed: o.seed, weights: o.weights ?? undefined, policyLoss: createPolicyLossKernel(), onProgress: o.onProgress, mirrorState: o.mirrorState });
+  // timestamps: the profiler reads the GPU clock where the adapter offers it (unused otherwise, so free).
+  return createWebGPUBackend(config, { seed: o.seed, weights: o.weights ?? undefined, policyLoss: createPolicyLossKernel(), onProgress: o.onProgress, mirrorState: o.mirrorState, timestamps: true });
 }
 
 /** What the WebGPU engine adds for recovery (src/gpu/backend.ts): the device-lost promise and the CPU mirror. */

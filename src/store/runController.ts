@@ -448,6 +448,8 @@ export async function profileOneStep(): Promise<void> {
     const { Profiler } = await import('../gpu/profiler.ts');
     const { WebGPUBackend } = await import('../gpu/backend.ts');
     if (!(engine instanceof WebGPUBackend)) throw new Error('not a WebGPU engine');
+    const s = get().settings;
+    engine.reserve(s.promptsPerStep * s.numGenerations); // the step then allocates nothing its replay would miss
     const profile = await new Profiler(engine).profile('one GRPO step', () => runOneStep());
     set({ profile, status: 'paused' });
     requestSave();
