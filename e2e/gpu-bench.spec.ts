@@ -1,6 +1,6 @@
 // The bench's code paths on micro sizes (a smoke test: no speed targets here; those live in
 // `npm run bench`), and the profiler leaving the model untouched.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('bench code paths run on micro sizes; profiling a step changes nothing but the step itself', async ({ page }) => {
   // stub Vite's HMR client so an edit elsewhere cannot reload the page mid-run

@@ -1,6 +1,6 @@
 // The engine under WebGPU's default limits; one submit and one readback per training step and
 // per rollout (counted by wrapping the queue and mapAsync); no buffer leaks over 200 steps.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('default limits, one submit + one readback per step and per rollout, no leaks over 200 steps', async ({ page }) => {
   // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere

@@ -1,5 +1,5 @@
 // Kernel parity: every WGSL kernel against its CPU reference op, in headless Chromium.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('every kernel matches the CPU reference op within atol + rtol·|ref|', async ({ page }) => {
   // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere

@@ -1,7 +1,7 @@
 // Learning on the GPU: supervised "reverse three letters" in headless Chromium on WebGPU reaches
 // ≥ 95% exact match on held-out strings (greedy sample()), and its first 20 losses equal the
 // CPU reference run from the same seed within 1e-3 relative.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('reverse-3-letters: ≥ 95% held-out exact match on WebGPU, first 20 losses = reference', async ({ page }) => {
   test.setTimeout(600_000);

@@ -1,5 +1,5 @@
 // Model parity: the WebGPU engine against the PyTorch goldens (src/model/goldens/micro.json).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 const TOL = 1e-3;
 

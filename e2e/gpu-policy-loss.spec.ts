@@ -1,5 +1,5 @@
 // The WGSL policy objective equals its TypeScript twin: loss, metrics and every gradient.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 const TOL = 1e-3; // f32 on the GPU vs the reference's f32 model with f64 sums, relative to scale
 

@@ -1,6 +1,6 @@
 // Sampling parity: greedy decoding equals the reference token for token; at temperature 1 the
 // GPU's token frequencies match softmax probabilities (chi-square, fixed seed).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('greedy decoding with the KV cache equals the reference; temperature-1 frequencies pass chi-square', async ({ page }) => {
   // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere

@@ -1,5 +1,5 @@
 // GRPO on the WebGPU engine: the step stays on the GPU, and the policy learns.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('one GRPO step: one submit + one readback for the rollout, one of each for the update', async ({ page }) => {
   await page.goto('/e2e/harness.html');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 // The profiler panel: one real step on WebGPU, timed by phase and by kernel family.
 test('the profiler card times one real step by phase and kernel family', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 
 // Model output as text, and a page that stays responsive while training.
 // Backend: the CPU reference (?backend=cpu); its steps are synchronous work on the main thread,

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { LESSONS } from '../src/rl/lessons.ts';
 
 // A new user's tour of the lab. Backend: the CPU reference (?backend=cpu) with a micro batch on the add-d1 base

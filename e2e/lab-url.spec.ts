@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { SETTINGS } from '../src/rl/settings.ts';
 
 // Shareable runs. Backend: the CPU reference (?backend=cpu): same seed + same backend = same run.

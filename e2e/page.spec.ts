@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 // The first page: the WebGPU adapter line, and a real reward curve that gains points.
 // Backend: the page's default choice (WebGPU when it can run a GRPO update, else the CPU

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { stubViteClient, watchErrors } from './reliability-page.ts';
 
 // Device lost (driver reset, GPU sleep), triggered with device.destroy() mid-run: the engine

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { assemble, encodeCheckpoint } from '../src/model/checkpoint.ts';
 import { CONFIGS, paramLayout } from '../src/model/config.ts';
 import { Rng } from '../src/model/rng.ts';

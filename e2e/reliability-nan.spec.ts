@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { stubViteClient, watchErrors } from './reliability-page.ts';
 
 // NaN/Inf: a debug hook writes NaN into one weight on the GPU (behind the mirror's back), so the

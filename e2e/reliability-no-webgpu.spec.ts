@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { stubViteClient, watchErrors } from './reliability-page.ts';
 
 // No WebGPU (Firefox, older Safari) and a blocked GPU (no adapter): the lab says so in one

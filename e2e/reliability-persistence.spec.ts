@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.ts';
 import { stubViteClient, watchErrors } from './reliability-page.ts';
 
 // Persistence: the run (settings, metric history, latest checkpoint with AdamW state, π_ref,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { SOAK_QUERY, runUntil, soakSample } from '../scripts/soak.ts';
 import { MAX_CACHED_UNIFORMS } from '../src/gpu/ops.ts';
 import { stubViteClient, watchErrors } from './reliability-page.ts';
