@@ -1,14 +1,17 @@
 // Global gradient L2 norm and the clip coefficient, as a deterministic two-stage reduction.
 //
-//   grad_sumsq_partial   partials[w] = Σ_{i ≡ w-th stripe} grads[i]²       (fixed P workgroups)
-//   grad_norm_finalize   norm = √(Σ_w partials[w])
+//   grad_sumsq_partial   partials[w] = Σ_{i ≡ w-th stripe} grads[i]²       (fixed P workgroups, a tree in workgroup memory)
+//   grad_sumsq_rows      the barrier-free form for CPU adapters (SwiftShader pays dearly for barriers):
+//                        partials[j] = Σ_{i ≡ j mod P} grads[i]², one invocation per j (P = 64·256)
+//   grad_norm_finalize   norm = √(Σ_w partials[w]), w < P
 //                        finite = loss (metrics[0]) and norm are finite
 //                        scale = maxNorm / norm if maxNorm > 0 and norm > maxNorm, else 1
 //                        metrics[1] = norm, metrics[2] = finite ? 1 : 0, metrics[3] = scale
 // AdamW (adamw.wgsl) multiplies each gradient by metrics[3] and skips the step when !finite.
 //
 // Bindings: 0 u: Params, 1 grads, 2 partials [P], 3 metrics [≥4]
-// Dispatch: grad_sumsq_partial: P workgroups of 256 (P = u.P); grad_norm_finalize: 1 workgroup of 256.
+// Dispatch: grad_sumsq_partial: P workgroups of 256 (P = u.P); grad_sumsq_rows: P / 256 workgroups of 256;
+//           grad_norm_finalize: 1 workgroup of 256.
 
 struct Params { n: u32, P: u32, maxNorm: f32, _pad: u32 }
 
@@ -36,6 +39,13 @@ fn grad_sumsq_partial(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
   red[lid.x] = s;
   reduce_256(lid.x);
   if (lid.x == 0u) { partials[wid.x] = red[0]; }
+}
+
+@compute @workgroup_size(256)
+fn grad_sumsq_rows(@builtin(global_invocation_id) gid: vec3u) {
+  var s = 0.0;
+  for (var i = gid.x; i < u.n; i += u.P) { let g = grads[i]; s += g * g; }
+  partials[gid.x] = s;
 }
 
 @compute @workgroup_size(256)

@@ -240,7 +240,7 @@ export class WebGPUBackend implements Backend {
     const n = this.layout.total;
     const o = this.ctx.ops;
     o.writeUniform(this.adamUniform, Ops.adamwUniform(n, t, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
-    o.writeUniform(this.normUniform, Ops.gradNormUniform(n, opt.gradClip));
+    o.writeUniform(this.normUniform, o.gradNormUniform(n, opt.gradClip));
 
     const m = this.model;
     const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });

@@ -80,6 +80,7 @@ export const KERNELS = {
   logits_backward_wg: 'logsoftmax',
   logsoftmax_fused_wg: 'logsoftmax',
   grad_sumsq_partial: 'gradnorm',
+  grad_sumsq_rows: 'gradnorm',
   grad_norm_finalize: 'gradnorm',
   adamw_step: 'adamw',
   sample_next: 'sample',

@@ -12,7 +12,7 @@
 import type { ModelConfig, ParamLayout } from '../model/config.ts';
 import { paramLayout } from '../model/config.ts';
 import type { GpuContext } from './context.ts';
-import type { Binding } from './ops.ts';
+import { Ops, type Binding } from './ops.ts';
 
 /** Activations (and their gradients) of one block. */
 export interface BlockActs {
@@ -67,7 +67,7 @@ export class GpuModel {
     for (const t of this.layout.tensors) if (t.shape.length >= 2) decay.fill(1, t.offset, t.offset + t.size);
     this.decay = ctx.upload('decay', decay);
     this.metrics = a.storage('metrics', 16);
-    this.normPartials = a.storage('normPartials', 64);
+    this.normPartials = a.storage('normPartials', Ops.NORM_PARTIAL_SLOTS);
   }
 
   /** A tensor of the offset table as a binding into a flat buffer (params, grads, π_ref, …). */

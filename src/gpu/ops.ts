@@ -388,17 +388,23 @@ export class Ops {
   // ---------------------------------------------------------------------------------------------
   // optimizer
 
-  /** Number of partial sums in the grad-norm reduction (fixed, so the result is deterministic). */
+  /** Workgroups of the grad-norm reduction (fixed, so the result is deterministic). */
   static readonly NORM_PARTIALS = 64;
+  /** Floats the partials buffer needs: one per invocation in the barrier-free form. */
+  static readonly NORM_PARTIAL_SLOTS = Ops.NORM_PARTIALS * 256;
 
-  /** metrics[1] = ‖g‖, metrics[2] = finite, metrics[3] = clip scale. `uniform` = [n, P, f32(maxNorm)]. */
+  /**
+   * metrics[1] = ‖g‖, metrics[2] = finite, metrics[3] = clip scale. `uniform` = gradNormUniform(n, maxNorm).
+   * Form 'row' (CPU adapters): one partial per invocation, no barriers; otherwise a tree per workgroup.
+   */
   gradNorm(pass: GPUComputePassEncoder, metrics: Binding, partials: Binding, grads: Binding, uniform: GPUBuffer): void {
-    this.dispatch(pass, 'grad_sumsq_partial', uniform, { 1: grads, 2: partials }, [Ops.NORM_PARTIALS]);
+    this.dispatch(pass, this.reductionForm === 'row' ? 'grad_sumsq_rows' : 'grad_sumsq_partial', uniform, { 1: grads, 2: partials }, [Ops.NORM_PARTIALS]);
     this.dispatch(pass, 'grad_norm_finalize', uniform, { 2: partials, 3: metrics }, [1]);
   }
 
-  static gradNormUniform(n: number, maxNorm: number): (number | F32)[] {
-    return [n, Ops.NORM_PARTIALS, f32(maxNorm), 0];
+  /** [n, number of partials (this form's), f32(maxNorm), 0]. */
+  gradNormUniform(n: number, maxNorm: number): (number | F32)[] {
+    return [n, this.reductionForm === 'row' ? Ops.NORM_PARTIAL_SLOTS : Ops.NORM_PARTIALS, f32(maxNorm), 0];
   }
 
   /** AdamW on n entries; `uniform` = adamwUniform(...). */

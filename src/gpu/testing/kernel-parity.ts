@@ -274,7 +274,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   ops.reductionForm = defaultForm;
 
   // ---- grad norm + clip + AdamW (the reference's clipGradients then adamwUpdate, wd on a decay mask)
-  for (const [n, clip] of [[4097, 1.0], [65, 0], [1, 1e6]]) {
+  for (const form of ['row', 'workgroup'] as const) for (const [n, clip] of [[4097, 1.0], [65, 0], [1, 1e6]]) {
+    ops.reductionForm = form; // both grad-norm forms: barrier-free (CPU adapters) and the workgroup tree
     const grads = randn(n, 0.1);
     const params = randn(n);
     const m = randn(n, 0.01);
@@ -290,8 +291,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       ref.adamwUpdate(p2.subarray(i, i + 1), g.subarray(i, i + 1), m2.subarray(i, i + 1), v2.subarray(i, i + 1), t, lr, b1, b2, eps, decay[i] ? wd : 0, 1);
     }
     const met = new Float32Array(16); // metrics[0] = loss (finite)
-    const [bG, bP, bM, bV, bDec, bMet, bPart] = [buf(grads), buf(params), buf(m), buf(v), buf(decay), buf(met), empty(Ops.NORM_PARTIALS)];
-    const un = ops.uniform(Ops.gradNormUniform(n, clip));
+    const [bG, bP, bM, bV, bDec, bMet, bPart] = [buf(grads), buf(params), buf(m), buf(v), buf(decay), buf(met), empty(Ops.NORM_PARTIAL_SLOTS)];
+    const un = ops.uniform(ops.gradNormUniform(n, clip));
     const ua = ops.uniform(Ops.adamwUniform(n, t, lr, b1, b2, eps, wd));
     const r = await ctx.run(
       (p) => {
@@ -300,7 +301,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       },
       [{ buffer: bMet, floats: 4 }, { buffer: bP, floats: n }, { buffer: bM, floats: n }, { buffer: bV, floats: n }],
     );
-    const shape = `n${n} clip${clip}`;
+    const shape = `n${n} clip${clip} ${form}`;
     rows.push(
       compare('grad_norm', shape, [r[0][1]], [norm]),
       compare('grad_norm (finite flag)', shape, [r[0][2]], [1]),
