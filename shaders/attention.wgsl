@@ -11,10 +11,11 @@
 //   attention_backward_kv  per (b,h,t2), gathering over the queries t ≥ t2 (no atomics):
 //                          dk_t2 = scale·Σ_t dpreatt[t,t2]·q_t,  dv_t2 = Σ_t att[t,t2]·dout_t
 //   attention_decode       per (r,h) at position pos (from `step`): append k, v of row r to the
-//                          cache [R,S,D] at pos, then out[r,h] = softmax(scale·q·K[0..pos])·V[0..pos]
-//                          (same operation order as attention_forward, so the two agree).
+//                          cache [R,S,D] at pos, then out[r,h] = softmax(scale·q·K[0..pos])·V[0..pos],
+//                          the scores kept in att [R,H,S] between the passes over them (the same
+//                          operation order as attention_forward, so the two agree).
 //
-// Bindings: 0 u: Params, 1 qkv, 2 att [B,H,T,T], 3 out [B,T,D], 4 dout [B,T,D],
+// Bindings: 0 u: Params, 1 qkv, 2 att [B,H,T,T] (decode: [R,H,S] scores), 3 out [B,T,D], 4 dout [B,T,D],
 //           5 dpreatt [B,H,T,T], 6 dqkv [B,T,3D], 7 kcache, 8 vcache [R,S,D], 9 step: Step
 // Dispatch: ceil(B·H·T / 64) workgroups of 64 (decode: ceil(R·H / 64)), one (b,h,t) per invocation.
 
@@ -144,25 +145,27 @@ fn attention_decode(@builtin(global_invocation_id) gid: vec3u) {
     kcache[cacheRow + pos * u.D + i] = qkv[q + u.D + i];
     vcache[cacheRow + pos * u.D + i] = qkv[q + 2u * u.D + i];
   }
+  let row = (r * u.H + h) * u.T;           // this (r,h)'s scores: att[row + t2]
   var maxval = -3.4e38;
   for (var t2 = 0u; t2 <= pos; t2++) {
     var s = 0.0;
     for (var i = 0u; i < hs; i++) { s += qkv[q + i] * kcache[cacheRow + t2 * u.D + i]; }
-    maxval = max(maxval, s * scale);
+    s *= scale;
+    att[row + t2] = s;
+    maxval = max(maxval, s);
   }
   var sum = 0.0;
   for (var t2 = 0u; t2 <= pos; t2++) {
-    var s = 0.0;
-    for (var i = 0u; i < hs; i++) { s += qkv[q + i] * kcache[cacheRow + t2 * u.D + i]; }
-    sum += exp(s * scale - maxval);
+    let e = exp(att[row + t2] - maxval);
+    att[row + t2] = e;
+    sum += e;
   }
   let inv = 1.0 / sum;
+  for (var t2 = 0u; t2 <= pos; t2++) { att[row + t2] *= inv; }
   let o = r * u.D + h * hs;
-  for (var i = 0u; i < hs; i++) { out[o + i] = 0.0; }
-  for (var t2 = 0u; t2 <= pos; t2++) {
+  for (var i = 0u; i < hs; i++) {
     var s = 0.0;
-    for (var i = 0u; i < hs; i++) { s += qkv[q + i] * kcache[cacheRow + t2 * u.D + i]; }
-    let a = exp(s * scale - maxval) * inv;
-    for (var i = 0u; i < hs; i++) { out[o + i] += a * vcache[cacheRow + t2 * u.D + i]; }
+    for (var t2 = 0u; t2 <= pos; t2++) { s += att[row + t2] * vcache[cacheRow + t2 * u.D + i]; }
+    out[o + i] = s;
   }
 }

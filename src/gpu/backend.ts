@@ -85,6 +85,8 @@ interface DecodeBuffers {
   state: GPUBuffer;
   /** [R,S] f32 log-prob of each sampled token, at its position. */
   logprobs: GPUBuffer;
+  /** [R,H,S] attention scores of the position being decoded (scratch, shared by the layers). */
+  scores: GPUBuffer;
   /** Per layer [R,S,D] keys and values. */
   kcache: GPUBuffer[];
   vcache: GPUBuffer[];
@@ -339,7 +341,7 @@ export class WebGPUBackend implements Backend {
       o.prelude = setPos; // a profiler replay sets the same position before this pass's dispatches
       const pass = enc.beginComputePass();
       o.embeddingDecode(pass, a.encoded, dec.tokens, P('wte'), P('wpe'), this.stepUniform, R, stride, D);
-      m.recordBlocks(pass, m.params, R, (x, l) => o.attentionDecode(pass, x.atty, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H));
+      m.recordBlocks(pass, m.params, R, (x, l) => o.attentionDecode(pass, x.atty, dec.scores, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H));
       o.sampleNext(pass, dec.tokens, dec.rows, dec.state, dec.logprobs, a.logits, this.stepUniform, this.sampleUniform, R);
       pass.end();
     }
@@ -387,7 +389,7 @@ export class WebGPUBackend implements Backend {
     const capR = Math.max(R, d?.capR ?? 0);
     const capS = Math.max(S, d?.capS ?? 0);
     const arena = this.ctx.arena;
-    if (d) for (const b of [d.tokens, d.rows, d.state, d.logprobs, ...d.kcache, ...d.vcache]) arena.destroy(b);
+    if (d) for (const b of [d.tokens, d.rows, d.state, d.logprobs, d.scores, ...d.kcache, ...d.vcache]) arena.destroy(b);
     if (d) this.ctx.ops.clearBindGroups();
     const D = this.config.dModel;
     const L = this.config.nLayers;
@@ -397,6 +399,7 @@ export class WebGPUBackend implements Backend {
       rows: arena.storage('decode.rows', 2 * capR),
       state: arena.storage('decode.state', capR),
       logprobs: arena.storage('decode.logprobs', capR * capS),
+      scores: arena.storage('decode.scores', capR * this.config.nHeads * capS),
       kcache: Array.from({ length: L }, () => arena.storage('decode.k', capR * capS * D)),
       vcache: Array.from({ length: L }, () => arena.storage('decode.v', capR * capS * D)),
     };

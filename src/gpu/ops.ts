@@ -340,9 +340,10 @@ export class Ops {
   }
 
   /** Decode one position per row over the KV cache [R,S,D] (appends k, v at pos). */
-  attentionDecode(pass: GPUComputePassEncoder, out: Binding, kcache: Binding, vcache: Binding, qkv: Binding, step: GPUBuffer, R: number, S: number, D: number, H: number): void {
-    this.dispatch(pass, 'attention_decode', this.uniform([R, S, D, H]), { 1: qkv, 3: out, 7: kcache, 8: vcache, 9: step }, [ceil(R * H, 64)]);
+  attentionDecode(pass: GPUComputePassEncoder, out: Binding, scores: Binding, kcache: Binding, vcache: Binding, qkv: Binding, step: GPUBuffer, R: number, S: number, D: number, H: number): void {
+    this.dispatch(pass, 'attention_decode', this.uniform([R, S, D, H]), { 1: qkv, 2: scores, 3: out, 7: kcache, 8: vcache, 9: step }, [ceil(R * H, 64)]);
   }
+
 
   // ---------------------------------------------------------------------------------------------
   // GELU
