@@ -11,7 +11,7 @@
 // Bindings: 0 u: Params, 1 a, 2 b, 3 bias (read), 4 c (read_write), 5 res (read).
 // Unused bias/res bindings still need a buffer: the caller binds any read-only one.
 // Dispatch: matmul_*: (ceil(N/32), ceil(M/32)) workgroups of 8x8, a 4x4 block of C per
-//           invocation (see Tiling below);
+//           invocation (see Tiling below; matmul_*_d: the same blocks without workgroup memory);
 //           bias_backward: ceil(N/64) workgroups of 64x4: 64 columns, each summed by 4
 //           invocations over interleaved rows, then combined in workgroup memory (fixed order,
 //           so deterministic).
@@ -90,8 +90,40 @@ fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) {
   }
 }
 
+// The direct form (CPU adapters, where workgroup memory is plain cache and every barrier is a
+// costly context switch): the same 4x4 register block per invocation, read straight from
+// storage with no workgroup memory and no barriers. The sum runs over k in the same order as
+// matmul_tile (whose zero padding adds exact zeros), so both forms give the same result.
+fn matmul_direct(form: u32, wid: vec3u, lid: vec3u) {
+  let m0 = wid.y * BM + lid.y * 4u;
+  let n0 = wid.x * BN + lid.x * 4u;
+  var acc: array<vec4f, 4>;
+  for (var k = 0u; k < u.K; k++) {
+    let av = vec4f(load_a(form, m0, k), load_a(form, m0 + 1u, k), load_a(form, m0 + 2u, k), load_a(form, m0 + 3u, k));
+    let bv = vec4f(load_b(form, k, n0), load_b(form, k, n0 + 1u), load_b(form, k, n0 + 2u), load_b(form, k, n0 + 3u));
+    acc[0] += av.x * bv;
+    acc[1] += av.y * bv;
+    acc[2] += av.z * bv;
+    acc[3] += av.w * bv;
+  }
+  for (var i = 0u; i < 4u; i++) {
+    for (var j = 0u; j < 4u; j++) {
+      store(m0 + i, n0 + j, acc[i][j]);
+    }
+  }
+}
+
 @compute @workgroup_size(8, 8)
 fn matmul_nn(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NN, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_nn_d(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_direct(NN, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_nt_d(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_direct(NT, wid, lid); }
+
+@compute @workgroup_size(8, 8)
+fn matmul_tn_d(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_direct(TN, wid, lid); }
 
 @compute @workgroup_size(8, 8)
 fn matmul_nt(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NT, wid, lid); }

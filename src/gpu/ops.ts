@@ -237,23 +237,25 @@ export class Ops {
       this.dispatch(pass, kernel, this.uniform([M, N, K, f]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, 6: o.geluOut ?? o.geluGradOf ?? this.dummy }, groups);
       return;
     }
+    const scalar = `matmul_${form}${this.matmulForm === 'direct' ? '_d' : ''}` as KernelName;
     if (o.geluGradOf) {
       if (o.accumulate || o.bias || o.res) throw new Error('matmul: fused GELU backward takes no epilogue');
       // C = A·op(B), then C = C ⊙ gelu'(x) in place (gelu_backward with dout = dinp = C is elementwise)
-      this.dispatch(pass, `matmul_${form}` as KernelName, this.uniform([M, N, K, 0]), { 1: a, 2: b, 3: b, 4: c, 5: b }, groups);
+      this.dispatch(pass, scalar, this.uniform([M, N, K, 0]), { 1: a, 2: b, 3: b, 4: c, 5: b }, groups);
       this.dispatch(pass, 'gelu_backward_inplace', this.uniform([M * N, 0, 0, 0]), { 1: o.geluGradOf, 4: c }, grid1d(M * N, 256));
       return;
     }
-    this.dispatch(pass, `matmul_${form}` as KernelName, this.uniform([M, N, K, flags]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b }, groups);
+    this.dispatch(pass, scalar, this.uniform([M, N, K, flags]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b }, groups);
     if (o.geluOut) this.geluForward(pass, o.geluOut, c, M * N);
   }
 
   /** Use matmul.wgsl even where the vec4 kernels apply (the bench and the parity test compare both). */
   forceScalarMatmul = false;
   /**
-   * Which vec4 register-blocked form: 'tiled' stages 32x32 tiles in workgroup memory (GPUs),
-   * 'direct' reads storage with no barriers (CPU adapters such as SwiftShader, where workgroup
-   * memory is plain cache). Set per adapter by GpuContext; the bench measures both.
+   * Which register-blocked form (vec4 and scalar kernels alike): 'tiled' stages 32x32 tiles in
+   * workgroup memory (GPUs), 'direct' reads storage with no barriers (CPU adapters such as
+   * SwiftShader, where workgroup memory is plain cache). Set per adapter by GpuContext; the
+   * bench measures both.
    */
   matmulForm: 'tiled' | 'direct' = 'tiled';
 

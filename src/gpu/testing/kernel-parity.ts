@@ -71,9 +71,11 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   }
 
   // ---- matmul forward/backward, several awkward shapes; also the residual-fused forward
-  // (the first four shapes take matmul.wgsl, the last three the vec4 kernels of matmul_vec4.wgsl,
-  // in both forms: tiled through workgroup memory and direct from storage)
-  const matmulCases: [number, number, number, 'tiled' | 'direct'][] = [[33, 7, 65, 'tiled'], [1, 65, 7, 'tiled'], [65, 33, 1, 'tiled'], [17, 48, 31, 'tiled']];
+  // (the first five shapes take matmul.wgsl — the last of them the lm_head's V = 51 —, the other
+  // three the vec4 kernels of matmul_vec4.wgsl; each in both forms: tiled through workgroup
+  // memory and direct from storage)
+  const matmulCases: [number, number, number, 'tiled' | 'direct'][] = [];
+  for (const form of ['tiled', 'direct'] as const) matmulCases.push([33, 7, 65, form], [1, 65, 7, form], [65, 33, 1, form], [17, 48, 31, form], [24, 32, 51, form]);
   for (const form of ['tiled', 'direct'] as const) matmulCases.push([33, 12, 20, form], [70, 64, 36, form], [5, 36, 132, form]);
   for (const [N, C, OC, form] of matmulCases) {
     ops.matmulForm = form;
@@ -102,7 +104,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       },
       [N * OC, N * OC, N * C, C * OC, OC, N * C].map((floats, i) => ({ buffer: [bOut, bOutRes, bDinp, bDw, bDb, bAcc][i], floats })),
     );
-    const shape = `N${N} C${C} OC${OC}${N * C * OC % 4 === 0 && C % 4 === 0 && OC % 4 === 0 ? ` ${form}` : ''}`;
+    const shape = `N${N} C${C} OC${OC} ${form}`;
     rows.push(
       compare('matmul_nn (+bias)', shape, g1, out),
       compare('matmul_nn (+bias +res)', shape, g2, outRes),
@@ -173,7 +175,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
   }
 
   // ---- fused bias + GELU (forward) and GELU-backward epilogue (fc2's dinp), vec4 and scalar paths
-  for (const [N, C, OC, scalar, form] of [[33, 12, 20, false, 'tiled'], [70, 64, 36, false, 'tiled'], [33, 12, 20, false, 'direct'], [70, 64, 36, false, 'direct'], [33, 12, 20, true, 'tiled'], [17, 9, 31, false, 'tiled']] as const) {
+  for (const [N, C, OC, scalar, form] of [[33, 12, 20, false, 'tiled'], [70, 64, 36, false, 'tiled'], [33, 12, 20, false, 'direct'], [70, 64, 36, false, 'direct'], [33, 12, 20, true, 'tiled'], [33, 12, 20, true, 'direct'], [17, 9, 31, false, 'tiled'], [17, 9, 31, false, 'direct']] as const) {
     ops.matmulForm = form;
     const inp = randn(N * C);
     const w = randn(C * OC, 0.5);
@@ -200,7 +202,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       [{ buffer: bPre, floats: N * OC }, { buffer: bAct, floats: N * OC }, { buffer: bDinp, floats: N * C }],
     );
     ops.forceScalarMatmul = false;
-    const shape = `N${N} C${C} OC${OC} ${scalar ? 'scalar' : form}`;
+    const shape = `N${N} C${C} OC${OC} ${scalar ? 'scalar ' : ''}${form}`;
     rows.push(
       compare('matmul_nn +bias +gelu (pre-activation)', shape, r[0], pre),
       compare('matmul_nn +bias +gelu (gelu)', shape, r[1], act),
