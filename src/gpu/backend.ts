@@ -111,7 +111,8 @@ export class WebGPUBackend implements Backend {
   private step = 0;
   /** Frozen π_ref weights (snapshotReference). */
   private refParams: GPUBuffer | null = null;
-  private refLogprobs: GPUBuffer | null = null;
+  /** Per-step scratch buffers by name (grown, never shrunk): π_ref's log-probs and logits, the exact-KL rows. */
+  private scratchBuffers = new Map<string, GPUBuffer>();
   private decode: DecodeBuffers | null = null;
   /** Uniforms rewritten every call. */
   private readonly adamUniform: GPUBuffer;
@@ -214,6 +215,7 @@ export class WebGPUBackend implements Backend {
   async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
     const { B, T, mask } = batch;
     const N = B * T;
+    const V = this.config.vocabSize;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;
     if (!(tau > 0)) throw new Error(`trainStep: temperature must be > 0, got ${tau}`);
     if (loss.kind === 'policy' && !this.policyLoss) {
@@ -253,17 +255,16 @@ export class WebGPUBackend implements Backend {
       m.recordForward(pass, this.referenceParams(), B, T);
       m.recordLogsoftmax(pass, B, T, tau);
       pass.end();
-      if (!this.refLogprobs || this.refLogprobs.size < N * 4) {
-        this.ctx.arena.destroy(this.refLogprobs);
-        this.refLogprobs = this.ctx.arena.storage('refLogprobs', a.capRows);
-      }
-      enc.copyBufferToBuffer(a.logprobs, 0, this.refLogprobs, 0, N * 4);
-      refLogprobs = this.refLogprobs;
+      refLogprobs = this.scratch('refLogprobs', a.capRows);
+      enc.copyBufferToBuffer(a.logprobs, 0, refLogprobs, 0, N * 4);
+      // and its logits, for the exact KL over the vocabulary (a metric: shaders/kl.wgsl)
+      enc.copyBufferToBuffer(a.logits, 0, this.scratch('refLogits', a.capRows * V), 0, N * V * 4);
     }
     const pass = enc.beginComputePass({ label: 'trainStep' });
     m.recordForward(pass, m.params, B, T);
     if (loss.kind === 'policy') {
       m.recordLogsoftmax(pass, B, T, tau);
+      if (refLogprobs) o.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
       this.policyLoss!.record(pass, this, batch, loss, refLogprobs);
     } else {
       // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
@@ -285,6 +286,7 @@ export class WebGPUBackend implements Backend {
     if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: t, m: mirrorM, v: mirrorV } };
     const metrics: Record<string, number> = {};
     if (loss.kind === 'policy') this.policyLoss!.metricNames.forEach((name, i) => (metrics[name] = met[6 + i]));
+    if (refLogprobs) metrics.kl_exact = met[15];
     if (!('entropy' in metrics)) metrics.entropy = met[5] > 0 ? met[4] / met[5] : 0;
     return { loss: met[0], gradNorm: met[1], finite, metrics };
   }
@@ -423,6 +425,17 @@ export class WebGPUBackend implements Backend {
     q.writeBuffer(a.targets, 0, targets);
     q.writeBuffer(a.mask, 0, Float32Array.from(mask));
     return a;
+  }
+
+  /** The scratch buffer `name` with room for at least `floats` floats. */
+  private scratch(name: string, floats: number): GPUBuffer {
+    let b = this.scratchBuffers.get(name);
+    if (!b || b.size < floats * 4) {
+      this.ctx.arena.destroy(b);
+      b = this.ctx.arena.storage(name, floats);
+      this.scratchBuffers.set(name, b);
+    }
+    return b;
   }
 
   private referenceParams(): GPUBuffer {

@@ -10,6 +10,7 @@ import attentionSrc from '../../shaders/attention.wgsl?raw';
 import embeddingSrc from '../../shaders/embedding.wgsl?raw';
 import geluSrc from '../../shaders/gelu.wgsl?raw';
 import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
+import klSrc from '../../shaders/kl.wgsl?raw';
 import layernormSrc from '../../shaders/layernorm.wgsl?raw';
 import layernormSubgroupSrc from '../../shaders/layernorm_subgroup.wgsl?raw';
 import logsoftmaxSrc from '../../shaders/logsoftmax.wgsl?raw';
@@ -26,6 +27,7 @@ export const SHADER_SOURCES = {
   embedding: embeddingSrc,
   gelu: geluSrc,
   gradnorm: gradnormSrc,
+  kl: klSrc,
   layernorm: layernormSrc,
   layernorm_subgroup: layernormSubgroupSrc,
   logsoftmax: logsoftmaxSrc,
@@ -84,6 +86,8 @@ export const KERNELS = {
   logsoftmax_fused_wg: 'logsoftmax',
   grad_sumsq_partial: 'gradnorm',
   grad_sumsq_rows: 'gradnorm',
+  kl_exact_rows: 'kl',
+  kl_exact_reduce: 'kl',
   grad_norm_finalize: 'gradnorm',
   adamw_step: 'adamw',
   sample_next: 'sample',

@@ -371,6 +371,13 @@ export class Ops {
     this.dispatch(pass, k, this.uniform([N, V, f32(tau), 0]), { 1: logits, 2: targets, 3: mask, 4: logprobs, 5: entropy }, g);
   }
 
+  /** metrics[15] = mean over masked rows of the exact KL(π_θ ‖ π_ref) at tau (shaders/kl.wgsl); kl [N] is scratch. */
+  klExact(pass: GPUComputePassEncoder, metrics: Binding, kl: Binding, logits: Binding, refLogits: Binding, mask: Binding, tau: number, N: number, V: number): void {
+    const u = this.uniform([N, V, f32(tau), 0]);
+    this.dispatch(pass, 'kl_exact_rows', u, { 1: logits, 2: refLogits, 3: mask, 4: kl }, [ceil(N, 64)]);
+    this.dispatch(pass, 'kl_exact_reduce', u, { 3: mask, 4: kl, 5: metrics }, [1]);
+  }
+
   /** dlogits written (0 on rows whose gradients are both 0). */
   logitsBackward(pass: GPUComputePassEncoder, dlogits: Binding, logits: Binding, targets: Binding, gradLogprob: Binding, gradEntropy: Binding, tau: number, N: number, V: number): void {
     const [k, g] = this.softmaxKernel('logits_backward', N);

@@ -201,7 +201,10 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     // Two drifts from the base: the lesson's learning rate (π_θ close to π_ref) and 3× it (farther).
     for (const lr of [l.settings.learningRate!, 3 * l.settings.learningRate!]) {
       const t = await trainerFor({ ...lessonSettings(l, defaultSettings()), learningRate: lr, promptsPerStep: 16, numGenerations: 8 });
-      await steps(t, 2);
+      const ms = await steps(t, 2);
+      // what the KL chart plots beside the estimator: the exact KL of each step (β > 0 evaluates π_ref)
+      for (const m of ms) expect(m.kl_exact).toBeGreaterThanOrEqual(0);
+      expect(ms[1].kl_exact).toBeGreaterThan(ms[0].kl_exact);
       const r = await t.rollout(); // tokens sampled from the drifted π_θ, as the estimators assume
       const batch = t.batchOf(r);
       const be = t.backend as ReferenceBackend;

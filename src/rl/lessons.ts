@@ -158,7 +158,8 @@ export const LESSONS: Lesson[] = [
       'tokens here); k3 = e^d − d − 1 is unbiased and never negative. The exact KL sums over the whole small vocabulary ' +
       '(51 tokens), so the estimators can be checked against it: both agree within their standard errors. While π_θ ' +
       'stays close to π_ref (this lesson\'s η) k3 has the lower variance; drift 3× faster and e^d\'s tail makes k3 the ' +
-      'noisier one. Watch the KL chart under each estimator; the step-through\'s heat-map shows the per-token KL.',
+      'noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
+      'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
   },
 ];

@@ -71,7 +71,10 @@ export interface StepMetrics {
   /** Strict accuracy of the sampled answers. */
   accuracy: number;
   entropy: number;
+  /** The KL estimator's (k1 or k3) token mean over sampled tokens, when π_ref is evaluated. */
   kl: number;
+  /** The exact KL(π_θ ‖ π_ref) summed over the vocabulary, token mean (NaN when π_ref is not evaluated). */
+  kl_exact: number;
   'clip_ratio/low_mean': number;
   'clip_ratio/high_mean': number;
   'clip_ratio/region_mean': number;
@@ -443,6 +446,7 @@ export function stepMetrics(
     accuracy: pBar,
     entropy: m.entropy ?? NaN,
     kl: m.kl ?? 0,
+    kl_exact: m.kl_exact ?? NaN,
     'clip_ratio/low_mean': m['clip_ratio/low_mean'] ?? 0,
     'clip_ratio/high_mean': m['clip_ratio/high_mean'] ?? 0,
     'clip_ratio/region_mean': m['clip_ratio/region_mean'] ?? 0,

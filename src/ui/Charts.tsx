@@ -209,8 +209,9 @@ export function ThinkingChart() {
 
 export function KlChart() {
   return (
-    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient?" yWidth={52} series={[
-      { name: 'KL', value: (m) => m.kl, color: C.black },
+    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary." yWidth={52} series={[
+      { name: 'KL (estimator)', value: (m) => m.kl, color: C.black },
+      { name: 'KL, exact (Σ over vocabulary)', value: (m) => m.kl_exact, color: C.blue, dash: '6 3' },
       { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
       { name: 'clipped high', value: (m) => m['clip_ratio/high_mean'], color: C.sky, dash: '5 3', width: 2 },
       { name: 'clipped (any)', value: (m) => m['clip_ratio/region_mean'], color: C.purple, dash: '2 3', width: 2 },

@@ -75,7 +75,10 @@ export async function runPolicyLossParity(): Promise<PolicyParityRow[]> {
     const rg = await gpu.trainStep(batch, spec, noUpdate);
     const [gpuGrads] = await gpu.ctx.run(() => {}, [{ buffer: gpu.model.grads, floats: layout.total }]);
     let metricErr = 0;
-    for (const k of POLICY_METRIC_NAMES) metricErr = Math.max(metricErr, Math.abs(rg.metrics[k] - rc.metrics[k]) / Math.max(1e-3, Math.abs(rc.metrics[k])));
+    // the policy objective's metrics, and the exact KL over the vocabulary wherever π_ref is evaluated (shaders/kl.wgsl)
+    const names: string[] = [...POLICY_METRIC_NAMES, ...(s.beta !== 0 || s.measureKl ? ['kl_exact'] : [])];
+    if (names.includes('kl_exact') && !(rc.metrics.kl_exact > 0 && Number.isFinite(rg.metrics.kl_exact))) throw new Error(`${name}: kl_exact missing (cpu ${rc.metrics.kl_exact}, gpu ${rg.metrics.kl_exact})`);
+    for (const k of names) metricErr = Math.max(metricErr, Math.abs(rg.metrics[k] - rc.metrics[k]) / Math.max(1e-3, Math.abs(rc.metrics[k])));
     rows.push({ case: name, loss: Math.abs(rg.loss - rc.loss) / Math.max(1e-3, Math.abs(rc.loss)), metrics: metricErr, grads: relTo(gpuGrads, cpuGrads), clipRegion: rc.metrics['clip_ratio/region_mean'] });
   }
   gpu.dispose();

@@ -78,6 +78,17 @@ describe('ReferenceBackend', () => {
     let last = first;
     for (let i = 0; i < 4; i++) last = await be.trainStep(bt, loss, opt);
     expect(last.metrics.kl).toBeGreaterThan(1e-4);
+    // the exact KL over the vocabulary (a metric): 0 at the start, then the token mean of exactKlToReference
+    expect(first.metrics.kl_exact).toBeCloseTo(0, 12);
+    const exact = be.exactKlToReference(bt, 0.9);
+    let s = 0, n = 0;
+    for (let i = 0; i < B * T; i++) { s += exact[i]; n += bt.mask[i]; }
+    const next = await be.trainStep(bt, loss, opt); // measures at the weights `exact` saw, then updates
+    expect(next.metrics.kl_exact).toBeGreaterThan(1e-4);
+    expect(next.metrics.kl_exact).toBeCloseTo(s / n, 12);
+    // with no leash and no measurement, no π_ref pass and no KL metrics
+    const free = await be.trainStep(bt, { ...loss, beta: 0, measureKl: false }, opt);
+    expect(free.metrics.kl_exact).toBeUndefined();
     const after = await be.logprobs(bt, { reference: true, temperature: 0.9 });
     expect(Array.from(after.logprobs)).toEqual(Array.from(before.logprobs));
     const policyNow = await be.logprobs(bt, { temperature: 0.9 });

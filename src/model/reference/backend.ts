@@ -113,9 +113,21 @@ export class ReferenceBackend implements Backend {
 
     // π_ref first, so the activation caches end on π_θ for the backward
     let refLogprobs: Float32Array | null = null;
-    if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
+    let refProbs: Float64Array | null = null;
+    if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) {
+      refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
+      refProbs = Float64Array.from(this.model.probs.subarray(0, N * this.config.vocabSize));
+    }
 
     const { logprobs, entropy } = this.perToken(batch, tau);
+    // the exact KL over the vocabulary, a metric beside the estimator (shaders/kl.wgsl's twin)
+    let klExact: number | null = null;
+    if (refProbs) {
+      const kl = exactKlRows(this.model.probs, refProbs, mask, N, this.config.vocabSize);
+      let s = 0, n = 0;
+      for (let i = 0; i < N; i++) { s += kl[i]; n += mask[i]; }
+      klExact = s / Math.max(n, 1);
+    }
     let value: number;
     let gL: ArrayLike<number>;
     let gE: ArrayLike<number> | null = null;
@@ -147,6 +159,7 @@ export class ReferenceBackend implements Backend {
       }
       metrics.entropy = n > 0 ? s / n : 0;
     }
+    if (klExact !== null) metrics.kl_exact = klExact;
 
     const model = this.model;
     model.zeroGrad();
@@ -299,18 +312,7 @@ export class ReferenceBackend implements Backend {
     this.perToken(batch, temperature, this.referenceWeights());
     const ref = Float64Array.from(this.model.probs.subarray(0, B * T * V));
     this.perToken(batch, temperature);
-    const p = this.model.probs;
-    const kl = new Float64Array(B * T);
-    for (let i = 0; i < B * T; i++) {
-      if (!mask[i]) continue;
-      let s = 0;
-      for (let v = 0; v < V; v++) {
-        const pv = p[i * V + v];
-        if (pv > 0) s += pv * (Math.log(pv) - Math.log(Math.max(ref[i * V + v], 1e-30)));
-      }
-      kl[i] = s;
-    }
-    return kl;
+    return exactKlRows(this.model.probs, ref, mask, B * T, V);
   }
 
   private perToken(batch: TokenBatch, tau: number, weights?: Floats) {
@@ -329,4 +331,23 @@ export class ReferenceBackend implements Backend {
   private checkLength(what: string, n: number): void {
     if (n !== this.layout.total) throw new Error(`${what}: ${n} floats, the layout of this config needs ${this.layout.total}`);
   }
+}
+
+/**
+ * The exact KL(π_θ ‖ π_ref) of each row from the two probability tables [N,V]:
+ *   KL_n = Σ_v p_v (log p_v − log q_v)       (0 where mask is 0)
+ * What k1 and k3 estimate from one sampled token; the CPU twin of shaders/kl.wgsl.
+ */
+export function exactKlRows(p: ArrayLike<number>, q: ArrayLike<number>, mask: ArrayLike<number>, N: number, V: number): Float64Array {
+  const kl = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    if (!mask[i]) continue;
+    let s = 0;
+    for (let v = 0; v < V; v++) {
+      const pv = p[i * V + v];
+      if (pv > 0) s += pv * (Math.log(pv) - Math.log(Math.max(q[i * V + v], 1e-30)));
+    }
+    kl[i] = mask[i] * s;
+  }
+  return kl;
 }
