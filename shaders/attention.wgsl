@@ -33,6 +33,18 @@ struct Step { pos: u32, _a: u32, _b: u32, _c: u32 }
 @group(0) @binding(8) var<storage, read_write> vcache: array<f32>;
 @group(0) @binding(9) var<uniform> step: Step;
 
+// att[row + 0..=last] ← the softmax of the scores stored there (maxval: their max), in place.
+fn softmax_in_place(row: u32, last: u32, maxval: f32) {
+  var sum = 0.0;
+  for (var t2 = 0u; t2 <= last; t2++) {
+    let e = exp(att[row + t2] - maxval);
+    att[row + t2] = e;
+    sum += e;
+  }
+  let inv = 1.0 / sum;
+  for (var t2 = 0u; t2 <= last; t2++) { att[row + t2] *= inv; }
+}
+
 @compute @workgroup_size(64)
 fn attention_forward(@builtin(global_invocation_id) gid: vec3u) {
   let idx = gid.x;
@@ -54,16 +66,8 @@ fn attention_forward(@builtin(global_invocation_id) gid: vec3u) {
     att[row + t2] = s;
     maxval = max(maxval, s);
   }
-  var sum = 0.0;
-  for (var t2 = 0u; t2 <= t; t2++) {
-    let e = exp(att[row + t2] - maxval);
-    att[row + t2] = e;
-    sum += e;
-  }
-  let inv = 1.0 / sum;
-  for (var t2 = 0u; t2 < u.T; t2++) {
-    att[row + t2] = select(0.0, att[row + t2] * inv, t2 <= t);
-  }
+  softmax_in_place(row, t, maxval);
+  for (var t2 = t + 1u; t2 < u.T; t2++) { att[row + t2] = 0.0; }
   let o = (b * u.T + t) * u.D + h * hs;
   for (var i = 0u; i < hs; i++) {
     var s = 0.0;
@@ -154,14 +158,7 @@ fn attention_decode(@builtin(global_invocation_id) gid: vec3u) {
     att[row + t2] = s;
     maxval = max(maxval, s);
   }
-  var sum = 0.0;
-  for (var t2 = 0u; t2 <= pos; t2++) {
-    let e = exp(att[row + t2] - maxval);
-    att[row + t2] = e;
-    sum += e;
-  }
-  let inv = 1.0 / sum;
-  for (var t2 = 0u; t2 <= pos; t2++) { att[row + t2] *= inv; }
+  softmax_in_place(row, pos, maxval);
   let o = r * u.D + h * hs;
   for (var i = 0u; i < hs; i++) {
     var s = 0.0;
