@@ -1,9 +1,10 @@
 /**
  * Arithmetic tasks with a single integer answer: addition, subtraction, multiplication
  * (1 × n digits), a multi-step +/- chain with checkable partial results, and the digit sum
- * with a running-sum scratchpad. (Countdown, with many valid answers, is in countdown.ts.)
+ * and its last digit (mod 10), each with a running-result scratchpad. (Countdown, with many
+ * valid answers, is in countdown.ts.)
  *
- * Prompts are the expression followed by "=" (digit sum: "ds:" then the digits), so the
+ * Prompts are the expression followed by "=" (digit sums: "ds:" or "mod:" then the digits), so the
  * prompt text alone determines the instance. Answers are canonical integers: optional "-",
  * no "+", no leading zeros, no "-0".
  */
@@ -104,75 +105,75 @@ export const chainTask = makeTask({
 
 // ---------------------------------------------------------------------------------------------
 
-const DS_RE = /^ds:([0-9]{2,12})=$/;
-const DS_SHAPE = '"ds:" followed by 2 to 12 digits and "="';
-
-/** Running sums of the digits: for 7583 the steps 7, 12, 20, 23. */
-function digitSumSteps(prompt: string): string[] {
-  const m = matchPrompt('digitsum', DS_RE, DS_SHAPE, prompt);
-  let acc = 0;
-  return m[1].split('').map((c) => String((acc += Number(c))));
+/**
+ * A digit-list task with a running-result scratchpad: the prompt is `<prefix>:<digits>=`, the
+ * steps are the running results of `add` over the digits, and the answer is the last step.
+ */
+function runningDigitsTask(o: {
+  id: string;
+  prefix: string;
+  title: string;
+  grammar: string;
+  /** Digits per difficulty. */
+  digits: Record<number, number>;
+  /** The next running result from the previous one and a digit. */
+  add: (acc: number, digit: number) => number;
+  /** Why an answer is outside the grammar, or null. */
+  formatReason: (answer: string) => string | null;
+}): Task {
+  const re = new RegExp(`^${o.prefix}:([0-9]{2,12})=$`);
+  const shape = `"${o.prefix}:" followed by 2 to 12 digits and "="`;
+  const steps = (prompt: string): string[] => {
+    const m = matchPrompt(o.id, re, shape, prompt);
+    let acc = 0;
+    return m[1].split('').map((c) => String((acc = o.add(acc, Number(c)))));
+  };
+  const solve = (prompt: string) => steps(prompt).at(-1)!;
+  return makeTask({
+    id: o.id,
+    family: 'arithmetic',
+    title: o.title,
+    grammar: o.grammar,
+    difficulties: Object.keys(o.digits).map(Number),
+    version: 1,
+    generatePrompt(rng, d) {
+      let s = '';
+      for (let i = 0; i < o.digits[d]; i++) s += rng.int(10);
+      return `${o.prefix}:${s}=`;
+    },
+    solve,
+    grade: (prompt, answer) => gradeExact(solve(prompt), answer, o.formatReason(answer)),
+    steps,
+  });
 }
 
-const digitSumSolve = (prompt: string) => digitSumSteps(prompt).at(-1)!;
-const DS_DIGITS: Record<number, number> = { 1: 3, 2: 5, 3: 8 };
-
 /** Sum of a list of digits; a scratchpad of running sums helps ("7,12,20,23|23"). */
-export const digitSumTask = makeTask({
+export const digitSumTask = runningDigitsTask({
   id: 'digitsum',
-  family: 'arithmetic',
+  prefix: 'ds',
   title: 'Digit sum with a scratchpad',
   grammar:
     `Prompt "ds:7583=" (the digits to add). ${INT_ANSWER} ` +
     'Optional thinking: the running sums, comma-separated, then "|" ("7,12,20,23|23"); only the answer is graded.',
-  difficulties: [1, 2, 3],
-  version: 1,
-  generatePrompt(rng, d) {
-    let s = '';
-    for (let i = 0; i < DS_DIGITS[d]; i++) s += rng.int(10);
-    return `ds:${s}=`;
-  },
-  solve: digitSumSolve,
-  grade: (prompt, answer) => gradeExact(digitSumSolve(prompt), answer, integerFormatReason(answer, true)),
-  steps: digitSumSteps,
+  digits: { 1: 3, 2: 5, 3: 8 },
+  add: (acc, d) => acc + d,
+  formatReason: (a) => integerFormatReason(a, true),
 });
-
-// ---------------------------------------------------------------------------------------------
-
-const MS_RE = /^mod:([0-9]{2,12})=$/;
-const MS_SHAPE = '"mod:" followed by 2 to 12 digits and "="';
-
-/** Running sums mod 10, one digit each: for 7583 the steps 7, 2, 0, 3. */
-function modSumSteps(prompt: string): string[] {
-  const m = matchPrompt('modsum', MS_RE, MS_SHAPE, prompt);
-  let acc = 0;
-  return m[1].split('').map((c) => String((acc = (acc + Number(c)) % 10)));
-}
-
-const modSumSolve = (prompt: string) => modSumSteps(prompt).at(-1)!;
-const MS_DIGITS: Record<number, number> = { 1: 3, 2: 5, 3: 7 };
 
 /**
  * The last digit of a digit sum. Answered directly it needs every digit at once (hard for a
  * small transformer); a scratchpad of running sums mod 10 turns it into one-digit steps, each
  * reading one prompt digit and the previous step — the task where thinking pays (lesson 6).
  */
-export const modSumTask = makeTask({
+export const modSumTask = runningDigitsTask({
   id: 'modsum',
-  family: 'arithmetic',
+  prefix: 'mod',
   title: 'Last digit of a digit sum (mod 10)',
   grammar:
     'Prompt "mod:7583=" (the digits to add; the answer is the last digit of their sum, here 3). ' +
     'The answer is one digit 0-9. ' +
     'Optional thinking: the running sums mod 10, comma-separated, then "|" ("7,2,0,3|3"); only the answer is graded.',
-  difficulties: [1, 2, 3],
-  version: 1,
-  generatePrompt(rng, d) {
-    let s = '';
-    for (let i = 0; i < MS_DIGITS[d]; i++) s += rng.int(10);
-    return `mod:${s}=`;
-  },
-  solve: modSumSolve,
-  grade: (prompt, answer) => gradeExact(modSumSolve(prompt), answer, /^[0-9]$/.test(answer) ? null : integerFormatReason(answer, true) ?? 'not a single digit'),
-  steps: modSumSteps,
+  digits: { 1: 3, 2: 5, 3: 7 },
+  add: (acc, d) => (acc + d) % 10,
+  formatReason: (a) => (/^[0-9]$/.test(a) ? null : integerFormatReason(a, true) ?? 'not a single digit'),
 });
