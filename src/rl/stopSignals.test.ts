@@ -28,6 +28,13 @@ describe('stop signals', () => {
   it('entropy collapse', () => {
     expect(ids(steps(30, (i) => ({ entropy: i < 10 ? 1 : 0.1 })), ev([0.5, 0.6]))).toEqual(['entropy-collapse']);
   });
+  it('held-out accuracy falling over two evaluations (one low evaluation is not enough)', () => {
+    const s = detectStopSignals(steps(30, () => ({})), ev([0.46, 0.54, 0.42, 0.25, 0.21]));
+    expect(s.map((x) => x.id)).toEqual(['heldout-falling']);
+    expect(s[0].evidence.heldout_last_two).toBeCloseTo(0.23, 12);
+    expect(ids(steps(30, () => ({})), ev([0.46, 0.5, 0.25]))).toEqual([]);
+    expect(ids(steps(30, () => ({})), ev([0.46, 0.3]))).toEqual([]);
+  });
   it('needs enough history before judging', () => {
     expect(ids(steps(8, (i) => ({ entropy: i < 4 ? 1 : 0.01 })), ev([0.5]))).toEqual([]);
   });

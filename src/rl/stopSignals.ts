@@ -9,11 +9,13 @@
  *                            (all pass: the task is mastered; all fail: too hard)
  *   entropy-collapse         the policy's entropy fell to a small fraction of where it started:
  *                            it stopped exploring
+ *   heldout-falling          held-out accuracy (the last two evaluations) fell well below where
+ *                            the run started: the updates are making the policy worse
  */
 import type { EvalMetrics, StepMetrics } from './trainer.ts';
 
 export interface StopSignal {
-  id: 'reward-without-heldout' | 'length-without-accuracy' | 'mixed-groups-vanishing' | 'entropy-collapse';
+  id: 'reward-without-heldout' | 'length-without-accuracy' | 'mixed-groups-vanishing' | 'entropy-collapse' | 'heldout-falling';
   /** The chart it belongs on. */
   chart: 'reward' | 'length' | 'groups' | 'entropy';
   step: number;
@@ -29,9 +31,11 @@ export interface StopSignalOptions {
   lengthRise: number;
   mixedFloor: number;
   entropyFraction: number;
+  /** Drop of held-out accuracy (start vs the mean of the last two evaluations) that counts as falling. */
+  heldoutDrop: number;
 }
 
-export const DEFAULT_STOP_OPTIONS: StopSignalOptions = { window: 10, rewardRise: 0.1, heldoutFlat: 0.02, lengthRise: 1.5, mixedFloor: 0.1, entropyFraction: 0.25 };
+export const DEFAULT_STOP_OPTIONS: StopSignalOptions = { window: 10, rewardRise: 0.1, heldoutFlat: 0.02, lengthRise: 1.5, mixedFloor: 0.1, entropyFraction: 0.25, heldoutDrop: 0.15 };
 
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
@@ -52,6 +56,13 @@ export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o:
     const h0 = evals[0].heldout_accuracy, h1 = evals.at(-1)!.heldout_accuracy;
     if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
       out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while held-out accuracy moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
+    }
+  }
+  if (evals.length >= 3) {
+    // two evaluations, so one noisy held-out batch does not raise it
+    const h0 = evals[0].heldout_accuracy, h1 = avg(evals.slice(-2).map((e) => e.heldout_accuracy));
+    if (h0 - h1 >= o.heldoutDrop) {
+      out.push({ id: 'heldout-falling', chart: 'reward', step: last.step, message: `Held-out accuracy fell from ${h0.toFixed(2)} to ${h1.toFixed(2)} (last two evaluations): the updates are making the policy worse. Small batches (few prompts per step), a high η, or several inner epochs µ without a KL leash make noisy or overshooting steps: try more prompts per step, a lower η, or β > 0.`, evidence: { heldout_start: h0, heldout_last_two: h1 } });
     }
   }
   const len = ends(steps, 'mean_length', w);

@@ -21,7 +21,7 @@ export function Explanations() {
         <dt>KL and clip fractions</dt><dd>How far the policy has moved from the base, and how often the clip range ε, ε_high stops the gradient.</dd>
         <dt>pass@k</dt><dd>Does RL find new solutions or sharpen known ones? pass@k is the chance that one of k samples is right; pass@G is best-of-G.</dd>
       </dl>
-      <p>Warnings marked ⚠ are the chapter's stop signals: reward rising while held-out accuracy is flat, length rising without accuracy, mixed groups vanishing, entropy collapsing — each shown on the chart it concerns, with the numbers that triggered it.</p>
+      <p>Warnings marked ⚠ are the chapter's stop signals: reward rising while held-out accuracy is flat, length rising without accuracy, mixed groups vanishing, entropy collapsing — and one more: held-out accuracy falling below where the run started. Each is shown on the chart it concerns, with the numbers that triggered it.</p>
     </section>
   );
 }
