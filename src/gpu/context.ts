@@ -38,8 +38,6 @@ export class GpuContext {
     readonly arena: BufferArena,
     readonly ops: Ops,
     readonly ring: ReadbackRing,
-    /** The adapter computes on the CPU (SwiftShader…): kernel forms and the profiler's clock follow it. */
-    readonly cpuAdapter: boolean,
   ) {
     device.addEventListener('uncapturederror', (e) => {
       const msg = (e as GPUUncapturedErrorEvent).error.message;
@@ -62,7 +60,7 @@ export class GpuContext {
     const ops = new Ops(device, kernels, arena);
     ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');
     ops.reductionForm = opts.reductionForm ?? (cpuAdapter ? 'row' : kernels.has('layernorm_forward_sg') ? 'subgroup' : 'workgroup');
-    return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena), cpuAdapter);
+    return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena));
   }
 
   /** A storage buffer holding `data`. */

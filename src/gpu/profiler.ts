@@ -8,7 +8,7 @@
  * dispatches of one family (or one phase), in step order, `repeat` times in one compute pass —
  * and each group is timed:
  *   - with timestamp queries (the pass's beginning/end timestamps) where the device has
- *     'timestamp-query' and is not a CPU adapter (source 'timestamp-query'; Chromium quantises them to 100 µs, so a group
+ *     'timestamp-query' (source 'timestamp-query'; Chromium quantises them to 100 µs, so a group
  *     is repeated until it is long enough to read);
  *   - otherwise by the CPU clock around submit → onSubmittedWorkDone (source 'cpu'; includes
  *     the submit's fixed cost, reported as `overheadMs` from an empty submit and subtracted).
@@ -74,14 +74,9 @@ export class Profiler {
 
   constructor(readonly backend: WebGPUBackend, readonly opts: { maxRepeat?: number } = {}) {}
 
-  /**
-   * The GPU clock where the device has it, except on a CPU adapter: SwiftShader's pass timestamps
-   * do not track the work (measured: the same 19.96 ms for 3 optimizer dispatches and for 90
-   * layernorm ones), so there the CPU clock around the submit is the honest one.
-   */
+  /** The GPU clock where the device has 'timestamp-query', else the CPU clock around each submit. */
   get source(): Profile['source'] {
-    const { device, cpuAdapter } = this.backend.ctx;
-    return device.features.has('timestamp-query') && !cpuAdapter ? 'timestamp-query' : 'cpu';
+    return this.backend.ctx.device.features.has('timestamp-query') ? 'timestamp-query' : 'cpu';
   }
 
   /** Profile one training step on `batch` (this step really trains: it is the step the run takes). */

@@ -65,7 +65,7 @@ export function ProfilerPanel({ profile, onProfile, busy }: ProfilerPanelProps) 
           <p style={{ margin: '0 0 8px', fontSize: 13, color: '#444' }}>
             {profile.label}: {profile.gpuMs.toFixed(1)} ms of GPU work in {profile.dispatches} dispatches (step wall time{' '}
             {profile.wallMs.toFixed(1)} ms, with uploads and the readback). Clock:{' '}
-            {profile.source === 'timestamp-query' ? 'GPU timestamp queries' : 'CPU timing of replayed work, the fastest of three (GPU timestamps are unavailable here, or the adapter computes on the CPU, where they do not track the work)'}.
+            {profile.source === 'timestamp-query' ? 'GPU timestamp queries' : 'CPU timing of replayed work, the fastest of three (this adapter has no timestamp queries)'}.
           </p>
           <Bars title="Per phase" rows={profile.phases} />
           <Bars title="Per kernel family" rows={profile.families} />
