@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { findBrowser } from './scripts/find-browser.mjs';
 
-/** Browser tests: headless Chromium with WebGPU (SwiftShader where there is no GPU). */
+/** Browser tests: headless Chromium with WebGPU (SwiftShader where there is no GPU). PW_PORT moves the test server (two runs side by side). */
+const port = Number(process.env.PW_PORT ?? 5199);
 export default defineConfig({
   testDir: 'e2e',
   timeout: 240_000,
@@ -10,7 +11,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     browserName: 'chromium',
-    baseURL: 'http://localhost:5199',
+    baseURL: `http://localhost:${port}`,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: findBrowser() ?? undefined,
@@ -19,8 +20,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'RLVR_TEST_SERVER=1 npx vite --port 5199 --strictPort',
-    url: 'http://localhost:5199',
+    command: `RLVR_TEST_SERVER=1 npx vite --port ${port} --strictPort`,
+    url: `http://localhost:${port}`,
     reuseExistingServer: false, // a server left running from an edit ago could serve stale modules
     timeout: 60_000,
   },

@@ -30,3 +30,21 @@ test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base',
   expect(r.after.pass1 - r.before.pass1).toBeGreaterThanOrEqual(0.15);
   expect(r.after.greedy).toBeGreaterThanOrEqual(r.before.greedy);
 });
+
+test('the step-through\'s term-by-term objective (CPU, policyObjective) matches the WGSL kernel\'s metrics of the same update', async ({ page }) => {
+  await page.goto('/e2e/harness.html');
+  const rows = await page.evaluate(async () => {
+    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    return m.inspectedStepOnWebGPU();
+  });
+  expect(rows.length).toBe(2);
+  for (const r of rows) {
+    console.log(`${r.level}: kl cpu ${r.cpu.kl.toExponential(3)} gpu ${r.gpu.kl.toExponential(3)}, loss cpu ${r.cpu.policy_loss.toExponential(4)} gpu ${r.gpu.policy_loss.toExponential(4)}, clipped ${r.gpu['clip_ratio/region_mean']}`);
+    for (const k of ['kl', 'entropy', 'ratio_mean', 'policy_loss', 'clip_ratio/region_mean']) {
+      expect(Math.abs(r.cpu[k] - r.gpu[k]), `${r.level} ${k}: cpu ${r.cpu[k]} gpu ${r.gpu[k]}`).toBeLessThan(2e-3 * Math.abs(r.gpu[k]) + 1e-7);
+    }
+    expect(r.cpu.kl).toBeGreaterThan(1e-4); // π_θ ≠ π_ref: the comparison is not of two zeros
+    expect(Math.abs(r.tokenLoss - r.gpu.policy_loss)).toBeLessThan(2e-3 * Math.abs(r.gpu.policy_loss) + 1e-7);
+    expect(r.perAnswerClip).toBe(true);
+  }
+});

@@ -18,7 +18,7 @@ test('model output containing HTML or script is shown as text', async ({ page })
     (window as any).__lab.store.setState({
       stepMode: true,
       inspector: {
-        phase: 2, computed: 3, busy: false, details: null, epsilon: 0.2, epsilonHigh: 0.2, klEstimator: 'k3', advantage: 'grpo', scaleRewards: 'group', numIterations: 1,
+        phase: 2, computed: 3, busy: false, details: null, settings: null,
         rollout: { step: 0, G: 2, groups: [{ prompt: 'r:abc=', answers: [answer(evil, false), answer('<script>alert(2)</script>', false)] }] },
       },
     });

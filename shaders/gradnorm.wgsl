@@ -4,12 +4,12 @@
 //   grad_sumsq_rows      the barrier-free form for CPU adapters (SwiftShader pays dearly for barriers):
 //                        partials[j] = Σ_{i ≡ j mod P} grads[i]², one invocation per j (P = 64·256)
 //   grad_norm_finalize   norm = √(Σ_w partials[w]), w < P
-//                        finite = loss (metrics[0]) and norm are finite
+//                        finite = loss (metrics[M_LOSS]) and norm are finite
 //                        scale = maxNorm / norm if maxNorm > 0 and norm > maxNorm, else 1
-//                        metrics[1] = norm, metrics[2] = finite ? 1 : 0, metrics[3] = scale
-// AdamW (adamw.wgsl) multiplies each gradient by metrics[3] and skips the step when !finite.
+//                        metrics[M_GRAD_NORM] = norm, metrics[M_FINITE] = finite ? 1 : 0, metrics[M_CLIP_SCALE] = scale
+// AdamW (adamw.wgsl) multiplies each gradient by metrics[M_CLIP_SCALE] and skips the step when !finite.
 //
-// Bindings: 0 u: Params, 1 grads, 2 partials [P], 3 metrics [≥4]
+// Bindings: 0 u: Params, 1 grads, 2 partials [P], 3 metrics [METRIC_FLOATS] (slots M_*: src/gpu/metricSlots.ts)
 // Dispatch: grad_sumsq_partial: P workgroups of 256 (P = u.P); grad_sumsq_rows: P / 256 workgroups of 256;
 //           grad_norm_finalize: 1 workgroup of 256.
 
@@ -56,11 +56,11 @@ fn grad_norm_finalize(@builtin(local_invocation_id) lid: vec3u) {
   reduce_256(lid.x);
   if (lid.x == 0u) {
     let norm = sqrt(red[0]);
-    let finite = is_finite(norm) && is_finite(metrics[0]);
+    let finite = is_finite(norm) && is_finite(metrics[M_LOSS]);
     var scale = 1.0;
     if (u.maxNorm > 0.0 && norm > u.maxNorm) { scale = u.maxNorm / norm; }
-    metrics[1] = norm;
-    metrics[2] = select(0.0, 1.0, finite);
-    metrics[3] = scale;
+    metrics[M_GRAD_NORM] = norm;
+    metrics[M_FINITE] = select(0.0, 1.0, finite);
+    metrics[M_CLIP_SCALE] = scale;
   }
 }

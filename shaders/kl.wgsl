@@ -5,11 +5,11 @@
 // With u_j = z_j / tau for the policy's logits z and r_j = y_j / tau for π_ref's logits y,
 // log p_j = u_j − max u − log Σ exp(u − max u), log q_j likewise:
 //   kl_exact_rows    kl[n] = mask[n] · Σ_j p_j (log p_j − log q_j)        one row per invocation
-//   kl_exact_reduce  metrics[15] = Σ_n kl[n] / max(Σ_n mask[n], 1)        (a token mean, like the
+//   kl_exact_reduce  metrics[M_KL_EXACT] = Σ_n kl[n] / max(Σ_n mask[n], 1)   (a token mean, like the
 //                    estimator's kl metric; fixed order: deterministic)
-// The CPU twin is ReferenceBackend's exactKlRows (src/model/reference/backend.ts).
+// The CPU twin is exactKlRows in src/model/reference/ops.ts.
 //
-// Bindings: 0 u: Params, 1 logits [N,V], 2 refLogits [N,V], 3 mask [N], 4 kl [N], 5 metrics
+// Bindings: 0 u: Params, 1 logits [N,V], 2 refLogits [N,V], 3 mask [N], 4 kl [N], 5 metrics (slots M_*: src/gpu/metricSlots.ts)
 // Dispatch: kl_exact_rows: ceil(N/64) workgroups of 64; kl_exact_reduce: 1 workgroup of 256.
 
 struct Params { N: u32, V: u32, tau: f32, _pad: u32 }
@@ -62,5 +62,5 @@ fn kl_exact_reduce(@builtin(local_invocation_id) lid: vec3u) {
     if (lid.x < w) { red[lid.x] += red[lid.x + w]; }
     workgroupBarrier();
   }
-  if (lid.x == 0u) { metrics[15] = red[0].x / max(red[0].y, 1.0); }
+  if (lid.x == 0u) { metrics[M_KL_EXACT] = red[0].x / max(red[0].y, 1.0); }
 }

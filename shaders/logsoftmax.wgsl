@@ -5,8 +5,8 @@
 //   logprob_forward   logp[n] = log p_{targets[n]},  entropy[n] = −Σ_j p_j log p_j
 //                     (both 0 where mask[n] = 0)
 //   logits_backward   dlogits[n,j] = ( gLogp[n]·(1[j=y] − p_j) − gEnt[n]·p_j·(log p_j + H) ) / tau
-//   loss_reduce       metrics[0] = Σ_n gLogp[n]·logp[n] + gEnt[n]·entropy[n]
-//                     metrics[4] = Σ_n mask[n]·entropy[n],  metrics[5] = Σ_n mask[n]
+//   loss_reduce       metrics[M_LOSS] = Σ_n gLogp[n]·logp[n] + gEnt[n]·entropy[n]
+//                     metrics[M_ENTROPY_SUM] = Σ_n mask[n]·entropy[n],  metrics[M_MASK_SUM] = Σ_n mask[n]
 //                     (mean cross-entropy is gLogp = −mask/Σmask, gEnt = 0; any per-token loss
 //                     given by its gradient reports this linear surrogate)
 //   logsoftmax_fused  logprob_forward and logits_backward of one row in one pass over the
@@ -18,7 +18,7 @@
 // workgroup of 64 with tree reductions in workgroup memory (the same names + _wg).
 //
 // Bindings: 0 u: Params, 1 logits [N,V], 2 targets i32 [N], 3 mask [N], 4 logp [N], 5 entropy [N],
-//           6 gradLogp [N], 7 gradEnt [N], 8 dlogits [N,V], 9 metrics
+//           6 gradLogp [N], 7 gradEnt [N], 8 dlogits [N,V], 9 metrics (slots M_*: src/gpu/metricSlots.ts)
 // Dispatch: logprob_forward / logits_backward / logsoftmax_fused: ceil(N/64) workgroups of 64,
 //           one row each; the _wg forms: N workgroups of 64 (folded into y past 65535);
 //           loss_reduce: 1 workgroup of 256.
@@ -103,9 +103,9 @@ fn loss_reduce(@builtin(local_invocation_id) lid: vec3u) {
     workgroupBarrier();
   }
   if (lid.x == 0u) {
-    metrics[0] = partial[0].x;
-    metrics[4] = partial[0].y;
-    metrics[5] = partial[0].z;
+    metrics[M_LOSS] = partial[0].x;
+    metrics[M_ENTROPY_SUM] = partial[0].y;
+    metrics[M_MASK_SUM] = partial[0].z;
   }
 }
 

@@ -15,8 +15,8 @@
 // Entry points and dispatch:
 //   policy_loss_rows    one workgroup of 64 per response row b: (B, 1, 1)
 //                       writes gradLogprob/gradEntropy for the row and 10 partial sums to rowStats
-//   policy_loss_reduce  one workgroup of 64: sums rowStats over rows into metrics[0] (loss) and
-//                       metrics[6..14]
+//   policy_loss_reduce  one workgroup of 64: sums rowStats over rows into metrics[M_LOSS] (loss),
+//                       M_ENTROPY_SUM, M_MASK_SUM and the policy metrics M_CLIP_LOW..M_POLICY_LOSS
 // Bindings:
 //   0 uniform P        shapes and settings
 //   1 logprobs  [B*T]  log π_θ at temperature τ (from logprob_forward)
@@ -27,7 +27,7 @@
 //   6 gradLogp  [B*T]  out
 //   7 gradEnt   [B*T]  out
 //   8 rowStats  [B*10] out (rows) / in (reduce)
-//   9 metrics   [16]   out (reduce only)
+//   9 metrics   [METRIC_FLOATS] out (reduce only); slots M_*: src/gpu/metricSlots.ts
 
 struct Params {
   B: u32,
@@ -182,17 +182,17 @@ fn policy_loss_reduce(@builtin(local_invocation_id) lid3: vec3<u32>) {
   if (lid == 0u) {
     let tokens = red[0][1];
     let denom = max(tokens, 1.0);
-    metrics[0] = red[0][0];
-    metrics[4] = red[0][5];
-    metrics[5] = tokens;
-    metrics[6] = red[0][2] / denom;                       // clip_ratio/low_mean
-    metrics[7] = red[0][3] / denom;                       // clip_ratio/high_mean
-    metrics[8] = (red[0][2] + red[0][3]) / denom;         // clip_ratio/region_mean
-    metrics[9] = red[0][4] / denom;                       // kl
-    metrics[10] = select(1.0, red[0][7], tokens > 0.0);   // ratio_min
-    metrics[11] = select(1.0, red[0][6] / denom, tokens > 0.0); // ratio_mean
-    metrics[12] = select(1.0, red[0][8], tokens > 0.0);   // ratio_max
-    metrics[13] = red[0][5] / denom;                      // entropy
-    metrics[14] = red[0][0];                              // policy_loss
+    metrics[M_LOSS] = red[0][0];
+    metrics[M_ENTROPY_SUM] = red[0][5];
+    metrics[M_MASK_SUM] = tokens;
+    metrics[M_CLIP_LOW] = red[0][2] / denom;                              // clip_ratio/low_mean
+    metrics[M_CLIP_HIGH] = red[0][3] / denom;                             // clip_ratio/high_mean
+    metrics[M_CLIP_REGION] = (red[0][2] + red[0][3]) / denom;             // clip_ratio/region_mean
+    metrics[M_KL] = red[0][4] / denom;                                    // kl
+    metrics[M_RATIO_MIN] = select(1.0, red[0][7], tokens > 0.0);          // ratio_min
+    metrics[M_RATIO_MEAN] = select(1.0, red[0][6] / denom, tokens > 0.0); // ratio_mean
+    metrics[M_RATIO_MAX] = select(1.0, red[0][8], tokens > 0.0);          // ratio_max
+    metrics[M_ENTROPY] = red[0][5] / denom;                               // entropy
+    metrics[M_POLICY_LOSS] = red[0][0];                                   // policy_loss
   }
 }

@@ -1,16 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App.tsx';
-import { initLab } from './store/runController.ts';
+import { SessionContext } from './ui/session.tsx';
+import { LabSession } from './lab/session.ts';
+import { debugHooks } from './lab/debugHooks.ts';
 import { useLab } from './store/labStore.ts';
 import './ui/app.css';
 
-void initLab(location.search);
-// Test hook: browser tests read real metrics from the store (and render crafted model output through it).
-(window as unknown as { __lab: { store: typeof useLab } }).__lab = { store: useLab };
+const session = new LabSession(useLab);
+void session.init(location.search);
+// Test hooks: browser tests read real metrics from the store (and render crafted model output
+// through it), inject faults and read engine counters; the soak script waits for saves.
+(window as unknown as { __lab: object }).__lab = { store: useLab, ...debugHooks(session) };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <SessionContext value={session}>
+      <App />
+    </SessionContext>
   </StrictMode>,
 );

@@ -3,7 +3,10 @@
  *
  * - trainStep: forward, per-token log-probs, loss gradient, backward, global-norm clip and
  *   AdamW recorded into ONE command encoder, ONE submit, and ONE readback of the step's small
- *   metrics buffer (loss, grad norm, finite flag, entropy sums).
+ *   metrics buffer (loss, grad norm, finite flag, entropy sums, the objective's metrics: the
+ *   slots of src/gpu/metricSlots.ts). The loss gradient per token: uploaded for 'ce' (the
+ *   gradient of src/model/crossEntropy.ts) and 'pertoken'; computed on the GPU for 'policy'
+ *   (Ops.policyLoss, shaders/policy_loss.wgsl).
  * - sample: batched decoding of P·G rows with a KV cache; every position of every row is
  *   decoded in the same submit (one compute pass per position, the position copied into a
  *   uniform between passes), tokens chosen on the GPU, one readback of tokens, log-probs and
@@ -26,13 +29,17 @@ import type {
 } from '../model/backend.ts';
 import type { ModelConfig, ParamLayout } from '../model/config.ts';
 import { paramLayout } from '../model/config.ts';
+import { validateBatch, validateLoss } from '../model/batch.ts';
+import { crossEntropyGradLogprob } from '../model/crossEntropy.ts';
 import { initWeights } from '../model/init.ts';
 import { EOS } from '../tasks/tokenizer.ts';
 import type { ContextOptions } from './context.ts';
 import { GpuContext } from './context.ts';
 import type { CompileProgress } from './kernels.ts';
+import { M, METRIC_FLOATS, METRIC_SLOTS, POLICY_METRIC_SLOTS } from './metricSlots.ts';
 import { GpuModel } from './model.ts';
 import { Ops } from './ops.ts';
+import { policyInputs } from './policyLoss.ts';
 
 export interface WebGPUBackendOptions {
   /** Init seed (same weights as ReferenceBackend.create(config, seed)). */
@@ -50,27 +57,12 @@ export interface WebGPUBackendOptions {
   reductionForm?: 'row' | 'workgroup' | 'subgroup';
   /** Start from these weights [layout.total] instead of the seeded init. */
   weights?: Float32Array;
-  /** The GPU policy objective (shaders/policy_loss.wgsl), needed for LossSpec kind 'policy'. */
-  policyLoss?: PolicyLossKernel;
   /**
    * Keep a CPU copy of the last good state (weights, AdamW m and v, step) for device-loss
    * recovery and NaN rollback: trainStep's one readback then also carries params, m and v
    * (more bytes, not more readbacks). Off by default; the lab turns it on.
    */
   mirrorState?: boolean;
-}
-
-/**
- * What a loss kernel records between the log-softmax forward and the logits backward: it reads
- * acts.logprobs / acts.entropy / acts.mask (and `refLogprobs` when β ≠ 0), writes
- * acts.gradLogprob / acts.gradEntropy, the loss into metrics[0] and its own metrics into
- * metrics[6..15]. Per-step inputs (advantages, old log-probs) it uploads in `prepare`.
- */
-export interface PolicyLossKernel {
-  /** Names of metrics[6..] in order (e.g. 'clip_ratio/low_mean'). */
-  readonly metricNames: readonly string[];
-  prepare(backend: WebGPUBackend, batch: TokenBatch, loss: Extract<LossSpec, { kind: 'policy' }>): void;
-  record(pass: GPUComputePassEncoder, backend: WebGPUBackend, batch: TokenBatch, loss: Extract<LossSpec, { kind: 'policy' }>, refLogprobs: GPUBuffer | null): void;
 }
 
 /** Buffers of the batched decoder, sized for R rows × S positions (grown when needed). */
@@ -98,7 +90,7 @@ export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBacke
   const layout = paramLayout(config);
   const weights = opts.weights ?? initWeights(layout, opts.seed);
   if (weights.length !== layout.total) throw new Error(`createWebGPUBackend: weights have ${weights.length} floats, the layout needs ${layout.total}`);
-  const backend = new WebGPUBackend(ctx, config, weights, opts.policyLoss ?? null);
+  const backend = new WebGPUBackend(ctx, config, weights);
   if (opts.mirrorState) backend.startMirror(weights);
   return backend;
 }
@@ -111,7 +103,10 @@ export class WebGPUBackend implements Backend {
   private step = 0;
   /** Frozen π_ref weights (snapshotReference). */
   private refParams: GPUBuffer | null = null;
-  /** Per-step scratch buffers by name (grown, never shrunk): π_ref's log-probs and logits, the exact-KL rows. */
+  /**
+   * Per-step scratch buffers by name (grown, never shrunk): π_ref's log-probs and logits, the
+   * exact-KL rows, the policy loss's inputs (policyIn) and per-row partial sums.
+   */
   private scratchBuffers = new Map<string, GPUBuffer>();
   private decode: DecodeBuffers | null = null;
   /** Uniforms rewritten every call. */
@@ -140,7 +135,7 @@ export class WebGPUBackend implements Backend {
     this.lastGoodState = { weights: Float32Array.from(weights), optimizer: { step: this.step, m: new Float32Array(n), v: new Float32Array(n) } };
   }
 
-  constructor(readonly ctx: GpuContext, readonly config: ModelConfig, weights: Float32Array, private readonly policyLoss: PolicyLossKernel | null) {
+  constructor(readonly ctx: GpuContext, readonly config: ModelConfig, weights: Float32Array) {
     this.layout = paramLayout(config);
     this.model = new GpuModel(ctx, config, weights);
     const o = ctx.ops;
@@ -199,6 +194,7 @@ export class WebGPUBackend implements Backend {
     if (!(tau > 0)) throw new Error(`logprobs: temperature must be > 0, got ${tau}`);
     const P = opts.reference ? this.referenceParams() : this.model.params;
     const { B, T } = batch;
+    validateBatch(batch, this.config, 'logprobs');
     this.ctx.ops.trimCaches();
     const a = this.uploadBatch(batch);
     const N = B * T;
@@ -218,27 +214,22 @@ export class WebGPUBackend implements Backend {
     const V = this.config.vocabSize;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;
     if (!(tau > 0)) throw new Error(`trainStep: temperature must be > 0, got ${tau}`);
-    if (loss.kind === 'policy' && !this.policyLoss) {
-      throw new Error("trainStep: the WebGPU backend has no policy-loss kernel (pass createWebGPUBackend(..., { policyLoss }) with shaders/policy_loss.wgsl's kernel)");
-    }
+    validateBatch(batch, this.config, 'trainStep');
+    validateLoss(batch, loss, 'trainStep');
     this.ctx.ops.trimCaches();
     const a = this.uploadBatch(batch);
     const q = this.ctx.device.queue;
-    // per-token loss gradients: for 'ce' and 'pertoken' they are known before the forward
+    // per-token loss gradients: for 'ce' and 'pertoken' they are known before the forward;
+    // the policy objective computes them on the GPU from one upload of its per-step inputs
+    const policyIn = loss.kind === 'policy' ? this.scratch('policyIn', 3 * a.capRows) : null; // ≥ B*T + 2B
     if (loss.kind === 'ce') {
-      let n = 0;
-      for (let i = 0; i < N; i++) n += mask[i];
-      const g = new Float32Array(N);
-      if (n > 0) for (let i = 0; i < N; i++) g[i] = -mask[i] / n;
-      q.writeBuffer(a.gradLogprob, 0, g);
+      q.writeBuffer(a.gradLogprob, 0, Float32Array.from(crossEntropyGradLogprob(mask)));
       q.writeBuffer(a.gradEntropy, 0, new Float32Array(N));
     } else if (loss.kind === 'pertoken') {
-      if (loss.gradLogprob.length !== N || (loss.gradEntropy && loss.gradEntropy.length !== N)) throw new Error(`trainStep: per-token gradients must have B*T = ${N} entries`);
       q.writeBuffer(a.gradLogprob, 0, Float32Array.from(loss.gradLogprob));
       q.writeBuffer(a.gradEntropy, 0, loss.gradEntropy ? Float32Array.from(loss.gradEntropy) : new Float32Array(N));
     } else {
-      if (loss.advantages.length !== B) throw new Error(`trainStep: ${loss.advantages.length} advantages for B = ${B} responses`);
-      this.policyLoss!.prepare(this, batch, loss);
+      q.writeBuffer(policyIn!, 0, policyInputs(batch, loss));
     }
     const t = this.step + 1;
     const n = this.layout.total;
@@ -265,7 +256,8 @@ export class WebGPUBackend implements Backend {
     if (loss.kind === 'policy') {
       m.recordLogsoftmax(pass, B, T, tau);
       if (refLogprobs) o.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
-      this.policyLoss!.record(pass, this, batch, loss, refLogprobs);
+      const rowStats = this.scratch('policyRowStats', Ops.POLICY_ROW_STATS * a.capRows);
+      o.policyLoss(pass, m.metrics, a.gradLogprob, a.gradEntropy, rowStats, a.logprobs, a.entropy, a.mask, refLogprobs, policyIn!, loss, loss.oldLogprobs !== null, B, T);
     } else {
       // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
       m.recordLogsoftmaxWithGrad(pass, B, T, tau);
@@ -276,19 +268,19 @@ export class WebGPUBackend implements Backend {
     o.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
     o.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniform);
     pass.end();
-    const reads = [{ buffer: m.metrics, floats: 16 }];
+    const reads = [{ buffer: m.metrics, floats: METRIC_FLOATS }];
     // the mirror rides in the same staging buffer as the metrics: one readback either way
     if (this.lastGoodState) reads.push({ buffer: m.params, floats: n }, { buffer: m.m, floats: n }, { buffer: m.v, floats: n });
     const [met, mirrorW, mirrorM, mirrorV] = await this.ctx.submitAndRead(enc, reads);
 
-    const finite = met[2] === 1;
+    const finite = met[M.FINITE] === 1;
     if (finite) this.step = t;
     if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: t, m: mirrorM, v: mirrorV } };
     const metrics: Record<string, number> = {};
-    if (loss.kind === 'policy') this.policyLoss!.metricNames.forEach((name, i) => (metrics[name] = met[6 + i]));
-    if (refLogprobs) metrics.kl_exact = met[15];
-    if (!('entropy' in metrics)) metrics.entropy = met[5] > 0 ? met[4] / met[5] : 0;
-    return { loss: met[0], gradNorm: met[1], finite, metrics };
+    if (loss.kind === 'policy') for (const s of POLICY_METRIC_SLOTS) metrics[s.metric!] = met[s.slot];
+    if (refLogprobs) metrics[METRIC_SLOTS.KL_EXACT.metric] = met[M.KL_EXACT];
+    if (!('entropy' in metrics)) metrics.entropy = met[M.MASK_SUM] > 0 ? met[M.ENTROPY_SUM] / met[M.MASK_SUM] : 0;
+    return { loss: met[M.LOSS], gradNorm: met[M.GRAD_NORM], finite, metrics };
   }
 
   async sample(req: SampleRequest): Promise<SampleResult> {
@@ -408,17 +400,9 @@ export class WebGPUBackend implements Backend {
     return this.decode;
   }
 
-  /** Validate a batch and write its token ids, targets and mask into the activation buffers. */
+  /** Write a batch's token ids, targets and mask into the activation buffers (validateBatch first). */
   private uploadBatch(batch: TokenBatch) {
     const { B, T, inputs, targets, mask } = batch;
-    const { seqLen, vocabSize: V } = this.config;
-    if (T > seqLen) throw new Error(`batch T = ${T} exceeds seqLen ${seqLen}`);
-    const N = B * T;
-    if (inputs.length !== N || targets.length !== N || mask.length !== N) throw new Error(`batch arrays must have B*T = ${N} entries`);
-    for (let i = 0; i < N; i++) {
-      if (!(inputs[i] >= 0 && inputs[i] < V)) throw new Error(`batch: token id ${inputs[i]} at ${i} is outside 0..${V - 1}`);
-      if (!(targets[i] >= 0 && targets[i] < V)) throw new Error(`batch: target id ${targets[i]} at ${i} is outside 0..${V - 1}`);
-    }
     const a = this.model.ensureActivations(B, T);
     const q = this.ctx.device.queue;
     q.writeBuffer(a.inputs, 0, inputs);

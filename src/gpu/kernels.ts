@@ -19,9 +19,10 @@ import matmulPlainSrc from '../../shaders/matmul_plain.wgsl?raw';
 import matmulVec4Src from '../../shaders/matmul_vec4.wgsl?raw';
 import policyLossSrc from '../../shaders/policy_loss.wgsl?raw';
 import sampleSrc from '../../shaders/sample.wgsl?raw';
+import { withMetricSlots } from './metricSlots.ts';
 
-/** WGSL sources by file (shaders/<name>.wgsl). */
-export const SHADER_SOURCES = {
+/** WGSL files as written (shaders/<name>.wgsl). */
+const FILES = {
   adamw: adamwSrc,
   attention: attentionSrc,
   embedding: embeddingSrc,
@@ -37,6 +38,12 @@ export const SHADER_SOURCES = {
   policy_loss: policyLossSrc,
   sample: sampleSrc,
 } as const;
+
+/**
+ * WGSL sources by file, as compiled: every file that declares the step's `metrics` buffer gets
+ * the slot constants (M_LOSS, …) generated from src/gpu/metricSlots.ts appended.
+ */
+export const SHADER_SOURCES = Object.fromEntries(Object.entries(FILES).map(([f, code]) => [f, withMetricSlots(code)])) as Record<keyof typeof FILES, string>;
 export type ShaderFile = keyof typeof SHADER_SOURCES;
 
 /** Files that need an optional device feature: compiled only where the device has it. */

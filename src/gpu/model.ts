@@ -12,6 +12,7 @@
 import type { ModelConfig, ParamLayout } from '../model/config.ts';
 import { paramLayout } from '../model/config.ts';
 import type { GpuContext } from './context.ts';
+import { METRIC_FLOATS } from './metricSlots.ts';
 import { Ops, type Binding } from './ops.ts';
 
 /** Activations (and their gradients) of one block. */
@@ -49,7 +50,7 @@ export class GpuModel {
   readonly v: GPUBuffer;
   /** [layout.total] 1 where weight decay applies (2-D tensors), else 0. */
   readonly decay: GPUBuffer;
-  /** [16] per-step metrics: 0 loss, 1 grad norm, 2 finite, 3 clip scale, 4 Σ mask·H, 5 Σ mask, 6.. objective metrics. */
+  /** [METRIC_FLOATS] per-step metrics, slots by src/gpu/metricSlots.ts: loss, grad norm, finite, clip scale, Σ mask·H, Σ mask, the policy metrics, the exact KL. */
   readonly metrics: GPUBuffer;
   /** Partial sums of the grad-norm reduction. */
   readonly normPartials: GPUBuffer;
@@ -66,7 +67,7 @@ export class GpuModel {
     const decay = new Float32Array(n);
     for (const t of this.layout.tensors) if (t.shape.length >= 2) decay.fill(1, t.offset, t.offset + t.size);
     this.decay = ctx.upload('decay', decay);
-    this.metrics = a.storage('metrics', 16);
+    this.metrics = a.storage('metrics', METRIC_FLOATS);
     this.normPartials = a.storage('normPartials', Ops.NORM_PARTIAL_SLOTS);
   }
 
@@ -181,7 +182,7 @@ export class GpuModel {
 
   /**
    * Backward from the per-token gradients in acts.gradLogprob / acts.gradEntropy (whoever wrote
-   * them: the CPU for 'ce'/'pertoken', a loss kernel for the policy objective) to this.grads.
+   * them: the CPU for 'ce'/'pertoken', Ops.policyLoss for the policy objective) to this.grads.
    */
   recordBackward(pass: GPUComputePassEncoder, B: number, T: number, tau: number, opts: { dlogitsReady?: boolean } = {}): void {
     const { dModel: D, nHeads: H, vocabSize: V, nLayers: L, seqLen } = this.config;

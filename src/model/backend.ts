@@ -39,7 +39,19 @@ export interface AdamWSettings {
   gradClip: number;
 }
 
-export const DEFAULT_ADAMW: AdamWSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.0, gradClip: 1.0 };
+/**
+ * The AdamW hyperparameters the lab never varies: β1, β2, ε, and no weight decay. Every
+ * trainer, cold start and tool builds its settings from these (adamwSettings), so they are
+ * written once.
+ */
+export const ADAMW_CONSTANTS = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 } as const satisfies Omit<AdamWSettings, 'lr' | 'gradClip'>;
+
+/** AdamW settings with the lab's constants (ADAMW_CONSTANTS) and this learning rate and global-norm clip (0: off). */
+export function adamwSettings(lr: number, gradClip: number): AdamWSettings {
+  return { lr, ...ADAMW_CONSTANTS, gradClip };
+}
+
+export const DEFAULT_ADAMW: AdamWSettings = adamwSettings(1e-3, 1.0);
 
 /** Optimizer state, for checkpoints and device-loss recovery. */
 export interface OptimizerState {

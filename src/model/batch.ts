@@ -8,7 +8,8 @@
  * (including the EOS, so the model learns to stop).
  */
 import { BOS, PAD } from '../tasks/tokenizer.ts';
-import type { TokenBatch } from './backend.ts';
+import type { LossSpec, TokenBatch } from './backend.ts';
+import type { ModelConfig } from './config.ts';
 
 export interface PackedPair {
   /** Prompt tokens, starting with BOS. */
@@ -47,4 +48,45 @@ export function sumPerRow(values: ArrayLike<number>, batch: TokenBatch): Float64
   const out = new Float64Array(batch.B);
   for (let b = 0; b < batch.B; b++) for (let t = 0; t < batch.T; t++) out[b] += batch.mask[b * batch.T + t] * values[b * batch.T + t];
   return out;
+}
+
+/**
+ * The checks every backend makes on a batch before running it (the CPU reference and the WebGPU
+ * engine call this one function): B and T whole numbers with 1 ≤ T ≤ seqLen, inputs, targets and
+ * mask of B*T entries each, every token id and target in 0..V−1, every mask value 0 or 1.
+ * Throws an Error naming the first thing wrong (where, and what was expected); `what` (the
+ * caller, e.g. 'trainStep') prefixes the message.
+ */
+export function validateBatch(batch: TokenBatch, config: Pick<ModelConfig, 'seqLen' | 'vocabSize'>, what = 'batch'): void {
+  const { B, T, inputs, targets, mask } = batch;
+  const { seqLen, vocabSize: V } = config;
+  if (!Number.isInteger(B) || B < 0) throw new Error(`${what}: B = ${B} must be a whole number ≥ 0`);
+  if (!Number.isInteger(T) || T < 1) throw new Error(`${what}: T = ${T} must be a whole number ≥ 1`);
+  if (T > seqLen) throw new Error(`${what}: T = ${T} exceeds seqLen ${seqLen}`);
+  const N = B * T;
+  for (const [name, a] of [['inputs', inputs], ['targets', targets], ['mask', mask]] as const) {
+    if (a.length !== N) throw new Error(`${what}: batch arrays must have B*T = ${B}·${T} = ${N} entries, ${name} has ${a.length}`);
+  }
+  for (let i = 0; i < N; i++) {
+    if (!(inputs[i] >= 0 && inputs[i] < V)) throw new Error(`${what}: token id ${inputs[i]} at ${i} (row ${Math.floor(i / T)}, position ${i % T}) is outside 0..${V - 1}`);
+    if (!(targets[i] >= 0 && targets[i] < V)) throw new Error(`${what}: target id ${targets[i]} at ${i} (row ${Math.floor(i / T)}, position ${i % T}) is outside 0..${V - 1}`);
+    if (mask[i] !== 0 && mask[i] !== 1) throw new Error(`${what}: mask value ${mask[i]} at ${i} (row ${Math.floor(i / T)}, position ${i % T}) is not 0 or 1`);
+  }
+}
+
+/**
+ * The shape checks of a LossSpec against its batch, shared by both backends: per-token
+ * gradients ('pertoken') and π_old's log-probs ('policy') of B*T entries, one advantage per row.
+ */
+export function validateLoss(batch: TokenBatch, loss: LossSpec, what = 'trainStep'): void {
+  const { B, T } = batch;
+  const N = B * T;
+  if (loss.kind === 'pertoken') {
+    if (loss.gradLogprob.length !== N || (loss.gradEntropy && loss.gradEntropy.length !== N)) {
+      throw new Error(`${what}: per-token gradients must have B*T = ${N} entries, got gradLogprob ${loss.gradLogprob.length}${loss.gradEntropy ? `, gradEntropy ${loss.gradEntropy.length}` : ''}`);
+    }
+  } else if (loss.kind === 'policy') {
+    if (loss.advantages.length !== B) throw new Error(`${what}: ${loss.advantages.length} advantages for B = ${B} responses`);
+    if (loss.oldLogprobs && loss.oldLogprobs.length !== N) throw new Error(`${what}: oldLogprobs must have B*T = ${N} entries, got ${loss.oldLogprobs.length}`);
+  }
 }

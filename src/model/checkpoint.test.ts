@@ -86,7 +86,7 @@ describe('checkpoint format', () => {
     broken[16] = 'x'.charCodeAt(0);
     at(() => decodeCheckpoint(broken), 'header-malformed', /not valid UTF-8 JSON/);
     const { header, data } = split(good);
-    expectCode(() => decodeCheckpoint(assemble(1, JSON.stringify({ ...header, checksum: undefined }), data)), 'header-malformed', /"checksum" is missing/);
+    expectCode(() => decodeCheckpoint(assemble(1, JSON.stringify({ ...header, checksum: undefined }), data)), 'header-malformed', /the header field checksum is missing \(it must be 8 lowercase hexadecimal digits\)/);
     // another tokenizer
     at(() => decodeCheckpoint(assemble(1, JSON.stringify({ ...header, tokenizerVersion: 99 }), data)), 'tokenizer-mismatch', /tokenizer version 99/);
     // layout disagreeing with the config: a missing tensor, a wrong shape, a config that needs other sizes
@@ -110,6 +110,31 @@ describe('checkpoint format', () => {
     console.table(Object.entries(messages).map(([code, message]) => ({ code, message })));
     expect(new Set(Object.values(messages)).size).toBe(Object.keys(messages).length);
     expect(Object.keys(messages).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a malformed header with a valid checksum is refused naming the field, never with a TypeError', () => {
+    const { header, data } = split(encodeCheckpoint(contents(false)));
+    const forge = (f: (h: Record<string, any>) => void) => {
+      const h = structuredClone(header);
+      f(h);
+      return assemble(1, JSON.stringify(h), data); // the checksum covers the data, which is unchanged: it stays valid
+    };
+    const cases: [string, (h: Record<string, any>) => void, RegExp][] = [
+      ['a tensor is null', (h) => { h.layout.tensors[3] = null; }, /the header field layout\.tensors\[3\] must be an object, got null/],
+      ['a shape is null', (h) => { h.layout.tensors[0].shape = null; }, /layout\.tensors\[0\]\.shape must be a list of 1 to 4 items, got null/],
+      ['a shape holds text', (h) => { h.layout.tensors[2].shape = ['16']; }, /layout\.tensors\[2\]\.shape\[0\] must be a whole number between 1 and 2147483647, got "16"/],
+      ['the config is a list', (h) => { h.config = [8, 16]; }, /the header field config must be an object, got a list of 2 items/],
+      ['nLayers is null', (h) => { h.config.nLayers = null; }, /config\.nLayers must be a whole number between 1 and 64, got null/],
+      ['nLayers is huge', (h) => { h.config.nLayers = 1e9; }, /config\.nLayers must be a whole number between 1 and 64, got 1000000000/],
+      ['dModel is nested junk', (h) => { h.config.dModel = { x: [1] }; }, /config\.dModel must be a whole number between 1 and 4096, got an object/],
+      ['nHeads does not divide dModel', (h) => { h.config.nHeads = 3; }, /config\.nHeads must be a divisor of config\.dModel \(16\), got 3/],
+      ['metadata is null', (h) => { h.metadata = null; }, /the header field metadata must be an object, got null/],
+      ['the tensor list is huge', (h) => { h.layout.tensors = new Array(5000).fill(h.layout.tensors[0]); }, /layout\.tensors must be a list of at most 773 items, got a list of 5000 items/],
+      ['the checksum is a number', (h) => { h.checksum = 12345678; }, /the header field checksum must be 8 lowercase hexadecimal digits, got 12345678/],
+      ['the name is missing', (h) => { delete h.layout.tensors[1].name; }, /layout\.tensors\[1\]\.name is missing \(it must be a text of 1 to 64 characters\)/],
+    ];
+    const table = cases.map(([name, f, want]) => ({ name, message: expectCode(() => decodeCheckpoint(forge(f)), 'header-malformed', want) }));
+    console.table(table);
   });
 
   it('refuses to encode weights that do not fit the config', () => {

@@ -13,12 +13,17 @@
  *
  * decodeCheckpoint checks everything and throws a CheckpointError whose `code` names what is
  * wrong and whose message says it in words; a checkpoint is refused under another tokenizer
- * version, because its token ids would silently mean other characters.
+ * version, because its token ids would silently mean other characters. Every header field is
+ * read through the typed readers of ./validate.ts (type, null, absence, range, list lengths
+ * and elements; config sizes bounded by CHECKPOINT_LIMITS before any layout is built), so a
+ * malformed header is refused as 'header-malformed' naming the field, never with a TypeError.
+ * Unknown extra header fields are ignored; `metadata` is free-form and returned as parsed.
  */
 import type { OptimizerState } from './backend.ts';
 import type { ModelConfig, ParamLayout } from './config.ts';
 import { paramLayout } from './config.ts';
 import { TOKENIZER_VERSION } from '../tasks/tokenizer.ts';
+import { arr, at, bool, describeValue, FieldError, isBytes, isRecord, jsonProblem, num, obj, shallow, str } from './validate.ts';
 
 export const CHECKPOINT_MAGIC = 'RLVRCKPT';
 export const CHECKPOINT_FORMAT_VERSION = 1;
@@ -127,6 +132,14 @@ export function encodeCheckpoint(c: CheckpointContents): Uint8Array {
   } catch (e) {
     throw new CheckpointError('invalid-input', `cannot encode: ${(e as Error).message}`);
   }
+  try {
+    // what decodeCheckpoint would refuse is not written
+    for (const k of ['vocabSize', 'seqLen', 'dModel', 'nHeads', 'nLayers'] as const) num(c.config, [k], { int: true, min: 1, max: CHECKPOINT_LIMITS[k] });
+    if (c.metadata !== undefined) shallow({ metadata: c.metadata }, 'metadata', 32);
+  } catch (e) {
+    if (e instanceof FieldError) throw new CheckpointError('invalid-input', `cannot encode: ${e.sentence('the config field').replace('the config field metadata', 'the metadata')}`);
+    throw e;
+  }
   const n = layout.total;
   if (c.weights.length !== n) throw new CheckpointError('invalid-input', `cannot encode: weights have ${c.weights.length} floats, the config's layout needs ${n}`);
   const opt = c.optimizer;
@@ -174,6 +187,7 @@ export function assemble(version: number, headerJson: string, data: Uint8Array):
  * config (e.g. the config of the backend it is loaded into).
  */
 export function decodeCheckpoint(bytes: Uint8Array, expect: { config?: ModelConfig } = {}): DecodedCheckpoint {
+  if (!isBytes(bytes)) throw new CheckpointError('not-a-checkpoint', `not a checkpoint: expected the file's bytes, got ${describeValue(bytes)}`);
   const magic = new TextEncoder().encode(CHECKPOINT_MAGIC);
   for (let i = 0; i < magic.length; i++) {
     if (bytes[i] !== magic[i]) throw new CheckpointError('not-a-checkpoint', `not a checkpoint: the file does not start with "${CHECKPOINT_MAGIC}" (${bytes.length} bytes)`);
@@ -189,13 +203,19 @@ export function decodeCheckpoint(bytes: Uint8Array, expect: { config?: ModelConf
   if (h > MAX_HEADER_BYTES) throw new CheckpointError('header-too-large', `header length ${h} bytes exceeds the limit of ${MAX_HEADER_BYTES} bytes: corrupted preamble`);
   if (PREAMBLE_BYTES + h > bytes.length) throw new CheckpointError('truncated', `truncated: the header needs ${h} bytes, only ${bytes.length - PREAMBLE_BYTES} follow the preamble`);
 
-  let header: CheckpointHeader;
+  let text: string;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + h)));
-  } catch (e) {
-    throw new CheckpointError('header-malformed', `header is not valid UTF-8 JSON (${(e as Error).message})`);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + h));
+  } catch {
+    throw new CheckpointError('header-malformed', 'header is not valid UTF-8 JSON (it is not UTF-8 text)');
   }
-  checkHeaderShape(header);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new CheckpointError('header-malformed', `header is not valid UTF-8 JSON (${jsonProblem(e)})`);
+  }
+  const header = readHeader(parsed);
   if (header.formatVersion !== version) throw new CheckpointError('header-malformed', `header says format version ${header.formatVersion}, the preamble says ${version}`);
   if (header.tokenizerVersion !== TOKENIZER_VERSION) {
     throw new CheckpointError('tokenizer-mismatch', `written with tokenizer version ${header.tokenizerVersion}, this build uses version ${TOKENIZER_VERSION}: token ids would mean other characters`);
@@ -232,17 +252,53 @@ export function decodeCheckpoint(bytes: Uint8Array, expect: { config?: ModelConf
   return { formatVersion: version, tokenizerVersion: header.tokenizerVersion, config: header.config, layout, weights, optimizer, metadata: header.metadata };
 }
 
-function checkHeaderShape(x: unknown): asserts x is CheckpointHeader {
-  const bad = (what: string) => new CheckpointError('header-malformed', `header field ${what}`);
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) throw new CheckpointError('header-malformed', 'header is not a JSON object');
-  const o = x as Record<string, unknown>;
-  for (const k of ['formatVersion', 'tokenizerVersion', 'dataBytes'] as const) if (typeof o[k] !== 'number') throw bad(`"${k}" is missing or not a number`);
-  if (typeof o.hasOptimizer !== 'boolean') throw bad('"hasOptimizer" is missing or not a boolean');
-  if (typeof o.checksum !== 'string') throw bad('"checksum" is missing or not a string');
-  if (typeof o.config !== 'object' || o.config === null) throw bad('"config" is missing');
-  if (typeof o.metadata !== 'object' || o.metadata === null) throw bad('"metadata" is missing');
-  const l = o.layout as Record<string, unknown> | null;
-  if (typeof l !== 'object' || l === null || !Array.isArray(l.tensors) || typeof l.total !== 'number') throw bad('"layout" is missing or has no tensors/total');
+/**
+ * Bounds of a header the lab will read. They are far above any model the lab trains (the
+ * largest shipped config is D=128, L=4) and keep a hostile header from making the page build a
+ * huge layout before the data's size is checked.
+ */
+export const CHECKPOINT_LIMITS = { vocabSize: 1 << 16, seqLen: 4096, dModel: 4096, nHeads: 64, nLayers: 64, tensors: 12 * 64 + 5, shapeRank: 4, nameLength: 64 } as const;
+
+/** Every field of the header, read with its type and range checked (src/model/validate.ts); extra fields are ignored. */
+function readHeader(x: unknown): CheckpointHeader {
+  if (!isRecord(x)) throw new CheckpointError('header-malformed', `header is not a JSON object (it is ${describeValue(x)})`);
+  const L = CHECKPOINT_LIMITS;
+  const whole = (min: number, max: number) => ({ int: true, min, max });
+  try {
+    const formatVersion = num(x, 'formatVersion', whole(0, 0xffffffff));
+    const tokenizerVersion = num(x, 'tokenizerVersion', whole(0, 0xffffffff));
+    obj(x, 'config');
+    const config: ModelConfig = {
+      vocabSize: num(x, 'config.vocabSize', whole(1, L.vocabSize)),
+      seqLen: num(x, 'config.seqLen', whole(1, L.seqLen)),
+      dModel: num(x, 'config.dModel', whole(1, L.dModel)),
+      nHeads: num(x, 'config.nHeads', whole(1, L.nHeads)),
+      nLayers: num(x, 'config.nLayers', whole(1, L.nLayers)),
+    };
+    if (config.dModel % config.nHeads !== 0) throw new FieldError('config.nHeads', `a divisor of config.dModel (${config.dModel})`, String(config.nHeads), false);
+    obj(x, 'layout');
+    const layout: CheckpointHeader['layout'] = {
+      total: num(x, 'layout.total', whole(0, Number.MAX_SAFE_INTEGER)),
+      numParams: num(x, 'layout.numParams', whole(0, Number.MAX_SAFE_INTEGER)),
+      tensors: arr(x, 'layout.tensors', { max: L.tensors }, (p) => {
+        obj(x, p);
+        return {
+          name: str(x, at(p, 'name'), { min: 1, max: L.nameLength }),
+          shape: arr(x, at(p, 'shape'), { min: 1, max: L.shapeRank }, (q) => num(x, q, whole(1, 0x7fffffff))),
+          offset: num(x, at(p, 'offset'), whole(0, Number.MAX_SAFE_INTEGER)),
+        };
+      }),
+    };
+    const metadata = obj(x, 'metadata');
+    shallow(x, 'metadata', 32);
+    const hasOptimizer = bool(x, 'hasOptimizer');
+    const dataBytes = num(x, 'dataBytes', whole(0, Number.MAX_SAFE_INTEGER));
+    const checksum = str(x, 'checksum', { pattern: /^[0-9a-f]{8}$/, patternText: '8 lowercase hexadecimal digits' });
+    return { formatVersion, config, tokenizerVersion, layout, metadata, hasOptimizer, dataBytes, checksum };
+  } catch (e) {
+    if (e instanceof FieldError) throw new CheckpointError('header-malformed', e.sentence('the header field'));
+    throw e;
+  }
 }
 
 function checkLayout(got: CheckpointHeader['layout'], want: ParamLayout): void {
@@ -256,4 +312,5 @@ function checkLayout(got: CheckpointHeader['layout'], want: ParamLayout): void {
     if (g.offset !== w.offset) throw mism(`tensor "${w.name}" at offset ${g.offset}, the config puts it at ${w.offset}`);
   }
   if (got.total !== want.total) throw mism(`total ${got.total} floats, the config gives ${want.total}`);
+  if (got.numParams !== want.numParams) throw mism(`${got.numParams} parameters in the header, the config has ${want.numParams}`);
 }

@@ -54,6 +54,32 @@ export interface PolicyObjectiveOutput {
   /** [B*T] dL/dH. */
   gradEntropy: Float64Array;
   metrics: Record<string, number>;
+  /** Each token's and each response's terms, when asked for (the step-through shows them). */
+  terms?: ObjectiveTerms;
+}
+
+/** Which side of the clip is active: the min picked clip(r)·A, so the surrogate's gradient is 0. */
+export const ClipSide = { None: 0, Low: -1, High: 1 } as const;
+
+/**
+ * The objective term by term, from the same loop that computes the loss: [B*T] per token and
+ * [B] per response. Zero where the mask is 0.
+ */
+export interface ObjectiveTerms {
+  /** The ratio that enters the surrogate: ρ_{i,t} (token level) or the response's s_i (sequence level). */
+  ratio: Float64Array;
+  /** Token level: the clip side active on this token. Sequence level: always None (see seqClip). */
+  clip: Int8Array;
+  /** k(π_θ, π_ref) per token (the chosen estimator); NaN without reference log-probs. */
+  kl: Float64Array;
+  /** The aggregation weight w_{i,t}·m_{i,t} of the token (loss_type). */
+  weight: Float64Array;
+  /** The token's contribution to L: w·(ℓ + β·k − c_H·H). */
+  loss: Float64Array;
+  /** [B] GSPO's sequence ratio s_i (also computed at token level, for reference). */
+  seqRatio: Float64Array;
+  /** [B] the clip side active on the whole response (sequence level only; None at token level). */
+  seqClip: Int8Array;
 }
 
 /** Per-token aggregation weight w_{i,t} (before the mask) for each loss_type. */
@@ -74,12 +100,15 @@ export function aggregationWeights(B: number, T: number, mask: ArrayLike<number>
 }
 
 /** The clipped surrogate, KL leash and entropy bonus with their gradients. See the file comment. */
-export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings): PolicyObjectiveOutput {
+export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings, o: { terms?: boolean } = {}): PolicyObjectiveOutput {
   const { B, T, logprobs, entropy, mask, oldLogprobs, refLogprobs, advantages } = inp;
   if (s.beta !== 0 && !refLogprobs) throw new Error('policyObjective: beta > 0 needs reference log-probs');
   const N = B * T;
   const gradLogprob = new Float64Array(N);
   const gradEntropy = new Float64Array(N);
+  const terms: ObjectiveTerms | undefined = o.terms
+    ? { ratio: new Float64Array(N), clip: new Int8Array(N), kl: new Float64Array(N).fill(refLogprobs ? 0 : NaN), weight: new Float64Array(N), loss: new Float64Array(N), seqRatio: new Float64Array(B), seqClip: new Int8Array(B) }
+    : undefined;
   const w = aggregationWeights(B, T, mask, s.lossType, s.maxCompletionLength);
   const lo = 1 - s.epsilon;
   const hi = 1 + s.epsilonHigh;
@@ -102,6 +131,10 @@ export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings
     const seqRatio = Math.exp(logRatioSum / len);
     const seqActive = seqRatio * A <= Math.min(Math.max(seqRatio, lo), hi) * A;
     let seqWeight = 0;
+    if (terms) {
+      terms.seqRatio[b] = seqRatio;
+      if (s.importanceSamplingLevel === 'sequence' && !seqActive) terms.seqClip[b] = A > 0 ? ClipSide.High : ClipSide.Low;
+    }
 
     for (let t = 0; t < T; t++) {
       const i = b * T + t;
@@ -125,15 +158,24 @@ export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings
         tokenLoss += s.beta * kl;
         gradLogprob[i] += wt * s.beta * dkl;
         klSum += m * kl;
+        if (terms) terms.kl[i] = kl;
       } else if (refLogprobs) {
         const d = refLogprobs[i] - logprobs[i];
-        klSum += m * (s.klEstimator === 'k1' ? -d : Math.exp(d) - d - 1);
+        const kl = s.klEstimator === 'k1' ? -d : Math.exp(d) - d - 1;
+        klSum += m * kl;
+        if (terms) terms.kl[i] = kl;
       }
       if (s.entropyCoef !== 0) {
         tokenLoss -= s.entropyCoef * entropy[i];
         gradEntropy[i] = -wt * s.entropyCoef;
       }
       loss += wt * tokenLoss;
+      if (terms) {
+        terms.ratio[i] = r;
+        terms.weight[i] = wt;
+        terms.loss[i] = wt * tokenLoss;
+        if (s.importanceSamplingLevel === 'token' && !active) terms.clip[i] = A > 0 ? ClipSide.High : ClipSide.Low;
+      }
       tokens += m;
       entSum += m * entropy[i];
       ratioSum += m * r;
@@ -155,6 +197,7 @@ export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings
     loss,
     gradLogprob,
     gradEntropy,
+    terms,
     metrics: {
       'clip_ratio/low_mean': clipLow / denom,
       'clip_ratio/high_mean': clipHigh / denom,

@@ -11,8 +11,6 @@ const SLOT = 'latest';
 
 export type StorageResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-let dbPromise: Promise<IDBDatabase> | null = null;
-
 /** A user-facing sentence for a storage failure. */
 export function storageErrorText(e: unknown, action: string): string {
   const name = (e as { name?: string } | null)?.name ?? '';
@@ -26,75 +24,81 @@ export function storageErrorText(e: unknown, action: string): string {
   return `The run could not be ${action} in this browser's storage (${name ? `${name}: ` : ''}${msg}). Training goes on; a reload may not resume it.`;
 }
 
-function open(): Promise<IDBDatabase> {
-  if (dbPromise) return dbPromise;
-  dbPromise = new Promise<IDBDatabase>((resolve, reject) => {
-    if (typeof indexedDB === 'undefined') {
-      reject(Object.assign(new Error('IndexedDB is not available'), { name: 'InvalidStateError' }));
-      return;
-    }
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => {
-      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
-    };
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-    req.onblocked = () => reject(Object.assign(new Error('the database is blocked by another tab'), { name: 'InvalidStateError' }));
-  });
-  dbPromise.catch(() => { dbPromise = null; }); // try again next time
-  return dbPromise;
-}
+/** The slot in this browser's IndexedDB; the database is opened on first use and reopened after a failure. */
+export class RunStore {
+  private db: Promise<IDBDatabase> | null = null;
 
-function tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
-  return open().then((db) => new Promise<T>((resolve, reject) => {
-    let t: IDBTransaction;
-    try {
-      t = db.transaction(STORE, mode);
-    } catch (e) {
-      reject(e);
-      return;
-    }
-    let result: T;
-    let req: IDBRequest | null;
-    try {
-      req = f(t.objectStore(STORE));
-    } catch (e) {
-      reject(e); // e.g. DataCloneError
-      return;
-    }
-    if (req) req.onsuccess = () => { result = req!.result as T; };
-    t.oncomplete = () => resolve(result);
-    t.onerror = () => reject(t.error ?? req?.error);
-    t.onabort = () => reject(t.error ?? req?.error ?? new Error('the storage transaction was aborted'));
-  }));
-}
-
-/** Write the run into the slot (replacing the previous one). */
-export async function saveRun(record: unknown): Promise<StorageResult<void>> {
-  try {
-    await tx<void>('readwrite', (s) => s.put(record, SLOT));
-    return { ok: true, value: undefined };
-  } catch (e) {
-    return { ok: false, error: storageErrorText(e, 'saved') };
+  private open(): Promise<IDBDatabase> {
+    if (this.db) return this.db;
+    const db = new Promise<IDBDatabase>((resolve, reject) => {
+      if (typeof indexedDB === 'undefined') {
+        reject(Object.assign(new Error('IndexedDB is not available'), { name: 'InvalidStateError' }));
+        return;
+      }
+      const req = indexedDB.open(DB_NAME, 1);
+      req.onupgradeneeded = () => {
+        if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+      req.onblocked = () => reject(Object.assign(new Error('the database is blocked by another tab'), { name: 'InvalidStateError' }));
+    });
+    this.db = db;
+    db.catch(() => { if (this.db === db) this.db = null; }); // try again next time
+    return db;
   }
-}
 
-/** The saved run, or null when there is none. */
-export async function loadRun(): Promise<StorageResult<unknown | null>> {
-  try {
-    const v = await tx<unknown>('readonly', (s) => s.get(SLOT));
-    return { ok: true, value: v ?? null };
-  } catch (e) {
-    return { ok: false, error: storageErrorText(e, 'read') };
+  private tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
+    return this.open().then((db) => new Promise<T>((resolve, reject) => {
+      let t: IDBTransaction;
+      try {
+        t = db.transaction(STORE, mode);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      let result: T;
+      let req: IDBRequest | null;
+      try {
+        req = f(t.objectStore(STORE));
+      } catch (e) {
+        reject(e); // e.g. DataCloneError
+        return;
+      }
+      if (req) req.onsuccess = () => { result = req!.result as T; };
+      t.oncomplete = () => resolve(result);
+      t.onerror = () => reject(t.error ?? req?.error);
+      t.onabort = () => reject(t.error ?? req?.error ?? new Error('the storage transaction was aborted'));
+    }));
   }
-}
 
-/** Forget the saved run. */
-export async function clearRun(): Promise<StorageResult<void>> {
-  try {
-    await tx<void>('readwrite', (s) => s.delete(SLOT));
-    return { ok: true, value: undefined };
-  } catch (e) {
-    return { ok: false, error: storageErrorText(e, 'cleared') };
+  /** Write the run into the slot (replacing the previous one). */
+  async save(record: unknown): Promise<StorageResult<void>> {
+    try {
+      await this.tx<void>('readwrite', (s) => s.put(record, SLOT));
+      return { ok: true, value: undefined };
+    } catch (e) {
+      return { ok: false, error: storageErrorText(e, 'saved') };
+    }
+  }
+
+  /** The saved run, or null when there is none. */
+  async load(): Promise<StorageResult<unknown | null>> {
+    try {
+      const v = await this.tx<unknown>('readonly', (s) => s.get(SLOT));
+      return { ok: true, value: v ?? null };
+    } catch (e) {
+      return { ok: false, error: storageErrorText(e, 'read') };
+    }
+  }
+
+  /** Forget the saved run. */
+  async clear(): Promise<StorageResult<void>> {
+    try {
+      await this.tx<void>('readwrite', (s) => s.delete(SLOT));
+      return { ok: true, value: undefined };
+    } catch (e) {
+      return { ok: false, error: storageErrorText(e, 'cleared') };
+    }
   }
 }

@@ -26,11 +26,11 @@ describe('settings files', () => {
       ['oversized', new Uint8Array(MAX_SETTINGS_FILE_BYTES + 1).fill(32), /more than a settings file/],
       ['binary', new Uint8Array([0xff, 0xfe, 0x00, 0x80]), /not text/],
       ['newer version', enc(good.replace('"version": 1', '"version": 7')), /version 7 \(written by a newer lab\)/],
-      ['wrong format', enc(good.replace('rlvr-lab-settings', 'something-else')), /format is "something-else"/],
+      ['wrong format', enc(good.replace('rlvr-lab-settings', 'something-else')), /the field format must be "rlvr-lab-settings", got "something-else"/],
       ['array', enc('[1,2]'), /not a JSON object/],
-      ['no settings', enc('{"format":"rlvr-lab-settings","version":1}'), /no "settings" object/],
+      ['no settings', enc('{"format":"rlvr-lab-settings","version":1}'), /the field settings is missing \(it must be an object\)/],
       ['bad values', enc('{"settings":{"numGenerations":"8","beta":99,"task":"<script>","dynamicSampling":"yes"}}'), /4 invalid values: numGenerations must be a number/],
-      ['overflowing number', enc('{"settings":{"learningRate":1e999}}'), /learningRate must be a number, got "Infinity"/],
+      ['overflowing number', enc('{"settings":{"learningRate":1e999}}'), /learningRate must be a number, got Infinity/],
     ];
     const table = cases.map(([name, bytes, want]) => {
       const r = parseSettingsFile(`${name}.json`, bytes);
@@ -77,6 +77,17 @@ describe('saved runs', () => {
     const r = validateSavedRun(record(), { vocabSize: VOCAB_SIZE });
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.run.checkpoint.optimizer?.step).toBe(1);
+  });
+
+  it('a run saved under a lesson this version does not have resumes without the lesson (the run is not lost)', () => {
+    const known = { ...record(), page: { lessonId: 'mixed-groups', lessonVariant: 1, backendPref: 'cpu' } };
+    const r0 = validateSavedRun(known, { vocabSize: VOCAB_SIZE });
+    expect(r0.ok && r0.run.record.page).toEqual({ lessonId: 'mixed-groups', lessonVariant: 1, backendPref: 'cpu' });
+    for (const page of [{ lessonId: 'renamed-lesson', lessonVariant: 0 }, { lessonId: 'mixed-groups', lessonVariant: 40 }]) {
+      const r = validateSavedRun({ ...record(), page: { ...page, backendPref: 'cpu' } }, { vocabSize: VOCAB_SIZE });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(r.run.record.page).toEqual({ lessonId: null, lessonVariant: 0, backendPref: 'cpu' });
+    }
   });
 
   it('damaged records say why they cannot be resumed', () => {

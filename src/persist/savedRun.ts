@@ -4,11 +4,14 @@
  * good checkpoint (weights + AdamW state) and π_ref's weights.
  *
  * What comes back from storage is treated as untrusted (another version of the lab may have
- * written it, or it may be damaged): `validateSavedRun` checks every field and decodes both
- * checkpoints with their checksums, and says in one sentence why a record cannot be resumed.
+ * written it, or it may be damaged): `validateSavedRun` checks every field (type, null, absence,
+ * range, list lengths and elements, through src/model/validate.ts), decodes both checkpoints
+ * with their checksums, and says in one sentence why a record cannot be resumed.
  */
 import type { ModelConfig } from '../model/config.ts';
-import { decodeCheckpoint, type DecodedCheckpoint } from '../model/checkpoint.ts';
+import { CheckpointError, decodeCheckpoint, type DecodedCheckpoint } from '../model/checkpoint.ts';
+import { arr, at, bool, bytes, describeValue, FieldError, isProtoKey, isRecord, num, obj, oneOf, optional, orNull, str, type Path } from '../model/validate.ts';
+import { getLesson } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
 import { validateSettingsObject } from './settingsFile.ts';
@@ -42,38 +45,152 @@ export interface ValidSavedRun {
   reference: DecodedCheckpoint;
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isCount = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+/**
+ * Bounds of a record the lab will resume. The histories the page keeps are bounded
+ * (src/store/history.ts: 500 points); the rest are far above anything the lab writes.
+ */
+export const SAVED_RUN_LIMITS = {
+  /** Points per history (steps, evals). */
+  points: 10_000,
+  /** Fields per metric point. */
+  metricFields: 200,
+  /** Keys of pass_at_k / by_difficulty. */
+  mapKeys: 64,
+  /** Held-out samples per evaluation, and characters per prompt or response. */
+  samples: 1_000,
+  sampleChars: 10_000,
+  /** Trainer steps. */
+  steps: 1e9,
+  /** Bytes of each checkpoint (weights + AdamW state of the largest model the page runs, with room). */
+  checkpointBytes: 64 << 20,
+  nameChars: 200,
+} as const;
 
-/** Check a record read from storage. Returns the decoded run, or a sentence saying what is wrong. */
+const whole = (min: number, max: number) => ({ int: true, min, max });
+type Reader<T> = (src: unknown, path: Path) => T;
+
+/** A metric point: `step` a whole number, every other field a number (NaN allowed: e.g. kl_exact without π_ref) or true/false. */
+function readMetricFields(src: unknown, p: Path, out: Record<string, unknown>, skip: readonly string[]): void {
+  const m = obj(src, p, { maxKeys: SAVED_RUN_LIMITS.metricFields });
+  for (const k of Object.keys(m)) {
+    if (isProtoKey(k) || skip.includes(k) || m[k] === undefined) continue; // undefined: as if missing
+    out[k] = typeof m[k] === 'boolean' ? m[k] : num(src, at(p, k), { nonFinite: true });
+  }
+}
+
+function readStep(src: unknown, p: Path): StepMetrics {
+  const out: Record<string, unknown> = {};
+  readMetricFields(src, p, out, []);
+  out.step = num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps));
+  out.reward = num(src, at(p, 'reward'));
+  if ('finite' in out) out.finite = bool(src, at(p, 'finite'));
+  return out as unknown as StepMetrics;
+}
+
+const readNumberMap: Reader<Record<string, number>> = (src, p) => {
+  const m = obj(src, p, { maxKeys: SAVED_RUN_LIMITS.mapKeys });
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(m)) if (!isProtoKey(k) && m[k] !== undefined) out[k] = num(src, at(p, k), { nonFinite: true });
+  return out;
+};
+
+const readSamples: Reader<EvalMetrics['samples']> = (src, p) => arr(src, p, { max: SAVED_RUN_LIMITS.samples }, (q) => {
+  obj(src, q);
+  return {
+    prompt: str(src, at(q, 'prompt'), { max: SAVED_RUN_LIMITS.sampleChars }),
+    response: str(src, at(q, 'response'), { max: SAVED_RUN_LIMITS.sampleChars }),
+    correct: bool(src, at(q, 'correct')),
+  };
+});
+
+function readEval(src: unknown, p: Path): EvalMetrics {
+  const nested = ['pass_at_k', 'by_difficulty', 'samples'];
+  const out: Record<string, unknown> = {};
+  readMetricFields(src, p, out, nested);
+  out.step = num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps));
+  out.heldout_accuracy = num(src, at(p, 'heldout_accuracy'));
+  out.pass_at_k = optional(src, at(p, 'pass_at_k'), {}, readNumberMap);
+  out.by_difficulty = optional(src, at(p, 'by_difficulty'), {}, readNumberMap);
+  out.samples = optional(src, at(p, 'samples'), [], readSamples);
+  return out as unknown as EvalMetrics;
+}
+
+function readPage(x: unknown): SavedRunRecord['page'] {
+  obj(x, 'page');
+  const savedLesson = orNull(x, 'page.lessonId', (s, p) => str(s, p, { min: 1, max: 100 }));
+  const lessonVariant = num(x, 'page.lessonVariant', whole(0, 63));
+  const backendPref = oneOf(x, 'page.backendPref', ['auto', 'cpu', 'webgpu'] as const);
+  // A lesson (or variant) this version no longer has loses the lesson's text, not the run.
+  const lesson = savedLesson === null ? undefined : getLesson(savedLesson);
+  if (!lesson || lessonVariant >= lesson.variants.length) return { lessonId: null, lessonVariant: 0, backendPref };
+  return { lessonId: savedLesson, lessonVariant, backendPref };
+}
+
+function readTrainer(x: unknown): SavedRunRecord['trainer'] {
+  obj(x, 'trainer');
+  return {
+    step: num(x, 'trainer.step', whole(0, SAVED_RUN_LIMITS.steps)),
+    numTokens: num(x, 'trainer.numTokens', whole(0, Number.MAX_SAFE_INTEGER)),
+    promptRng: orNull(x, 'trainer.promptRng', (s, p) => {
+      obj(s, p);
+      return { state: num(s, at(p, 'state'), whole(0, 0xffffffff)), spare: orNull(s, at(p, 'spare'), (s2, q) => num(s2, q)) };
+    }),
+  };
+}
+
+/**
+ * Check a record read from storage, every field through the readers of src/model/validate.ts,
+ * then decode both checkpoints. Returns the decoded run, whose `record` is a clean copy (extra
+ * fields dropped; settings completed from the table), or a sentence saying what is wrong.
+ * Never throws on any record, however damaged.
+ */
 export function validateSavedRun(x: unknown, expect: { vocabSize: number }): { ok: true; run: ValidSavedRun } | { ok: false; error: string } {
   const fail = (why: string) => ({ ok: false as const, error: `the saved run cannot be resumed: ${why}` });
-  if (!isObj(x)) return fail('the record is not an object');
-  if (x.format !== SAVED_RUN_FORMAT) return fail(`unknown record format ${JSON.stringify(x.format)?.slice(0, 40)}`);
-  if (x.version !== SAVED_RUN_VERSION) return fail(`it was saved in format version ${JSON.stringify(x.version)?.slice(0, 20)}; this lab reads version ${SAVED_RUN_VERSION}`);
-  if (typeof x.savedAt !== 'number') return fail('no save time');
-  if (!isObj(x.settings)) return fail('no settings');
-  const s = validateSettingsObject(x.settings, defaultSettings());
-  if (!s.ok) return fail(`its settings are invalid (${s.error})`);
-  const page = x.page;
-  if (!isObj(page) || !(page.lessonId === null || typeof page.lessonId === 'string') || !isCount(page.lessonVariant) || !['auto', 'cpu', 'webgpu'].includes(page.backendPref as string)) return fail('its page options are invalid');
-  if (!Array.isArray(x.steps) || !x.steps.every((m) => isObj(m) && isCount(m.step) && typeof m.reward === 'number')) return fail('its metric history is invalid');
-  if (!Array.isArray(x.evals) || !x.evals.every((e) => isObj(e) && isCount(e.step) && typeof e.heldout_accuracy === 'number')) return fail('its evaluation history is invalid');
-  const t = x.trainer;
-  if (!isObj(t) || !isCount(t.step) || !isCount(t.numTokens)) return fail('its trainer counters are invalid');
-  if (t.promptRng !== null && !(isObj(t.promptRng) && typeof t.promptRng.state === 'number' && (t.promptRng.spare === null || typeof t.promptRng.spare === 'number'))) return fail('its prompt stream is invalid');
-  if (!(x.checkpoint instanceof Uint8Array) || !(x.reference instanceof Uint8Array)) return fail('its checkpoints are missing');
-  if (!(x.importedName === null || typeof x.importedName === 'string')) return fail('invalid imported checkpoint name');
+  if (!isRecord(x)) return fail(`the record is not an object (it is ${describeValue(x)})`);
+  let part = 'record';
+  let record: SavedRunRecord;
+  try {
+    try {
+      oneOf(x, 'format', [SAVED_RUN_FORMAT]);
+    } catch (e) {
+      if (e instanceof FieldError) return fail(`unknown record format (${e.sentence()})`);
+      throw e;
+    }
+    const version = num(x, 'version', whole(0, Number.MAX_SAFE_INTEGER));
+    if (version !== SAVED_RUN_VERSION) return fail(`it was saved in format version ${version}; this lab reads version ${SAVED_RUN_VERSION}`);
+    part = 'save time';
+    const savedAt = num(x, 'savedAt', { min: 0, max: 8.64e15 });
+    part = 'settings';
+    const s = validateSettingsObject(obj(x, 'settings'), defaultSettings());
+    if (!s.ok) return fail(`its settings are invalid (${s.error})`);
+    part = 'page options';
+    const page = readPage(x);
+    part = 'metric history';
+    const steps = arr(x, 'steps', { max: SAVED_RUN_LIMITS.points }, (p) => readStep(x, p));
+    part = 'evaluation history';
+    const evals = arr(x, 'evals', { max: SAVED_RUN_LIMITS.points }, (p) => readEval(x, p));
+    part = 'trainer state';
+    const trainer = readTrainer(x);
+    part = 'checkpoint data';
+    const checkpoint = bytes(x, 'checkpoint', { max: SAVED_RUN_LIMITS.checkpointBytes });
+    const reference = bytes(x, 'reference', { max: SAVED_RUN_LIMITS.checkpointBytes });
+    part = 'imported checkpoint name';
+    const importedName = orNull(x, 'importedName', (src, p) => str(src, p, { max: SAVED_RUN_LIMITS.nameChars }));
+    record = { format: SAVED_RUN_FORMAT, version, savedAt, settings: s.settings, page, steps, evals, trainer, checkpoint, reference, importedName };
+  } catch (e) {
+    if (e instanceof FieldError) return fail(`its ${part} ${part.endsWith('s') ? 'are' : 'is'} invalid (${e.sentence()})`);
+    throw e;
+  }
   let checkpoint: DecodedCheckpoint, reference: DecodedCheckpoint;
   try {
-    checkpoint = decodeCheckpoint(x.checkpoint);
-    reference = decodeCheckpoint(x.reference, { config: checkpoint.config });
+    checkpoint = decodeCheckpoint(record.checkpoint);
+    reference = decodeCheckpoint(record.reference, { config: checkpoint.config });
   } catch (e) {
-    return fail((e as Error).message);
+    if (e instanceof CheckpointError) return fail(e.message);
+    throw e;
   }
   if (checkpoint.config.vocabSize !== expect.vocabSize) return fail(`its model has a vocabulary of ${checkpoint.config.vocabSize} tokens, the lab's has ${expect.vocabSize}`);
   if (!checkpoint.optimizer) return fail('its checkpoint has no optimizer state');
-  const record = { ...(x as unknown as SavedRunRecord), settings: s.settings };
   return { ok: true, run: { record, checkpoint, reference } };
 }
 

@@ -8,15 +8,26 @@
  * whole with one sentence saying why: an import either applies completely or changes nothing.
  */
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, settingsFromRecord, type Settings } from '../rl/settings.ts';
+import { bool, describeValue, FieldError, isBytes, isRecord, jsonProblem, num, obj, oneOf, str, valueAt } from '../model/validate.ts';
 
 export const SETTINGS_FILE_FORMAT = 'rlvr-lab-settings';
 export const SETTINGS_FILE_VERSION = 1;
 /** A settings file is a few hundred bytes; a run export with history stays well under this. */
 export const MAX_SETTINGS_FILE_BYTES = 2 << 20;
 
+/** Unknown keys named one by one in notices; the rest are counted in one more notice. */
+export const MAX_NAMED_UNKNOWN = 8;
+
 /** True if `key` is a setting of the table (own key: "constructor" or "__proto__" are not settings). */
 export function isSettingKey(key: string): boolean {
   return Object.prototype.hasOwnProperty.call(SETTINGS_BY_KEY, key);
+}
+
+/** Notices for unknown keys: the first few by name, then how many more. */
+function unknownKeyNotices(keys: string[]): string[] {
+  const named = keys.slice(0, MAX_NAMED_UNKNOWN).map((k) => `ignored unknown setting "${k.slice(0, 40)}"`);
+  const more = keys.length - named.length;
+  return more > 0 ? [...named, `ignored ${more} more unknown setting${more === 1 ? '' : 's'}`] : named;
 }
 
 /**
@@ -26,12 +37,12 @@ export function isSettingKey(key: string): boolean {
  */
 export function ownSettingPairs(pairs: Iterable<[string, string]>): { known: [string, string][]; unknownNotices: string[] } {
   const known: [string, string][] = [];
-  const unknownNotices: string[] = [];
+  const unknown: string[] = [];
   for (const [k, v] of pairs) {
     if (isSettingKey(k)) known.push([k, v]);
-    else unknownNotices.push(`ignored unknown setting "${k.slice(0, 40)}"`);
+    else unknown.push(k);
   }
-  return { known, unknownNotices };
+  return { known, unknownNotices: unknownKeyNotices(unknown) };
 }
 
 /** The settings file for `s`: every setting, so it survives later changes of the defaults. */
@@ -44,7 +55,9 @@ export type SettingsFileResult = { ok: true; settings: Settings; notices: string
 
 /** Parse and validate an imported settings file (bytes as read from disk). Never throws. */
 export function parseSettingsFile(name: string, bytes: Uint8Array, base: Settings = defaultSettings()): SettingsFileResult {
-  const fail = (why: string): SettingsFileResult => ({ ok: false, error: `${name.slice(0, 80)} was not loaded: ${why}. Nothing was changed.` });
+  const shown = typeof name === 'string' ? name.slice(0, 80) : 'The file';
+  const fail = (why: string): SettingsFileResult => ({ ok: false, error: `${shown} was not loaded: ${why}. Nothing was changed.` });
+  if (!isBytes(bytes)) return fail(`expected the file's bytes, got ${describeValue(bytes)}`);
   if (bytes.length === 0) return fail('the file is empty');
   if (bytes.length > MAX_SETTINGS_FILE_BYTES) return fail(`the file has ${bytes.length} bytes, more than a settings file can have (${MAX_SETTINGS_FILE_BYTES})`);
   let text: string;
@@ -57,40 +70,50 @@ export function parseSettingsFile(name: string, bytes: Uint8Array, base: Setting
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return fail(`it is not valid JSON, perhaps truncated (${(e as Error).message.slice(0, 80)})`);
+    return fail(`it is not valid JSON, perhaps truncated (${jsonProblem(e)})`);
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return fail('it is not a JSON object');
-  const o = doc as Record<string, unknown>;
-  if ('format' in o || 'version' in o) {
-    if (o.format !== SETTINGS_FILE_FORMAT) return fail(`its format is ${JSON.stringify(o.format)?.slice(0, 40)}, not "${SETTINGS_FILE_FORMAT}"`);
-    if (o.version !== SETTINGS_FILE_VERSION) {
-      const newer = typeof o.version === 'number' && o.version > SETTINGS_FILE_VERSION;
-      return fail(`it is version ${JSON.stringify(o.version)?.slice(0, 20)} (${newer ? 'written by a newer lab' : 'not a known version'}); this lab reads version ${SETTINGS_FILE_VERSION}`);
+  if (!isRecord(doc)) return fail(`it is not a JSON object (it is ${describeValue(doc)})`);
+  let raw: Record<string, unknown>;
+  try {
+    // A settings file names its format and version; a run export ({ settings, steps, … }) has neither.
+    if (!valueAt(doc, 'format').missing || !valueAt(doc, 'version').missing) {
+      oneOf(doc, 'format', [SETTINGS_FILE_FORMAT]);
+      const version = num(doc, 'version', { int: true, min: 0 });
+      if (version !== SETTINGS_FILE_VERSION) {
+        return fail(`it is version ${version} (${version > SETTINGS_FILE_VERSION ? 'written by a newer lab' : 'not a known version'}); this lab reads version ${SETTINGS_FILE_VERSION}`);
+      }
     }
+    raw = obj(doc, 'settings');
+  } catch (e) {
+    if (e instanceof FieldError) return fail(e.sentence('the field'));
+    throw e;
   }
-  const raw = o.settings;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('it has no "settings" object');
-  return validateSettingsObject(raw as Record<string, unknown>, base, fail);
+  return validateSettingsObject(raw, base, fail);
 }
 
 /**
- * Validate a settings object strictly: every known key must hold a valid value of its type and
- * range (no clamping: a file is either right or refused); unknown keys are named and ignored.
+ * Validate a settings object strictly: every known key must hold a value of its type (checked by
+ * the readers of src/model/validate.ts) and range (the settings table's parseSetting; no
+ * clamping: a file is either right or refused); unknown keys are named and ignored. Never throws.
  */
 export function validateSettingsObject(raw: Record<string, unknown>, base: Settings, fail: (why: string) => SettingsFileResult = (why) => ({ ok: false, error: why })): SettingsFileResult {
+  if (!isRecord(raw)) return fail(`the settings are not an object (they are ${describeValue(raw)})`);
   const problems: string[] = [];
   const pairs: [string, string][] = [];
-  const notices: string[] = [];
+  const unknown: string[] = [];
   for (const key of Object.keys(raw)) {
-    const v = raw[key];
+    if (raw[key] === undefined) continue; // as if missing (a structured clone can carry undefined): the base value stays
     if (!isSettingKey(key)) {
-      notices.push(`ignored unknown setting "${key.slice(0, 40)}"`);
+      unknown.push(key);
       continue;
     }
     const spec = SETTINGS_BY_KEY[key];
-    const typeOk = spec.kind === 'bool' ? typeof v === 'boolean' : spec.kind === 'enum' ? typeof v === 'string' : typeof v === 'number';
-    if (!typeOk) {
-      problems.push(`${key} must be a ${spec.kind === 'bool' ? 'boolean' : spec.kind === 'enum' ? 'string' : 'number'}, got ${describe(v)}`);
+    let v: number | string | boolean;
+    try {
+      v = spec.kind === 'bool' ? bool(raw, [key]) : spec.kind === 'enum' ? str(raw, [key]) : num(raw, [key]);
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      problems.push(e.sentence(''));
       continue;
     }
     const r = parseSetting(spec, String(v));
@@ -99,12 +122,5 @@ export function validateSettingsObject(raw: Record<string, unknown>, base: Setti
   }
   if (problems.length) return fail(`${problems.length} invalid value${problems.length > 1 ? 's' : ''}: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}`);
   const r = settingsFromRecord(pairs, base);
-  return { ok: true, settings: r.settings, notices: [...notices, ...r.notices] };
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${JSON.stringify(v)?.slice(0, 30)}`;
+  return { ok: true, settings: r.settings, notices: [...unknownKeyNotices(unknown), ...r.notices] };
 }

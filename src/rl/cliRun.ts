@@ -4,7 +4,7 @@
  * functions it exposed on the page (__emit, __log). Returns the final weights.
  */
 import type { ModelConfig } from '../model/config.ts';
-import { createBackend } from './backends.ts';
+import { createBackend } from '../model/engines.ts';
 import { runTraining } from './run.ts';
 import type { Settings } from './settings.ts';
 

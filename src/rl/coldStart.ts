@@ -4,7 +4,7 @@
  * model on the task's reference responses, stopped once held-out greedy accuracy reaches a
  * target — deliberately short of mastery, so RL has room to show what it adds.
  */
-import type { AdamWSettings, Backend } from '../model/backend.ts';
+import { adamwSettings, type AdamWSettings, type Backend } from '../model/backend.ts';
 import { Rng } from '../model/rng.ts';
 import { getTask } from '../tasks/registry.ts';
 import { samplePrompts } from '../tasks/split.ts';
@@ -43,7 +43,7 @@ export interface ColdStartResult {
 export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<ColdStartResult> {
   const task = getTask(o.task);
   const rng = new Rng(o.seed ^ 0xc01d);
-  const opt: AdamWSettings = { lr: 3e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: 1, ...o.opt };
+  const opt: AdamWSettings = { ...adamwSettings(3e-3, 1), ...o.opt };
   const settings = { ...defaultSettings(), task: o.task, difficulty: o.difficulty, seed: o.seed, numGenerations: 8, ...(o.maxCompletionLength ? { maxCompletionLength: o.maxCompletionLength } : {}) };
   const sampled = o.targetMetric === 'sampled';
   const evaluator = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: sampled });

@@ -11,6 +11,7 @@ import { getTask } from '../tasks/registry.ts';
 import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
 import { baseCheckpointPath } from './bases.ts';
+import { rolloutWithAdvantages } from './testing/phases.ts';
 import { GrpoTrainer, heldoutPrompts, stepMetrics, type StepMetrics } from './trainer.ts';
 import { policyObjective } from '../model/objective.ts';
 import { bestOfN } from './baselines.ts';
@@ -65,8 +66,8 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     const rows = [];
     for (const G of [2, 16]) {
       const t = await trainerFor({ ...lessonSettings(l, defaultSettings()), numGenerations: G, promptsPerStep: 16 });
-      const r = await t.rollout();
-      const m = stepMetrics(r, { loss: 0, gradNorm: 0, finite: true, metrics: {}, updateMs: 0 }, G, 0, () => undefined);
+      const { rollout: r } = await rolloutWithAdvantages(t);
+      const m = stepMetrics(r, { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], updateMs: 0 }, G, 0, () => undefined);
       rows.push({ G, pass_rate: m.accuracy, frac_mixed: m.frac_mixed, mixed_predicted: m.mixed_predicted });
     }
     console.table(rows);
@@ -82,9 +83,7 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     for (const [name, v] of [['grpo', 0], ['dr_grpo', 1]] as const) {
       const s = { ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 16, numGenerations: 8 };
       const t = await trainerFor(s);
-      const r = await t.rollout(); // same seed: the same answers under both variants
-      const batch = t.batchOf(r);
-      await t.computeAdvantages(r, batch);
+      const { rollout: r, batch } = await rolloutWithAdvantages(t); // same seed: the same answers under both variants
       const lp = await t.backend.logprobs(batch);
       const out = policyObjective(
         { B: batch.B, T: batch.T, logprobs: lp.logprobs, entropy: lp.entropy, mask: batch.mask, oldLogprobs: null, refLogprobs: null, advantages: Float32Array.from(r.groups.flatMap((g) => g.advantages)) },
@@ -154,11 +153,11 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     for (const v of [0, 1]) {
       const t = await trainerFor({ ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8, numGenerations: 8 });
       const ms = await steps(t, 3);
-      const r = await t.rollout();
+      const { rollout: r } = await rolloutWithAdvantages(t);
       const answers = r.groups.reduce((a, g) => a + g.tokens.length, 0);
       const taught = l.variants[v].settings.algorithm === 'rft'
         ? r.groups.reduce((a, g) => a + g.correct.filter((c, i) => c && g.finished[i]).length, 0)
-        : (await t.computeAdvantages(r, t.batchOf(r)), r.groups.reduce((a, g) => a + g.advantages.filter((x) => x !== 0).length, 0));
+        : r.groups.reduce((a, g) => a + g.advantages.filter((x) => x !== 0).length, 0);
       rows.push({ arm: l.variants[v].label, num_tokens_after_3_steps: ms[2].num_tokens, answers_in_step: answers, answers_with_a_gradient: taught });
     }
     console.table(rows);
@@ -205,8 +204,7 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
       // what the KL chart plots beside the estimator: the exact KL of each step (β > 0 evaluates π_ref)
       for (const m of ms) expect(m.kl_exact).toBeGreaterThanOrEqual(0);
       expect(ms[1].kl_exact).toBeGreaterThan(ms[0].kl_exact);
-      const r = await t.rollout(); // tokens sampled from the drifted π_θ, as the estimators assume
-      const batch = t.batchOf(r);
+      const { batch } = await rolloutWithAdvantages(t); // tokens sampled from the drifted π_θ, as the estimators assume
       const be = t.backend as ReferenceBackend;
       const lp = await be.logprobs(batch), ref = await be.logprobs(batch, { reference: true });
       const exact = be.exactKlToReference(batch);

@@ -8,7 +8,8 @@
  */
 import type { Backend } from '../model/backend.ts';
 import type { Settings } from './settings.ts';
-import { GrpoTrainer, type EvalMetrics, type StepMetrics } from './trainer.ts';
+import { GrpoTrainer } from './trainer.ts';
+import type { EvalMetrics, StepMetrics } from './metrics.ts';
 
 export interface RunOptions {
   steps: number;
@@ -39,24 +40,33 @@ export function evalRecord(e: EvalMetrics): Record<string, unknown> {
 export async function runTraining(backend: Backend, settings: Settings, o: RunOptions): Promise<RunSummary> {
   const t0 = Date.now();
   const trainer = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 32, evalPassAtK: o.evalPassAtK ?? true });
-  await backend.snapshotReference(); // π_ref = the starting (base) policy
+  await trainer.takeReference(); // π_ref = the starting (base) policy
   const first = await trainer.evaluate();
   o.emit(evalRecord(first));
   o.progress?.(`step 0: held-out accuracy ${first.heldout_accuracy.toFixed(3)}`);
   let last: EvalMetrics = first;
   const rewards: number[] = [];
   for (let i = 0; i < o.steps; i++) {
-    const { metrics } = await trainer.trainStep();
-    rewards.push(metrics.reward);
-    o.emit({ type: 'step', ...(metrics as StepMetrics) });
-    if (!metrics.finite) {
-      o.progress?.(`step ${metrics.step}: the update produced NaN/Inf and was rejected; stopping (try a lower learning rate)`);
+    let metrics: StepMetrics | null = null;
+    for await (const ph of trainer.runStep(settings)) {
+      if (ph.kind === 'metrics') {
+        metrics = ph.metrics;
+        rewards.push(metrics.reward);
+        o.emit({ type: 'step', ...metrics });
+      } else if (ph.kind === 'evaluation') {
+        last = ph.evaluation;
+        o.emit(evalRecord(last));
+        o.progress?.(`step ${trainer.step}: reward ${metrics!.reward.toFixed(3)}, held-out accuracy ${last.heldout_accuracy.toFixed(3)}`);
+      }
+    }
+    if (!metrics!.finite) {
+      o.progress?.(`step ${metrics!.step}: the update produced NaN/Inf and was rejected; stopping (try a lower learning rate)`);
       break;
     }
-    if (trainer.step % settings.evalEvery === 0 || i === o.steps - 1) {
+    if (i === o.steps - 1 && last.step !== trainer.step) {
       last = await trainer.evaluate();
       o.emit(evalRecord(last));
-      o.progress?.(`step ${trainer.step}: reward ${metrics.reward.toFixed(3)}, held-out accuracy ${last.heldout_accuracy.toFixed(3)}`);
+      o.progress?.(`step ${trainer.step}: reward ${metrics!.reward.toFixed(3)}, held-out accuracy ${last.heldout_accuracy.toFixed(3)}`);
     }
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);

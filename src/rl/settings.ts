@@ -61,7 +61,8 @@ export const SETTINGS = [
 ] as const satisfies readonly SettingSpec[];
 
 type Entry = (typeof SETTINGS)[number];
-type ValueOf<E> = E extends { kind: 'bool' } ? boolean : E extends { kind: 'enum' } ? string : number;
+/** A setting's value type: enum settings take exactly their options (the task list is open: string). */
+type ValueOf<E> = E extends { kind: 'bool' } ? boolean : E extends { kind: 'enum'; options: readonly (infer O)[] } ? O : number;
 /** A full set of run settings, keyed by the table. */
 export type Settings = { [E in Entry as E['key']]: ValueOf<E> };
 export type SettingKey = keyof Settings;

@@ -3,7 +3,8 @@ import { ReferenceBackend } from '../model/reference/backend.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { getTask } from '../tasks/registry.ts';
 import { defaultSettings, type Settings } from './settings.ts';
-import { GrpoTrainer, overlongPenalty } from './trainer.ts';
+import { GrpoTrainer, overlongPenalty, type StepPhase } from './trainer.ts';
+import { rolloutWithAdvantages } from './testing/phases.ts';
 import { bestOfN } from './baselines.ts';
 import { packBatch, sumPerRow } from '../model/batch.ts';
 import { supervisedStep } from './supervised.ts';
@@ -36,15 +37,51 @@ describe('GrpoTrainer', () => {
   it('a settings change in the middle of a step applies from the next step', async () => {
     const be = ReferenceBackend.create(config, 1);
     const tr = new GrpoTrainer(be, small, { evalSize: 4 });
-    const rollout = await tr.rollout();
-    tr.settings = { ...tr.settings, numGenerations: 7 }; // the lab moves the G slider now
-    const batch = tr.batchOf(rollout);
-    await tr.computeAdvantages(rollout, batch);
-    const u = await tr.update(rollout, batch);
-    expect(u.finite).toBe(true);
+    const live = { ...small }; // the lab's settings object
+    const phases = [];
+    for await (const ph of tr.runStep(live)) {
+      phases.push(ph);
+      if (ph.kind === 'rollout') live.numGenerations = 7; // the lab moves the G slider now
+    }
+    expect(phases.map((p) => p.kind)).toEqual(['rollout', 'verdicts', 'advantages', 'update', 'metrics']);
+    const [rollout] = phases.flatMap((p) => (p.kind === 'rollout' ? [p.rollout] : []));
+    const [update] = phases.flatMap((p) => (p.kind === 'update' ? [p.update] : []));
+    expect(update.finite).toBe(true);
     expect(rollout.groups[0].advantages.length).toBe(4);
-    const next = await tr.rollout();
+    expect(tr.settings.numGenerations).toBe(4);
+    expect(tr.step).toBe(1);
+    const { rollout: next } = await rolloutWithAdvantages(tr, live);
     expect(next.groups[0].responses.length).toBe(7);
+  });
+
+  it('the step-through sees the objective term by term: its metrics are the engine\'s first inner epoch', async () => {
+    for (const level of ['token', 'sequence'] as const) {
+      const be = ReferenceBackend.create(config, 5);
+      const s = { ...small, beta: 0.04, numIterations: 2, importanceSamplingLevel: level, promptsPerStep: 4 };
+      const tr = new GrpoTrainer(be, s, { evalSize: 4 });
+      await tr.trainStep(); // π_θ ≠ π_ref from here on
+      let seen: Extract<StepPhase, { kind: 'update' }> | null = null;
+      for await (const ph of tr.runStep(s, { inspect: true })) if (ph.kind === 'update') seen = ph;
+      const { update, inspection } = seen!;
+      for (const k of ['kl', 'entropy', 'ratio_mean', 'clip_ratio/region_mean', 'policy_loss']) {
+        expect(inspection!.metrics![k], `${level} ${k}`).toBeCloseTo(update.epochs[0][k], 9);
+      }
+      const answers = inspection!.answers.flat();
+      expect(answers.length).toBe(4 * s.numGenerations);
+      // µ = 2: the second epoch trains against π_old, so ratios move and the "after" ratios are not all 1
+      expect(answers.some((a) => a.ratioAfter.some((r) => Math.abs(r - 1) > 1e-4))).toBe(true);
+      // each token's contributions add up to the loss the engine computed
+      const total = answers.reduce((acc, a) => acc + a.tokens!.reduce((x, t) => x + t.loss, 0), 0);
+      expect(total).toBeCloseTo(update.epochs[0].policy_loss, 9);
+      if (level === 'sequence') {
+        for (const a of answers) {
+          expect(a.sequence).not.toBeNull(); // GSPO: one ratio and one clip side per answer, none per token
+          expect(a.tokens!.every((t) => t.clip === 0)).toBe(true);
+        }
+      } else {
+        expect(answers.every((a) => a.sequence === null)).toBe(true);
+      }
+    }
   });
 
   it('records TRL-named metrics that add up', async () => {
@@ -77,7 +114,8 @@ describe('GrpoTrainer', () => {
       await supervisedStep(be, inst.map((x) => ({ prompt: x.prompt, response: x.answer })), { ...DEFAULT_ADAMW, lr: 3e-3 });
     }
     const tr = new GrpoTrainer(be, { ...small, task: 'palindrome', promptsPerStep: 8, maxCompletionLength: 4, algorithm: 'rft', learningRate: 3e-3 }, { evalSize: 4 });
-    const rollout = await tr.rollout();
+    const gen = tr.runStep();
+    const { rollout } = (await gen.next()).value as Extract<StepPhase, { kind: 'rollout' }>;
     const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.correct[i] && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
     const wrong = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => !g.correct[i] && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
     expect(verified.length).toBeGreaterThan(0);
@@ -88,7 +126,7 @@ describe('GrpoTrainer', () => {
       return sumPerRow(lp.logprobs, b).reduce((a, x) => a + x, 0) / pairs.length;
     };
     const [v0, w0] = [await mean(verified), await mean(wrong)];
-    await tr.update(rollout, tr.batchOf(rollout));
+    for await (const ph of gen) if (ph.kind === 'update') expect(ph.update.finite).toBe(true); // the rest of the step: advantages, the RFT update
     const [v1, w1] = [await mean(verified), await mean(wrong)];
     console.log(`RFT step: verified answers' log-prob ${v0.toFixed(3)} → ${v1.toFixed(3)}, rejected answers' ${w0.toFixed(3)} → ${w1.toFixed(3)}`);
     expect(v1).toBeGreaterThan(v0);

@@ -2,12 +2,13 @@
  * The lab's state (zustand): settings (URL-synced, from the one settings table), run status,
  * bounded metric history, the latest rollout, stop signals, the step inspector and recent runs.
  *
- * Components only read this store and call the run controller (runController.ts), which owns
- * the trainer loop and writes here. Nothing in here touches the engine.
+ * Components only read this store and call the lab session's actions (src/lab/session.ts),
+ * which owns the run and writes here. Nothing in here touches the engine.
  */
 import { create } from 'zustand';
 import type { Settings } from '../rl/settings.ts';
-import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
+import type { AnswerInspection } from '../rl/inspection.ts';
+import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
 import type { BackendPref } from './url.ts';
 
@@ -35,20 +36,6 @@ export interface RolloutView {
   groups: GroupView[];
 }
 
-/** Per-token numbers of one answer for the inspector's heat-map and before/after view. */
-export interface TokenDetail {
-  /** ρ_t = π_θ / π_old at the start of the update. */
-  ratio: number[];
-  /** Per-token KL to π_ref (the chosen estimator). */
-  kl: number[];
-  /** The clip is active on this token (ratio outside [1 − ε, 1 + ε_high] on the side the advantage pushes). */
-  clipped: boolean[];
-  /** ρ after the update, π_new / π_old: what the next inner epoch would see. */
-  ratioAfter?: number[];
-  clippedAfter?: boolean[];
-  logpBefore: number;
-  logpAfter?: number;
-}
 
 export const PHASES = ['prompts', 'answers', 'verdicts', 'advantages', 'ratios', 'update'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -60,15 +47,10 @@ export interface InspectorState {
   computed: number;
   busy: boolean;
   rollout: RolloutView | null;
-  /** [group][answer] per-token details, after the ratios phase. */
-  details: TokenDetail[][] | null;
-  /** Settings the inspected update used. */
-  epsilon: number;
-  epsilonHigh: number;
-  klEstimator: string;
-  advantage: string;
-  scaleRewards: string;
-  numIterations: number;
+  /** [group][answer] the objective term by term and log π before/after, once the update ran. */
+  details: AnswerInspection[][] | null;
+  /** The settings the inspected step runs with (its snapshot, not the live controls). */
+  settings: Settings | null;
 }
 
 export interface SavedRun {

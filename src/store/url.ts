@@ -9,6 +9,7 @@
 import { defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
 import { isSettingKey, ownSettingPairs } from '../persist/settingsFile.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
+import { bool, FieldError, num, oneOf } from '../model/validate.ts';
 
 export type BackendPref = 'auto' | 'cpu' | 'webgpu';
 
@@ -27,15 +28,35 @@ export interface LabUrlState {
   notices: string[];
 }
 
-/** Parse a query string. Never throws. A lesson's settings come first; explicit URL settings override them. */
+/** Longer addresses are cut at this many characters, and at most this many parameters are read. */
+export const MAX_URL_CHARS = 100_000;
+export const MAX_URL_PARAMS = 256;
+/** At most this many controls can be hidden by one address. */
+const MAX_HIDDEN = 64;
+
+/**
+ * Parse a query string. Never throws. A lesson's settings come first; explicit URL settings
+ * override them. Page options are read with the same typed readers as every other decoder of
+ * outside data (src/model/validate.ts); settings go through the settings table
+ * (settingsFromRecord). A bad value is ignored or replaced and named in a notice.
+ */
 export function parseLabUrl(search: string): LabUrlState {
   const notices: string[] = [];
-  let params: URLSearchParams;
+  let text = typeof search === 'string' ? search : '';
+  if (text.length > MAX_URL_CHARS) {
+    notices.push(`the address is longer than ${MAX_URL_CHARS} characters; its end was ignored`);
+    text = text.slice(0, MAX_URL_CHARS);
+  }
+  let params: [string, string][];
   try {
-    params = new URLSearchParams(search);
+    params = [...new URLSearchParams(text)];
   } catch {
-    params = new URLSearchParams();
+    params = [];
     notices.push('ignored an unreadable address');
+  }
+  if (params.length > MAX_URL_PARAMS) {
+    notices.push(`the address has ${params.length} parameters; only the first ${MAX_URL_PARAMS} were read`);
+    params = params.slice(0, MAX_URL_PARAMS);
   }
   let lessonId: string | null = null;
   let lessonVariant = 0;
@@ -43,22 +64,31 @@ export function parseLabUrl(search: string): LabUrlState {
   let classroom = false;
   let hidden: string[] = [];
   const settingPairs: [string, string][] = [];
+  /** Read one page option with a typed reader; a bad value leaves the default and says so. */
+  const option = <T,>(key: string, value: string, read: (src: unknown, path: string) => T, otherwise: string): T | undefined => {
+    try {
+      return read({ [key]: value }, key);
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      notices.push(`${e.sentence('the address parameter')}; ${otherwise}`);
+      return undefined;
+    }
+  };
   for (const [key, value] of params) {
     if (key === 'lesson') {
       if (getLesson(value)) lessonId = value;
       else notices.push(`ignored unknown lesson "${value.slice(0, 40)}"`);
     } else if (key === 'variant') {
-      const v = Number(value);
-      if (Number.isInteger(v) && v >= 0 && v < 8) lessonVariant = v;
-      else notices.push(`ignored lesson variant "${value.slice(0, 40)}" (a whole number 0–7)`);
+      const v = option(key, value, (src, p) => num(src, p, { int: true, min: 0, max: 7, text: true }), 'ignored it');
+      if (v !== undefined) lessonVariant = v;
     } else if (key === 'backend') {
-      if (value === 'cpu' || value === 'webgpu' || value === 'auto') backend = value;
-      else notices.push(`backend must be cpu, webgpu or auto, got "${value.slice(0, 40)}"; using auto`);
+      backend = option(key, value, (src, p) => oneOf(src, p, ['cpu', 'webgpu', 'auto'] as const), 'using auto') ?? 'auto';
     } else if (key === 'classroom') {
-      classroom = value === '1' || value === 'true';
-      if (!classroom && value !== '0' && value !== 'false') notices.push(`classroom must be 1 or 0, got "${value.slice(0, 40)}"; classroom mode is off`);
+      classroom = option(key, value, (src, p) => bool(src, p, { text: true }), 'classroom mode is off') ?? false;
     } else if (key === 'hide') {
-      for (const k of value.split(',').filter(Boolean)) {
+      const items = value.split(',').filter(Boolean);
+      if (items.length > MAX_HIDDEN) notices.push(`only the first ${MAX_HIDDEN} of the ${items.length} controls to hide were read`);
+      for (const k of items.slice(0, MAX_HIDDEN)) {
         if (isSettingKey(k)) hidden.push(k);
         else notices.push(`cannot hide unknown control "${k.slice(0, 40)}"`);
       }

@@ -1,12 +1,12 @@
 /**
  * The lab: settings on the left, transport and live charts in a grid, the step-through of one
  * GRPO update, lessons, sharing/export, and the explanation under the tool (TensorFlow
- * Playground's layout). Components read the store; the run controller does the work.
+ * Playground's layout). Components read the store; the lab session does the work.
  */
 import { useEffect, useState } from 'react';
 import { probeWebGPU, type WebGPUInfo } from './webgpuInfo.ts';
 import { useLab } from '../store/labStore.ts';
-import { debugHooks, discardSaved, resumeSaved } from '../store/runController.ts';
+import { useSession } from './session.tsx';
 import { Controls } from './Controls.tsx';
 import { Transport, useTransportKeys } from './Transport.tsx';
 import { Charts } from './Charts.tsx';
@@ -23,20 +23,21 @@ function Notices() {
   const backend = useLab((s) => s.backendName);
   const faults = useLab((s) => s.faults);
   const offer = useLab((s) => s.resumeOffer);
+  const lab = useSession();
   return (
     <div className="notices">
       {offer && (
         <div className="notice resume" role="dialog" aria-label="Resume the saved run" data-testid="resume-offer">
           <strong>A run was saved in this browser:</strong> {offer.label}.{' '}
-          <button className="primary small" onClick={() => void resumeSaved()}>Resume it</button>{' '}
-          <button className="small" onClick={() => void discardSaved()}>Start fresh</button>
+          <button className="primary small" onClick={() => void lab.resumeSaved()}>Resume it</button>{' '}
+          <button className="small" onClick={() => void lab.discardSaved()}>Start fresh</button>
         </div>
       )}
       {url.length > 0 && (
         <div className="notice warn" role="alert" data-testid="url-notices">
           <strong>Some values in the address were not used:</strong>
           <ul>{url.map((n, i) => <li key={i}>{n}</li>)}</ul>
-          <button className="small" onClick={() => useLab.setState({ urlNotices: [] })}>Dismiss</button>
+          <button className="small" onClick={() => lab.dismissUrlNotices()}>Dismiss</button>
         </div>
       )}
       {backend && (
@@ -54,8 +55,6 @@ export function App() {
   const [gpu, setGpu] = useState<WebGPUInfo | null>(null);
   const classroom = useLab((s) => s.classroom);
   useEffect(() => { void probeWebGPU().then(setGpu); }, []);
-  // Test hooks (fault injection, engine counters) next to the store's; harmless for users.
-  useEffect(() => { const w = window as unknown as { __lab?: object }; w.__lab = Object.assign(w.__lab ?? {}, debugHooks); }, []);
   useTransportKeys();
   return (
     <main className={`app${classroom ? ' classroom' : ''}`}>

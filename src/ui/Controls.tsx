@@ -5,7 +5,7 @@
  */
 import { SETTINGS, type SettingSpec, type Settings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
-import { setSetting } from '../store/runController.ts';
+import { useSession } from './session.tsx';
 import { fmt } from './palette.ts';
 
 const GROUPS: { id: SettingSpec['group']; title: string }[] = [
@@ -42,6 +42,7 @@ function Tooltip({ spec, id }: { spec: SettingSpec; id: string }) {
 }
 
 function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' | 'int' }> }) {
+  const lab = useSession();
   const value = useLab((s) => (s.settings as unknown as Record<string, number>)[spec.key]);
   const id = `ctl-${spec.key}`;
   const key = spec.key as keyof Settings;
@@ -53,7 +54,7 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
         <input id={id} type="number" min={spec.min} max={spec.max} step={spec.step} value={value} aria-describedby={`${id}-tip`}
           onChange={(e) => {
             const x = Number(e.target.value);
-            if (Number.isInteger(x) && x >= spec.min && x <= spec.max) setSetting(key, x as never);
+            if (Number.isInteger(x) && x >= spec.min && x <= spec.max) lab.setSetting(key, x as never);
           }} />
         <Tooltip spec={spec} id={`${id}-tip`} />
       </div>
@@ -70,7 +71,7 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
       <label htmlFor={id}>{spec.label}</label>
       <div className="slider-row">
         <input id={id} type="range" min={0} max={n} step={1} value={pos} aria-valuetext={fmt(value, 5)} aria-describedby={`${id}-tip`}
-          onChange={(e) => setSetting(key, toValue(Number(e.target.value)) as never)} />
+          onChange={(e) => lab.setSetting(key, toValue(Number(e.target.value)) as never)} />
         <output htmlFor={id} data-testid={`value-${spec.key}`}>{fmt(value, 5)}</output>
       </div>
       <Tooltip spec={spec} id={`${id}-tip`} />
@@ -79,12 +80,13 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
 }
 
 function EnumControl({ spec }: { spec: Extract<SettingSpec, { kind: 'enum' }> }) {
+  const lab = useSession();
   const value = useLab((s) => (s.settings as unknown as Record<string, string>)[spec.key]);
   const id = `ctl-${spec.key}`;
   return (
     <div className="control" data-testid={`control-${spec.key}`}>
       <label htmlFor={id}>{spec.label}</label>
-      <select id={id} value={value} aria-describedby={`${id}-tip`} onChange={(e) => setSetting(spec.key as keyof Settings, e.target.value as never)}>
+      <select id={id} value={value} aria-describedby={`${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.value as never)}>
         {spec.options.map((o) => <option key={o} value={o}>{o}</option>)}
       </select>
       <Tooltip spec={spec} id={`${id}-tip`} />
@@ -93,11 +95,12 @@ function EnumControl({ spec }: { spec: Extract<SettingSpec, { kind: 'enum' }> })
 }
 
 function BoolControl({ spec }: { spec: Extract<SettingSpec, { kind: 'bool' }> }) {
+  const lab = useSession();
   const value = useLab((s) => (s.settings as unknown as Record<string, boolean>)[spec.key]);
   const id = `ctl-${spec.key}`;
   return (
     <div className="control control-bool" data-testid={`control-${spec.key}`}>
-      <input id={id} type="checkbox" checked={value} aria-describedby={`${id}-tip`} onChange={(e) => setSetting(spec.key as keyof Settings, e.target.checked as never)} />
+      <input id={id} type="checkbox" checked={value} aria-describedby={`${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.checked as never)} />
       <label htmlFor={id}>{spec.label}</label>
       <Tooltip spec={spec} id={`${id}-tip`} />
     </div>

@@ -7,8 +7,11 @@
  * Model output is always rendered as React text (escaped), never as HTML.
  */
 import { useState } from 'react';
-import { PHASES, useLab, type GroupView, type InspectorState, type TokenDetail } from '../store/labStore.ts';
-import { inspectBack, inspectForward } from '../store/runController.ts';
+import { PHASES, useLab, type GroupView, type InspectorState } from '../store/labStore.ts';
+import { ADVANTAGE_EPS, stdPopulation } from '../rl/advantages.ts';
+import type { AnswerInspection, TokenTerm } from '../rl/inspection.ts';
+import type { Settings } from '../rl/settings.ts';
+import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
@@ -71,26 +74,27 @@ function Answers({ ins, verdicts }: { ins: InspectorState; verdicts: boolean }) 
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const std = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
+/** ε of the advantage's denominator, as TeX (the constant the trainer uses). */
+const EPS_TEX = `10^{${Math.log10(ADVANTAGE_EPS)}}`;
 /** Numbers inside formulas: 3 decimals, no float noise (σ of equal rewards is 0, not 1e-17). */
 const n = (x: number) => { const r = Number(x.toFixed(3)); return String(Object.is(r, -0) ? 0 : r); };
 
 /** The estimator's formula, then the same with this group's numbers for answer o_1. */
-function advantageTex(ins: InspectorState, g: GroupView, all: number[]): [string, string] {
+function advantageTex(st: Settings, g: GroupView, all: number[]): [string, string] {
   const r = g.answers.map((a) => a.reward);
   const G = r.length;
   const m = mean(r);
   const a1 = g.answers[0].advantage;
-  if (ins.advantage === 'grpo' && ins.scaleRewards !== 'none') {
-    const s = ins.scaleRewards === 'batch' ? std(all) : std(r);
-    const sym = ins.scaleRewards === 'batch' ? '\\sigma_{\\text{batch}}' : '\\sigma';
-    return [`A_i = \\frac{r_i - \\bar r}{${sym} + 10^{-4}}`, `\\bar r = ${n(m)},\\; ${sym} = ${n(s)}:\\quad A_1 = \\frac{${n(r[0])} - ${n(m)}}{${n(s)} + 10^{-4}} = ${n(a1)}`];
+  if (st.advantage === 'grpo' && st.scaleRewards !== 'none') {
+    const s = st.scaleRewards === 'batch' ? stdPopulation(all) : stdPopulation(r);
+    const sym = st.scaleRewards === 'batch' ? '\\sigma_{\\text{batch}}' : '\\sigma';
+    return [`A_i = \\frac{r_i - \\bar r}{${sym} + ${EPS_TEX}}`, `\\bar r = ${n(m)},\\; ${sym} = ${n(s)}:\\quad A_1 = \\frac{${n(r[0])} - ${n(m)}}{${n(s)} + ${EPS_TEX}} = ${n(a1)}`];
   }
-  if (ins.advantage === 'rloo') {
+  if (st.advantage === 'rloo') {
     const others = (r.reduce((a, b) => a + b, 0) - r[0]) / (G - 1);
     return ['A_i = r_i - \\frac{1}{G-1}\\sum_{j \\ne i} r_j', `A_1 = ${n(r[0])} - ${n(others)} = ${n(a1)}`];
   }
-  if (ins.advantage === 'reinforce') {
+  if (st.advantage === 'reinforce') {
     const mb = mean(all);
     return ['A_i = r_i - \\bar r_{\\text{batch}}', `\\bar r_{\\text{batch}} = ${n(mb)}:\\quad A_1 = ${n(r[0])} - ${n(mb)} = ${n(a1)}`];
   }
@@ -99,12 +103,13 @@ function advantageTex(ins: InspectorState, g: GroupView, all: number[]): [string
 
 function Advantages({ ins }: { ins: InspectorState }) {
   const all = ins.rollout!.groups.flatMap((g) => g.answers.map((a) => a.reward));
+  const st = ins.settings!;
   return (
     <>
-      <p>Estimator <code>{ins.advantage}</code>{ins.advantage === 'grpo' ? <> with <code>scale_rewards = {ins.scaleRewards}</code></> : null}. A group whose rewards are all equal gets A = 0: it teaches nothing.</p>
+      <p>Estimator <code>{st.advantage}</code>{st.advantage === 'grpo' ? <> with <code>scale_rewards = {st.scaleRewards}</code></> : null}. {st.advantage === 'reinforce' ? 'Its baseline is the batch mean, so an all-equal group still gets A ≠ 0 unless it sits at that mean.' : 'A group whose rewards are all equal gets A = 0: it teaches nothing.'}</p>
     <div className="groups">
       {ins.rollout!.groups.map((g, p) => {
-        const [formula, filled] = advantageTex(ins, g, all);
+        const [formula, filled] = advantageTex(st, g, all);
         return (
           <div className="group" key={p}>
             <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
@@ -134,56 +139,83 @@ function Advantages({ ins }: { ins: InspectorState }) {
 /** Background for a token: ratio view (blue above 1, orange below) or KL view (purple by size). */
 function tokenStyle(view: 'ratio' | 'kl', ratio: number, kl: number, maxKl: number) {
   if (view === 'kl') {
-    const a = maxKl > 0 ? Math.min(1, Math.abs(kl) / maxKl) : 0;
+    const a = maxKl > 0 && Number.isFinite(kl) ? Math.min(1, Math.abs(kl) / maxKl) : 0;
     return { background: `rgba(204,121,167,${(0.1 + 0.8 * a).toFixed(2)})` };
   }
   const d = Math.min(1, Math.abs(Math.log(ratio)) / 0.3);
   return { background: ratio >= 1 ? `rgba(0,114,178,${(0.08 + 0.7 * d).toFixed(2)})` : `rgba(230,159,0,${(0.08 + 0.8 * d).toFixed(2)})` };
 }
 
-function HeatRow({ tokens, d, view, after, maxKl }: { tokens: string[]; d: TokenDetail; view: 'ratio' | 'kl'; after: boolean; maxKl: number }) {
-  const ratio = after ? d.ratioAfter! : d.ratio;
-  const clipped = after ? d.clippedAfter! : d.clipped;
+const CLIP_WORDS = { [-1]: 'clipped below: ρ < 1 − ε with A < 0, so the min takes the clipped branch and this token gets no surrogate gradient', [1]: 'clipped above: ρ > 1 + ε_high with A > 0, so the min takes the clipped branch and this token gets no surrogate gradient', [0]: 'not clipped: the gradient flows' } as const;
+
+/** The token's objective term by term, with this step's numbers (the tooltip). */
+function termsText(t: string, A: number, term: TokenTerm): string {
+  return [`token "${t}"`, `ρ = ${fmt(term.ratio, 4)}, A = ${fmt(A, 4)}`, CLIP_WORDS[term.clip], `KL = ${fmt(term.kl, 4)}`, `weight w = ${fmt(term.weight, 4)}`, `contribution to L: ${fmt(term.loss, 4)}`, `dL/d log π = ${fmt(term.grad, 4)}`].join('\n');
+}
+
+function HeatRow({ tokens, d, view, after, maxKl }: { tokens: string[]; d: AnswerInspection; view: 'ratio' | 'kl'; after: boolean; maxKl: number }) {
   return (
     <span className="heat">
-      {tokens.map((t, j) => (
-        <span key={j} className={`tok${clipped[j] ? ' clipped' : ''}`} style={tokenStyle(view, ratio[j], d.kl[j], maxKl)}
-          title={`token "${t}": ρ = ${fmt(ratio[j], 4)}, KL = ${fmt(d.kl[j], 4)}${clipped[j] ? ', clipped' : ''}`}>
-          {t === ' ' ? '␣' : t}{clipped[j] ? <sup aria-label="clipped">✂</sup> : null}
-        </span>
-      ))}
+      {tokens.map((t, j) => {
+        const term = d.tokens?.[j];
+        const ratio = after ? d.ratioAfter[j] : term?.ratio ?? 1;
+        const clip = after ? (d.sequence ? 0 : d.clipAfter[j]) : term?.clip ?? 0;
+        const kl = term?.kl ?? NaN;
+        return (
+          <span key={j} className={`tok${clip ? ' clipped' : ''}`} style={tokenStyle(view, ratio, kl, maxKl)}
+            title={after || !term ? `token "${t}": ρ after the update = ${fmt(ratio, 4)}${clip ? ', would be clipped' : ''}` : termsText(t, d.advantage, term)}>
+            {t === ' ' ? '␣' : t}{clip ? <sup aria-label="clipped">✂</sup> : null}
+          </span>
+        );
+      })}
     </span>
   );
+}
+
+/** GSPO clips a whole answer: its sequence ratio s_i and which side is active, once per answer. */
+function SequenceClip({ d, after }: { d: AnswerInspection; after: boolean }) {
+  if (!d.sequence) return null;
+  const s = after ? d.ratioAfter[0] ?? 1 : d.sequence.ratio;
+  const side = after ? d.clipAfter[0] ?? 0 : d.sequence.clip;
+  return <span className={`num seq${side ? ' clipped' : ''}`} data-testid="sequence-clip">s = {fmt(s, 4)}{side ? ` ✂ whole answer clipped ${side > 0 ? 'above' : 'below'}` : ''}</span>;
 }
 
 function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
   const [view, setView] = useState<'ratio' | 'kl'>('ratio');
   const details = ins.details!;
-  const maxKl = Math.max(1e-9, ...details.flat().flatMap((d) => d.kl.map(Math.abs)));
+  const st = ins.settings!;
   const flat = details.flat();
-  const nClipped = flat.reduce((a, d) => a + (after ? d.clippedAfter! : d.clipped).filter(Boolean).length, 0);
-  const nTok = flat.reduce((a, d) => a + d.ratio.length, 0);
+  const maxKl = Math.max(1e-9, ...flat.flatMap((d) => (d.tokens ?? []).map((x) => Math.abs(x.kl)).filter(Number.isFinite)));
+  const sequence = st.importanceSamplingLevel === 'sequence';
+  const nClipped = sequence
+    ? flat.filter((d) => (after ? d.clipAfter[0] : d.sequence?.clip)).length
+    : flat.reduce((a, d) => a + (after ? d.clipAfter : (d.tokens ?? []).map((x) => x.clip)).filter(Boolean).length, 0);
+  const nUnits = sequence ? flat.length : flat.reduce((a, d) => a + d.ratioAfter.length, 0);
+  const unit = sequence ? 'answers' : 'tokens';
+  if (st.algorithm === 'rft') return <p>RFT trains by cross-entropy on the verified answers: no ratio, clip or KL enters its loss.</p>;
   return (
     <div>
       {!after && (
         <p>
-          Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /> with
-          ε = {ins.epsilon}, ε_high = {ins.epsilonHigh}. Before the first inner epoch π_θ = π_old, so every ρ is 1 and nothing is clipped;
-          {ins.numIterations > 1 ? ` with µ = ${ins.numIterations} the later epochs see ρ move (shown after the update).` : ' with µ = 1 the clip never bites (the next phase shows how far one update moved each ρ).'}{' '}
-          KL per token ({ins.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {ins.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}.
+          {sequence
+            ? <>GSPO: one ratio per answer, <Tex tex={'s_i = \\exp\\big(\\tfrac{1}{|o_i|}\\sum_t \\log\\rho_t\\big)'} />, clipped as one unit in <Tex tex={'-\\min\\big(s_i A,\\ \\text{clip}(s_i, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} />,</>
+            : <>Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /></>}{' '}
+          with ε = {st.epsilon}, ε_high = {st.epsilonHigh}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
+          {st.numIterations > 1 ? ` with µ = ${st.numIterations} the later epochs see the ratios move (shown after the update).` : ' with µ = 1 the clip never bites (the next phase shows how far one update moved each ratio).'}{' '}
+          KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Hover a token for its terms.
         </p>
       )}
       <div className="heat-toggle" role="radiogroup" aria-label="Heat-map shows">
         <label><input type="radio" checked={view === 'ratio'} onChange={() => setView('ratio')} /> ratio ρ</label>
         <label><input type="radio" checked={view === 'kl'} onChange={() => setView('kl')} /> KL to π_ref</label>
-        <span className="note"> {nClipped} of {nTok} tokens {after ? 'would be clipped in the next inner epoch' : 'clipped'} (✂). Blue: ρ &gt; 1, orange: ρ &lt; 1.</span>
+        <span className="note"> {nClipped} of {nUnits} {unit} {after ? 'would be clipped in the next inner epoch' : 'clipped'} (✂). Blue: ρ &gt; 1, orange: ρ &lt; 1.</span>
       </div>
       {ins.rollout!.groups.map((g, p) => (
         <div className="group" key={p}>
           <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
           {g.answers.map((a, i) => (
             <div key={i} className="heat-line">
-              <span className="idx">o<sub>{i + 1}</sub></span> <span className="num">A = {fmt(a.advantage)}</span> <HeatRow tokens={a.tokens} d={details[p][i]} view={view} after={after} maxKl={maxKl} />
+              <span className="idx">o<sub>{i + 1}</sub></span> <span className="num">A = {fmt(a.advantage)}</span> <HeatRow tokens={a.tokens} d={details[p][i]} view={view} after={after} maxKl={maxKl} /> <SequenceClip d={details[p][i]} after={after} />
             </div>
           ))}
         </div>
@@ -196,8 +228,8 @@ function Update({ ins }: { ins: InspectorState }) {
   const rows = ins.rollout!.groups.flatMap((g, p) => g.answers.map((a, i) => ({ p, i, a, d: ins.details![p][i] })));
   const pos = rows.filter((r) => r.a.advantage > 0);
   const neg = rows.filter((r) => r.a.advantage < 0);
-  const up = pos.filter((r) => r.d.logpAfter! > r.d.logpBefore).length;
-  const down = neg.filter((r) => r.d.logpAfter! < r.d.logpBefore).length;
+  const up = pos.filter((r) => r.d.logpAfter > r.d.logpBefore).length;
+  const down = neg.filter((r) => r.d.logpAfter < r.d.logpBefore).length;
   return (
     <div>
       <p className="verdict-summary" data-testid="update-summary">
@@ -207,7 +239,7 @@ function Update({ ins }: { ins: InspectorState }) {
         <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th><th>after</th><th>Δ</th></tr></thead>
         <tbody>
           {rows.map(({ p, i, a, d }) => {
-            const delta = d.logpAfter! - d.logpBefore;
+            const delta = d.logpAfter - d.logpBefore;
             const good = (a.advantage > 0 && delta > 0) || (a.advantage < 0 && delta < 0);
             return (
               <tr key={`${p}-${i}`}>
@@ -231,6 +263,7 @@ function Update({ ins }: { ins: InspectorState }) {
 export function Inspector() {
   const ins = useLab((s) => s.inspector);
   const stepMode = useLab((s) => s.stepMode);
+  const lab = useSession();
   if (!stepMode) return null;
   const phase = ins ? PHASES[ins.phase] : null;
   return (
@@ -243,8 +276,8 @@ export function Inspector() {
           ))}
         </nav>
         <div className="phase-buttons">
-          <button onClick={() => inspectBack()} disabled={!ins || ins.busy || ins.phase === 0}>← Previous phase</button>
-          <button onClick={() => void inspectForward()} disabled={ins?.busy}>{!ins ? 'Start: sample a rollout →' : ins.computed >= PHASES.length && ins.phase === PHASES.length - 1 ? 'Next update →' : 'Next phase →'}</button>
+          <button onClick={() => lab.stepBack()} disabled={!ins || ins.busy || ins.phase === 0}>← Previous phase</button>
+          <button onClick={() => void lab.stepOnce()} disabled={ins?.busy}>{!ins ? 'Start: sample a rollout →' : ins.computed >= PHASES.length && ins.phase === PHASES.length - 1 ? 'Next update →' : 'Next phase →'}</button>
           {ins?.busy && <span className="busy" role="status">computing…</span>}
         </div>
       </header>
@@ -255,7 +288,7 @@ export function Inspector() {
         {ins?.rollout && phase === 'verdicts' && <Answers ins={ins} verdicts />}
         {ins?.rollout && phase === 'advantages' && <Advantages ins={ins} />}
         {ins?.rollout && ins.details && phase === 'ratios' && <Ratios ins={ins} after={false} />}
-        {ins?.rollout && ins.details?.[0]?.[0]?.logpAfter !== undefined && phase === 'update' && <Update ins={ins} />}
+        {ins?.rollout && ins.details && phase === 'update' && <Update ins={ins} />}
       </div>
     </section>
   );

@@ -2,11 +2,12 @@
 import { useState } from 'react';
 import { SETTINGS } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
-import { checkpointBytes, importCheckpoint, importSettings, setClassroom, toggleHidden } from '../store/runController.ts';
+import { useSession } from './session.tsx';
 import { settingsFileText } from '../persist/settingsFile.ts';
 import { download, grpoConfigSnippet, metricsCsv, runJson } from '../store/exports.ts';
 
 export function RunsPanel() {
+  const lab = useSession();
   const runs = useLab((s) => s.runs);
   const overlayId = useLab((s) => s.overlayRunId);
   const classroom = useLab((s) => s.classroom);
@@ -21,12 +22,12 @@ export function RunsPanel() {
         <button onClick={() => { void navigator.clipboard?.writeText(location.href).then(() => setMessage('Link copied: it restores every setting, the seed and the lesson.'), () => setMessage(`Copy this link: ${location.href}`)); }}>Copy link</button>
         <button onClick={() => download('rlvr-lab-metrics.csv', metricsCsv(s().steps, s().evals), 'text/csv')}>Metrics CSV</button>
         <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, url: location.href }), 'application/json')}>Metrics JSON</button>
-        <button onClick={async () => { const b = await checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
+        <button onClick={async () => { const b = await lab.checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
         <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
         <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" data-testid="import-checkpoint" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
-          const err = await importCheckpoint(f.name, new Uint8Array(await f.arrayBuffer()));
+          const err = await lab.importCheckpoint(f.name, new Uint8Array(await f.arrayBuffer()));
           setMessage(err ?? `Loaded ${f.name}; the run restarts from it.`);
           e.target.value = '';
         }} /></label>
@@ -34,7 +35,7 @@ export function RunsPanel() {
         <label className="file">Import settings <input type="file" accept=".json,application/json" data-testid="import-settings" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
-          const r = importSettings(f.name, new Uint8Array(await f.arrayBuffer()));
+          const r = lab.importSettings(f.name, new Uint8Array(await f.arrayBuffer()));
           setMessage(r.error ?? `Loaded the settings from ${f.name}; they apply from the next step.${r.notices.length ? ` Note: ${r.notices.join('; ')}.` : ''}`);
           e.target.value = '';
         }} /></label>
@@ -48,7 +49,7 @@ export function RunsPanel() {
       )}
       <div className="row">
         <label>Overlay a previous run on the charts{' '}
-          <select value={overlayId ?? ''} onChange={(e) => useLab.setState({ overlayRunId: e.target.value ? Number(e.target.value) : null })} disabled={!runs.length}>
+          <select value={overlayId ?? ''} onChange={(e) => lab.setOverlay(e.target.value ? Number(e.target.value) : null)} disabled={!runs.length}>
             <option value="">none</option>
             {runs.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
           </select>
@@ -56,11 +57,11 @@ export function RunsPanel() {
       </div>
       <details className="classroom">
         <summary>Classroom mode</summary>
-        <label><input type="checkbox" checked={classroom} onChange={(e) => setClassroom(e.target.checked)} /> Classroom mode (larger type, chosen controls hidden; the link carries it)</label>
+        <label><input type="checkbox" checked={classroom} onChange={(e) => lab.setClassroom(e.target.checked)} /> Classroom mode (larger type, chosen controls hidden; the link carries it)</label>
         <div className="hide-list">
           Hide in classroom mode:
           {SETTINGS.map((spec) => (
-            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => toggleHidden(spec.key)} /> <code>{spec.key}</code></label>
+            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => lab.toggleHidden(spec.key)} /> <code>{spec.key}</code></label>
           ))}
         </div>
       </details>

@@ -1,7 +1,7 @@
 /** Play/pause, step (one update, or one phase in step-through mode), reset, speed; keyboard: space, →, ←. */
 import { useEffect } from 'react';
 import { useLab } from '../store/labStore.ts';
-import { inspectBack, reset, setDelay, setStepMode, stepOnce, togglePlay } from '../store/runController.ts';
+import { useSession } from './session.tsx';
 
 const SPEEDS = [
   { label: 'Full speed', ms: 0 },
@@ -11,17 +11,18 @@ const SPEEDS = [
 
 /** Space plays/pauses, → steps, ← goes back a phase — unless a form control has the keyboard. */
 export function useTransportKeys() {
+  const lab = useSession();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (t && (t.closest('input, select, textarea, button, [contenteditable="true"]'))) return;
-      if (e.key === ' ') { e.preventDefault(); togglePlay(); }
-      else if (e.key === 'ArrowRight') { e.preventDefault(); void stepOnce(); }
-      else if (e.key === 'ArrowLeft' && useLab.getState().stepMode) { e.preventDefault(); inspectBack(); }
+      if (e.key === ' ') { e.preventDefault(); lab.togglePlay(); }
+      else if (e.key === 'ArrowRight') { e.preventDefault(); void lab.stepOnce(); }
+      else if (e.key === 'ArrowLeft' && useLab.getState().stepMode) { e.preventDefault(); lab.stepBack(); }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [lab]);
 }
 
 export function Transport() {
@@ -33,17 +34,18 @@ export function Transport() {
   const last = useLab((s) => s.steps.at(-1));
   const lastEval = useLab((s) => s.evals.at(-1));
   const running = status === 'running';
+  const lab = useSession();
   return (
     <div className="transport" role="toolbar" aria-label="Transport">
-      <button className="primary" onClick={() => togglePlay()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="Space">{running ? '❚❚ Pause' : '▶ Play'}</button>
-      <button onClick={() => void stepOnce()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="ArrowRight">{stepMode ? 'Next phase ▸' : 'Step ▸'}</button>
-      <button onClick={() => void reset()} disabled={status === 'loading'}>⟲ Reset</button>
+      <button className="primary" onClick={() => lab.togglePlay()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="Space">{running ? '❚❚ Pause' : '▶ Play'}</button>
+      <button onClick={() => void lab.stepOnce()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="ArrowRight">{stepMode ? 'Next phase ▸' : 'Step ▸'}</button>
+      <button onClick={() => void lab.reset()} disabled={status === 'loading'}>⟲ Reset</button>
       <label className="speed">Speed{' '}
-        <select value={delay} onChange={(e) => setDelay(Number(e.target.value))} aria-label="Speed">
+        <select value={delay} onChange={(e) => lab.setDelay(Number(e.target.value))} aria-label="Speed">
           {SPEEDS.map((s) => <option key={s.ms} value={s.ms}>{s.label}</option>)}
         </select>
       </label>
-      <label className="stepmode"><input type="checkbox" checked={stepMode} onChange={(e) => void setStepMode(e.target.checked)} /> Step through one update</label>
+      <label className="stepmode"><input type="checkbox" checked={stepMode} onChange={(e) => void lab.setStepMode(e.target.checked)} /> Step through one update</label>
       <span className="status" data-testid="run-status" role="status" aria-live="polite">
         {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
         {last ? ` · reward ${last.reward.toFixed(2)}` : ''}

@@ -201,15 +201,14 @@ export interface GrpoStepBench {
  * trainer's own (rollout_ms, verify_ms, update_ms), medians over the steps.
  */
 export async function benchGrpoStep(config: ModelConfig, reps: number): Promise<GrpoStepBench> {
-  const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }, { createPolicyLossKernel }] = await Promise.all([
+  const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }] = await Promise.all([
     import('../../rl/trainer.ts'),
     import('../../rl/lessons.ts'),
     import('../../rl/settings.ts'),
-    import('../policyLoss.ts'),
   ]);
   const lesson = LESSONS[0];
   const settings = lessonSettings(lesson, defaultSettings());
-  const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', policyLoss: createPolicyLossKernel() });
+  const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter' });
   try {
     const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
     await trainer.trainStep();

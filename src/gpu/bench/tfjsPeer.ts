@@ -4,15 +4,16 @@
  * only (a dev dependency): nothing outside src/gpu/bench imports this file.
  *
  *   train step   forward, mean cross-entropy over all B·T positions, tf.variableGrads,
- *                global-norm clip at 1, Adam (β 0.9/0.999, eps 1e-8, no weight decay — the
- *                engine's bench uses DEFAULT_ADAMW with weight decay 0, so the update is the
- *                same), and one readback of the loss to finish the step
+ *                global-norm clip at 1, Adam with the lab's ADAMW_CONSTANTS (β 0.9/0.999, eps
+ *                1e-8, no weight decay — the engine's bench uses DEFAULT_ADAMW, so the update is
+ *                the same), and one readback of the loss to finish the step
  *   sample       token by token, R rows from BOS for T−1 tokens at temperature 1: each new
  *                token recomputes the forward over the whole prefix (TF.js has no KV cache),
  *                samples with the Gumbel-max trick on the GPU, and reads back once at the end
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
+import { ADAMW_CONSTANTS } from '../../model/backend.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { BOS } from '../../tasks/tokenizer.ts';
 import { median, randomBatch } from './engineBench.ts';
@@ -96,7 +97,7 @@ export interface PeerTrainBench {
 export async function peerTrainStep(config: ModelConfig, B: number, T: number, reps: number): Promise<PeerTrainBench> {
   const backend = await initPeer();
   const model = new TfGpt(config, 1);
-  const opt = tf.train.adam(1e-3, 0.9, 0.999, 1e-8);
+  const opt = tf.train.adam(1e-3, ADAMW_CONSTANTS.beta1, ADAMW_CONSTANTS.beta2, ADAMW_CONSTANTS.eps);
   const b = randomBatch(2, B, T, config.vocabSize);
   const inputs = tf.tensor2d(b.inputs, [B, T], 'int32');
   const targets = tf.oneHot(tf.tensor1d(b.targets, 'int32'), config.vocabSize);

@@ -8,6 +8,7 @@ import * as ref from '../../model/reference/ops.ts';
 import { Rng } from '../../model/rng.ts';
 import { GpuContext } from '../context.ts';
 import type { ContextOptions } from '../context.ts';
+import { M, METRIC_FLOATS } from '../metricSlots.ts';
 import { Ops } from '../ops.ts';
 
 export const ATOL = 1e-5;
@@ -292,7 +293,7 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     for (let i = 0; i < n; i++) {
       ref.adamwUpdate(p2.subarray(i, i + 1), g.subarray(i, i + 1), m2.subarray(i, i + 1), v2.subarray(i, i + 1), t, lr, b1, b2, eps, decay[i] ? wd : 0, 1);
     }
-    const met = new Float32Array(16); // metrics[0] = loss (finite)
+    const met = new Float32Array(METRIC_FLOATS); // metrics[M_LOSS] = 0: a finite loss
     const [bG, bP, bM, bV, bDec, bMet, bPart] = [buf(grads), buf(params), buf(m), buf(v), buf(decay), buf(met), empty(Ops.NORM_PARTIAL_SLOTS)];
     const un = ops.uniform(ops.gradNormUniform(n, clip));
     const ua = ops.uniform(Ops.adamwUniform(n, t, lr, b1, b2, eps, wd));
@@ -301,12 +302,12 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
         ops.gradNorm(p, bMet, bPart, bG, un);
         ops.adamw(p, bP, bG, bM, bV, bMet, bDec, n, ua);
       },
-      [{ buffer: bMet, floats: 4 }, { buffer: bP, floats: n }, { buffer: bM, floats: n }, { buffer: bV, floats: n }],
+      [{ buffer: bMet, floats: METRIC_FLOATS }, { buffer: bP, floats: n }, { buffer: bM, floats: n }, { buffer: bV, floats: n }],
     );
     const shape = `n${n} clip${clip} ${form}`;
     rows.push(
-      compare('grad_norm', shape, [r[0][1]], [norm]),
-      compare('grad_norm (finite flag)', shape, [r[0][2]], [1]),
+      compare('grad_norm', shape, [r[0][M.GRAD_NORM]], [norm]),
+      compare('grad_norm (finite flag)', shape, [r[0][M.FINITE]], [1]),
       compare('adamw_step (params)', shape, r[1], p2),
       compare('adamw_step (m)', shape, r[2], m2),
       compare('adamw_step (v)', shape, r[3], v2),

@@ -11,6 +11,7 @@ import { paramLayout } from '../../model/config.ts';
 import { initWeights } from '../../model/init.ts';
 import type { WebGPUBackend } from '../backend.ts';
 import { createWebGPUBackend } from '../backend.ts';
+import { M, METRIC_FLOATS } from '../metricSlots.ts';
 
 export interface GoldenRow {
   what: string;
@@ -49,9 +50,9 @@ async function gradients(be: WebGPUBackend, gL: Float32Array, gE: Float32Array, 
       ctx.ops.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
       m.recordBackward(pass, B, T, tau);
     },
-    [{ buffer: a.logits, floats: N * be.config.vocabSize }, { buffer: m.metrics, floats: 1 }, { buffer: m.grads, floats: be.layout.total }],
+    [{ buffer: a.logits, floats: N * be.config.vocabSize }, { buffer: m.metrics, floats: METRIC_FLOATS }, { buffer: m.grads, floats: be.layout.total }],
   );
-  return { logits, loss: met[0], grads };
+  return { logits, loss: met[M.LOSS], grads };
 }
 
 export async function runModelParity(forms: { matmulForm?: 'tiled' | 'direct'; reductionForm?: 'row' | 'workgroup' | 'subgroup' } = {}): Promise<{ rows: GoldenRow[]; steps: { step: number; torch: number; gpu: number; relErr: number; normRelErr: number }[] }> {

@@ -5,14 +5,14 @@
  * the gradient with respect to the logits), on random batches whose sizes are not multiples
  * of any workgroup, with a frozen π_ref ≠ π_θ and π_old ≠ π_θ so clipping and KL are active.
  */
-import type { LossSpec, PolicyLossSettings, TokenBatch } from '../../model/backend.ts';
+import { adamwSettings, type LossSpec, type PolicyLossSettings, type TokenBatch } from '../../model/backend.ts';
 import { paramLayout, type ModelConfig } from '../../model/config.ts';
 import { initWeights } from '../../model/init.ts';
 import { ReferenceBackend } from '../../model/reference/backend.ts';
 import { Rng } from '../../model/rng.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { createWebGPUBackend } from '../backend.ts';
-import { createPolicyLossKernel, POLICY_METRIC_NAMES } from '../policyLoss.ts';
+import { METRIC_SLOTS, POLICY_METRIC_NAMES } from '../metricSlots.ts';
 
 export interface PolicyParityRow {
   case: string;
@@ -58,11 +58,11 @@ export async function runPolicyLossParity(): Promise<PolicyParityRow[]> {
   const advantages = Float32Array.from({ length: B }, () => rng.normal());
 
   const cpu = new ReferenceBackend(config, w0);
-  const gpu = await createWebGPUBackend(config, { seed: 3, weights: w0, policyLoss: createPolicyLossKernel() });
+  const gpu = await createWebGPUBackend(config, { seed: 3, weights: w0 });
   await cpu.snapshotReference();
   await gpu.snapshotReference();
   const rows: PolicyParityRow[] = [];
-  const noUpdate = { lr: 0, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, gradClip: 0 };
+  const noUpdate = adamwSettings(0, 0);
   for (const [name, over, withOld] of CASES) {
     await cpu.setWeights(w1);
     await gpu.setWeights(w1);
@@ -76,7 +76,7 @@ export async function runPolicyLossParity(): Promise<PolicyParityRow[]> {
     const [gpuGrads] = await gpu.ctx.run(() => {}, [{ buffer: gpu.model.grads, floats: layout.total }]);
     let metricErr = 0;
     // the policy objective's metrics, and the exact KL over the vocabulary wherever π_ref is evaluated (shaders/kl.wgsl)
-    const names: string[] = [...POLICY_METRIC_NAMES, ...(s.beta !== 0 || s.measureKl ? ['kl_exact'] : [])];
+    const names: string[] = [...POLICY_METRIC_NAMES, ...(s.beta !== 0 || s.measureKl ? [METRIC_SLOTS.KL_EXACT.metric] : [])];
     if (names.includes('kl_exact') && !(rc.metrics.kl_exact > 0 && Number.isFinite(rg.metrics.kl_exact))) throw new Error(`${name}: kl_exact missing (cpu ${rc.metrics.kl_exact}, gpu ${rg.metrics.kl_exact})`);
     for (const k of names) metricErr = Math.max(metricErr, Math.abs(rg.metrics[k] - rc.metrics[k]) / Math.max(1e-3, Math.abs(rc.metrics[k])));
     rows.push({ case: name, loss: Math.abs(rg.loss - rc.loss) / Math.max(1e-3, Math.abs(rc.loss)), metrics: metricErr, grads: relTo(gpuGrads, cpuGrads), clipRegion: rc.metrics['clip_ratio/region_mean'] });

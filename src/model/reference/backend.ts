@@ -30,9 +30,11 @@ import { policyObjective } from '../objective.ts';
 import { uniform4 } from '../rng.ts';
 import { EOS, PAD } from '../../tasks/tokenizer.ts';
 import type { DType } from './model.ts';
-import { allocFloats, crossEntropyGradLogprob, meanCrossEntropy, ReferenceModel } from './model.ts';
+import { validateBatch, validateLoss } from '../batch.ts';
+import { crossEntropyGradLogprob, meanCrossEntropy } from '../crossEntropy.ts';
+import { allocFloats, ReferenceModel } from './model.ts';
 import type { Floats } from './ops.ts';
-import { adamwUpdate, clipGradients, decaysWeights, sampleToken } from './ops.ts';
+import { adamwUpdate, clipGradients, decaysWeights, exactKlRows, sampleToken } from './ops.ts';
 
 /** Samples per forward in sampleRecompute(): bounds the activation memory of a large G. */
 const SAMPLE_CHUNK = 512;
@@ -101,12 +103,15 @@ export class ReferenceBackend implements Backend {
   }
 
   async logprobs(batch: TokenBatch, opts: { temperature?: number; reference?: boolean } = {}): Promise<PerTokenOutputs> {
+    validateBatch(batch, this.config, 'logprobs');
     const tau = opts.temperature ?? 1;
     const out = this.perToken(batch, tau, opts.reference ? this.referenceWeights() : undefined);
     return { logprobs: Float32Array.from(out.logprobs), entropy: Float32Array.from(out.entropy) };
   }
 
   async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+    validateBatch(batch, this.config, 'trainStep');
+    validateLoss(batch, loss, 'trainStep');
     const { B, T, mask } = batch;
     const N = B * T;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;
@@ -138,12 +143,10 @@ export class ReferenceBackend implements Backend {
     } else if (loss.kind === 'pertoken') {
       gL = loss.gradLogprob;
       gE = loss.gradEntropy ?? null;
-      if (gL.length !== N || (gE && gE.length !== N)) throw new Error(`trainStep: per-token gradients must have B*T = ${N} entries`);
       // the loss whose gradient this is: L = Σ gLogp·logp + Σ gEnt·H
       value = 0;
       for (let i = 0; i < N; i++) value += gL[i] * logprobs[i] + (gE ? gE[i] * entropy[i] : 0);
     } else {
-      if (loss.advantages.length !== B) throw new Error(`trainStep: ${loss.advantages.length} advantages for B = ${B} responses`);
       const r = policyObjective({ B, T, logprobs, entropy, mask, oldLogprobs: loss.oldLogprobs, refLogprobs, advantages: loss.advantages }, loss);
       value = r.loss;
       gL = r.gradLogprob;
@@ -299,7 +302,6 @@ export class ReferenceBackend implements Backend {
     this.refWeights = null;
   }
 
-  /** Forward + log-softmax of a batch at tau, on the policy or on other weights. */
   /**
    * The exact KL(π_θ ‖ π_ref) at each position, summed over the whole vocabulary:
    *   KL_t = Σ_v π_θ(v | ·) (log π_θ(v | ·) − log π_ref(v | ·))        (0 where mask is 0)
@@ -307,6 +309,7 @@ export class ReferenceBackend implements Backend {
    * (CPU reference only: lesson 7 and its test compare the estimators with it.)
    */
   exactKlToReference(batch: TokenBatch, temperature = 1): Float64Array {
+    validateBatch(batch, this.config, 'exactKlToReference');
     const { B, T, mask } = batch;
     const V = this.config.vocabSize;
     this.perToken(batch, temperature, this.referenceWeights());
@@ -315,10 +318,9 @@ export class ReferenceBackend implements Backend {
     return exactKlRows(this.model.probs, ref, mask, B * T, V);
   }
 
+  /** Forward + log-softmax of a batch at tau, on the policy or on other weights (π_ref). */
   private perToken(batch: TokenBatch, tau: number, weights?: Floats) {
     const { B, T, inputs, targets, mask } = batch;
-    if (T > this.config.seqLen) throw new Error(`batch T = ${T} exceeds seqLen ${this.config.seqLen}`);
-    if (inputs.length !== B * T || targets.length !== B * T || mask.length !== B * T) throw new Error(`batch arrays must have B*T = ${B * T} entries`);
     this.model.forward(inputs, B, T, weights);
     return this.model.logsoftmax(targets, mask, tau);
   }
@@ -331,23 +333,4 @@ export class ReferenceBackend implements Backend {
   private checkLength(what: string, n: number): void {
     if (n !== this.layout.total) throw new Error(`${what}: ${n} floats, the layout of this config needs ${this.layout.total}`);
   }
-}
-
-/**
- * The exact KL(π_θ ‖ π_ref) of each row from the two probability tables [N,V]:
- *   KL_n = Σ_v p_v (log p_v − log q_v)       (0 where mask is 0)
- * What k1 and k3 estimate from one sampled token; the CPU twin of shaders/kl.wgsl.
- */
-export function exactKlRows(p: ArrayLike<number>, q: ArrayLike<number>, mask: ArrayLike<number>, N: number, V: number): Float64Array {
-  const kl = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    if (!mask[i]) continue;
-    let s = 0;
-    for (let v = 0; v < V; v++) {
-      const pv = p[i * V + v];
-      if (pv > 0) s += pv * (Math.log(pv) - Math.log(Math.max(q[i * V + v], 1e-30)));
-    }
-    kl[i] = mask[i] * s;
-  }
-  return kl;
 }

@@ -16,7 +16,8 @@ import { paramLayout } from '../config.ts';
 import { initWeights } from '../init.ts';
 import { ReferenceBackend } from './backend.ts';
 import type { DType } from './model.ts';
-import { crossEntropyGradLogprob, meanCrossEntropy, ReferenceModel } from './model.ts';
+import { crossEntropyGradLogprob, meanCrossEntropy } from '../crossEntropy.ts';
+import { ReferenceModel } from './model.ts';
 
 const config = golden.config as ModelConfig;
 const layout = paramLayout(config);

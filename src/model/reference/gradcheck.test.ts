@@ -14,7 +14,8 @@ import type { ModelConfig } from '../config.ts';
 import { initWeights } from '../init.ts';
 import { Rng } from '../rng.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
-import { crossEntropyGradLogprob, meanCrossEntropy, ReferenceModel } from './model.ts';
+import { crossEntropyGradLogprob, meanCrossEntropy } from '../crossEntropy.ts';
+import { ReferenceModel } from './model.ts';
 
 const config: ModelConfig = { vocabSize: VOCAB_SIZE, seqLen: 8, dModel: 16, nHeads: 2, nLayers: 2 };
 const B = 2;

@@ -459,6 +459,26 @@ function plogp(p: number): number {
   return p > 0 ? p * Math.log(p) : 0;
 }
 
+/**
+ * The exact KL(π_θ ‖ π_ref) of each row from the two probability tables p, q [N,V]:
+ *   KL_n = Σ_v p_v (log p_v − log q_v)       (0 where mask is 0)
+ * What k1 and k3 estimate from one sampled token; the small vocabulary makes it cheap. A metric
+ * only (no backward). The CPU twin of shaders/kl.wgsl (kl_exact_rows).
+ */
+export function exactKlRows(p: ArrayLike<number>, q: ArrayLike<number>, mask: ArrayLike<number>, N: number, V: number): Float64Array {
+  const kl = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    if (!mask[i]) continue;
+    let s = 0;
+    for (let v = 0; v < V; v++) {
+      const pv = p[i * V + v];
+      if (pv > 0) s += pv * (Math.log(pv) - Math.log(Math.max(q[i * V + v], 1e-30)));
+    }
+    kl[i] = mask[i] * s;
+  }
+  return kl;
+}
+
 // ---------------------------------------------------------------------------------------------
 // optimizer: global-norm clipping and AdamW
 

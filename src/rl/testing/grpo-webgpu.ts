@@ -7,9 +7,9 @@
 import { decodeCheckpoint } from '../../model/checkpoint.ts';
 import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
-import { createBackend } from '../backends.ts';
+import { createBackend } from '../../model/engines.ts';
 import { defaultSettings, type Settings } from '../settings.ts';
-import { GrpoTrainer } from '../trainer.ts';
+import { GrpoTrainer, type UpdateResult } from '../trainer.ts';
 import { installGpuCounters } from '../../gpu/testing/counters.ts';
 
 export async function countGrpoStep() {
@@ -22,20 +22,20 @@ export async function countGrpoStep() {
   try {
     const at = () => ({ ...counts });
     const c0 = at();
-    const rollout = await tr.rollout();
-    const c1 = at();
-    const batch = tr.batchOf(rollout);
-    await tr.computeAdvantages(rollout, batch);
-    const c2 = at();
-    const u = await tr.update(rollout, batch);
-    const c3 = at();
+    let c1 = c0, c2 = c0, c3 = c0;
+    let u: UpdateResult | null = null;
+    for await (const ph of tr.runStep()) { // the counts when each phase arrives: its work is done
+      if (ph.kind === 'rollout') c1 = at();
+      else if (ph.kind === 'advantages') c2 = at();
+      else if (ph.kind === 'update') { c3 = at(); u = ph.update; }
+    }
     be.dispose();
     return {
       rollout: { submits: c1.submits - c0.submits, readbacks: c1.maps - c0.maps },
       advantages: { submits: c2.submits - c1.submits, readbacks: c2.maps - c1.maps },
       update: { submits: c3.submits - c2.submits, readbacks: c3.maps - c2.maps },
-      finite: u.finite,
-      kl: u.metrics.kl,
+      finite: u!.finite,
+      kl: u!.metrics.kl,
     };
   } finally {
     restore();
@@ -61,4 +61,33 @@ export async function learnOnWebGPU(checkpointUrl: string, overrides: Partial<Se
     rewards,
     msPerStep: (performance.now() - t0) / steps,
   };
+}
+
+/**
+ * One stepped update on WebGPU, as the step-through runs it (inspect: true), under token- and
+ * sequence-level ratios: the objective's metrics computed term by term on the CPU (from
+ * policyObjective, on log-probs read back before the update) beside the WGSL kernel's metrics
+ * of the same update's first inner epoch.
+ */
+export async function inspectedStepOnWebGPU() {
+  const be = await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 3 });
+  const out = [];
+  for (const level of ['token', 'sequence'] as const) {
+    const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: 2, importanceSamplingLevel: level, learningRate: 5e-3, warmupSteps: 0 };
+    const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
+    for (let i = 0; i < 3; i++) await tr.trainStep(); // π_θ moves away from π_ref
+    for await (const ph of tr.runStep(settings, { inspect: true })) {
+      if (ph.kind !== 'update') continue;
+      const answers = ph.inspection!.answers.flat();
+      out.push({
+        level,
+        cpu: ph.inspection!.metrics!,
+        gpu: ph.update.epochs[0],
+        tokenLoss: answers.reduce((a, x) => a + x.tokens!.reduce((y, t) => y + t.loss, 0), 0),
+        perAnswerClip: answers.every((x) => (level === 'sequence') === (x.sequence !== null)),
+      });
+    }
+  }
+  be.dispose();
+  return out;
 }

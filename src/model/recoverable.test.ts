@@ -1,12 +1,12 @@
-// The RecoverableBackend (src/rl/backends.ts) the run controller trains on, on the CPU reference:
+// The RecoverableBackend (src/model/recoverable.ts) the run controller trains on, on the CPU reference:
 // the last good state follows every finite update, a NaN update is undone by restore(), and an
 // engine replaced after a (simulated) device loss continues exactly like one that never died.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ADAMW, type Backend, type LossSpec } from '../model/backend.ts';
-import { packBatch } from '../model/batch.ts';
-import { CONFIGS } from '../model/config.ts';
-import { ReferenceBackend } from '../model/reference/backend.ts';
-import { DeviceLostError, RecoverableBackend } from '../rl/backends.ts';
+import { DEFAULT_ADAMW, type Backend, type LossSpec } from './backend.ts';
+import { packBatch } from './batch.ts';
+import { CONFIGS } from './config.ts';
+import { ReferenceBackend } from './reference/backend.ts';
+import { DeviceLostError, RecoverableBackend } from './recoverable.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 
 const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro, seqLen: 12, dModel: 16, nLayers: 1 };
@@ -21,7 +21,9 @@ describe('RecoverableBackend', () => {
     await be.snapshotReference();
     expect(same(be.referenceWeights!, await be.getWeights())).toBe(true);
     for (let i = 0; i < 3; i++) expect((await be.trainStep(batch, ce, opt)).finite).toBe(true);
+    expect(be.commit()).toBe(true); // the trainer accepts the step
     const good = be.lastGood!;
+    expect(be.committed).toBe(good);
     expect(good.optimizer.step).toBe(3);
     expect(same(good.weights, await be.getWeights())).toBe(true);
     // poison one weight behind the wrapper's back: the next update is non-finite and not recorded
@@ -30,10 +32,18 @@ describe('RecoverableBackend', () => {
     expect(r.finite).toBe(false);
     expect(be.lastGood).toBe(good);
     expect(be.lastGoodIsFinite).toBe(true);
-    await be.restore();
+    await be.rollback();
     expect(same(await be.getWeights(), good.weights)).toBe(true);
     expect((await be.getOptimizerState()).step).toBe(3);
     expect((await be.trainStep(batch, ce, opt)).finite).toBe(true);
+    // weights that are not all finite are never committed: a rollback returns to the last commit
+    const poisoned = Float32Array.from(good.weights);
+    poisoned[5] = Infinity;
+    await be.setWeights(poisoned);
+    expect(be.commit()).toBe(false);
+    expect(be.committed).toBe(good);
+    await be.rollback();
+    expect(same(await be.getWeights(), good.weights)).toBe(true);
   });
 
   it('a replaced engine continues exactly like one that never died; device loss becomes DeviceLostError', async () => {
@@ -58,6 +68,7 @@ describe('RecoverableBackend', () => {
     be.onLost = (i) => losses.push(i.reason);
     for (let i = 0; i < 2; i++) {
       await be.trainStep(batch, ce, opt);
+      expect(be.commit()).toBe(true);
       await twin.trainStep(batch, ce, opt);
     }
     loseDevice({ reason: 'unknown', message: 'driver reset' });

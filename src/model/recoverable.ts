@@ -1,32 +1,15 @@
 /**
- * Backend selection: switching between the CPU reference and the WebGPU engine is one
- * setting. Both start from the same weights for the same seed (src/model/init.ts).
+ * RecoverableBackend wraps either engine for long interactive runs. It is the one owner of the
+ * run's good state, on the CPU:
  *
- * RecoverableBackend wraps either engine for long interactive runs: it keeps the last good
- * state (weights + AdamW state after the last finite update, and the frozen π_ref weights) on
- * the CPU, so a rejected NaN step can be rolled back and a lost GPU device can be replaced by
- * a fresh engine that continues from where the old one stopped.
+ *   latest     weights + AdamW state after the last finite update (on WebGPU they ride in the
+ *              update's one readback; on the CPU reference they are plain copies)
+ *   committed  the state after the last step the run accepted (commit()); rollback() puts it
+ *              back after a rejected step, replaceEngine() rebuilds a lost GPU engine from it
+ *   referenceWeights  the frozen π_ref, read once when it is taken
  */
-import type { AdamWSettings, Backend, LossSpec, OptimizerState, PerTokenOutputs, SampleRequest, SampleResult, TokenBatch, TrainStepResult } from '../model/backend.ts';
-import type { ModelConfig, ParamLayout } from '../model/config.ts';
-import { ReferenceBackend } from '../model/reference/backend.ts';
-
-export type BackendKind = 'cpu' | 'webgpu';
-
-export interface CreateBackendOptions {
-  seed: number;
-  weights?: Float32Array | null;
-  onProgress?: (p: { done: number; total: number }) => void;
-  /** WebGPU: carry params, m and v in trainStep's one readback (WebGPUBackend.lastGoodState). */
-  mirrorState?: boolean;
-}
-
-export async function createBackend(kind: BackendKind, config: ModelConfig, o: CreateBackendOptions): Promise<Backend> {
-  if (kind === 'cpu') return o.weights ? new ReferenceBackend(config, o.weights) : ReferenceBackend.create(config, o.seed);
-  const [{ createWebGPUBackend }, { createPolicyLossKernel }] = await Promise.all([import('../gpu/backend.ts'), import('../gpu/policyLoss.ts')]);
-  // timestamps: the profiler reads the GPU clock where the adapter offers it (unused otherwise, so free).
-  return createWebGPUBackend(config, { seed: o.seed, weights: o.weights ?? undefined, policyLoss: createPolicyLossKernel(), onProgress: o.onProgress, mirrorState: o.mirrorState, timestamps: true });
-}
+import type { AdamWSettings, Backend, LossSpec, OptimizerState, PerTokenOutputs, SampleRequest, SampleResult, TokenBatch, TrainStepResult } from './backend.ts';
+import type { ModelConfig, ParamLayout } from './config.ts';
 
 /** What the WebGPU engine adds for recovery (src/gpu/backend.ts): the device-lost promise and the CPU mirror. */
 interface MirroredEngine extends Backend {
@@ -34,7 +17,7 @@ interface MirroredEngine extends Backend {
   readonly lastGoodState?: { weights: Float32Array; optimizer: OptimizerState } | null;
 }
 
-/** The state a run can be restored to: the policy, AdamW, and π_ref. */
+/** The state a run can be restored to: the policy and its AdamW state (π_ref is kept apart: it never changes). */
 export interface GoodState {
   weights: Float32Array;
   optimizer: OptimizerState;
@@ -59,15 +42,15 @@ const isFiniteArray = (x: Float32Array) => {
  * - lastGood: after every finite trainStep, the new weights and AdamW state. On WebGPU they
  *   come from the engine's mirror (the update's one readback); on the CPU reference
  *   getWeights/getOptimizerState are plain copies. setWeights/setOptimizerState update it too.
+ * - committed: lastGood as it was at the last commit() (the trainer commits each accepted step).
  * - referenceWeights: π_ref's weights, read once at snapshotReference (outside the hot loop).
  * - onLost: called once when the engine's device is lost (not when we dispose it ourselves).
- * - replaceEngine: swap in a new engine built from lastGood and referenceWeights.
+ * - replaceEngine: swap in a new engine built from the committed state and referenceWeights.
  */
 export class RecoverableBackend implements Backend {
   lastGood: GoodState | null = null;
+  private committedValue: GoodState | null = null;
   referenceWeights: Float32Array | null = null;
-  /** Set when the current engine's device was lost; cleared by replaceEngine. */
-  lostInfo: { reason: string; message: string } | null = null;
   onLost: ((info: { reason: string; message: string }) => void) | null = null;
   private engineValue!: MirroredEngine;
   private disposedEngines = new WeakSet<Backend>();
@@ -82,7 +65,25 @@ export class RecoverableBackend implements Backend {
     r.attach(engine);
     const mirrored = (engine as MirroredEngine).lastGoodState;
     r.lastGood = mirrored ? mirrored : { weights: await engine.getWeights(), optimizer: await engine.getOptimizerState() };
+    r.committedValue = r.lastGood;
     return r;
+  }
+
+  /** The state after the last accepted step: what a rollback and a device-loss recovery restore, and what a save writes. */
+  get committed(): GoodState | null {
+    return this.committedValue;
+  }
+
+  /** Accept the state after the last finite update. False (nothing committed) if its weights are not all finite. */
+  commit(): boolean {
+    if (!this.lastGood || !isFiniteArray(this.lastGood.weights)) return false;
+    this.committedValue = this.lastGood;
+    return true;
+  }
+
+  /** Put the committed state back into the engine: the rollback after a rejected step. */
+  async rollback(): Promise<void> {
+    await this.restore(this.committedValue);
   }
 
   get engine(): Backend {
@@ -100,16 +101,13 @@ export class RecoverableBackend implements Backend {
 
   private attach(engine: Backend): void {
     this.engineValue = engine as MirroredEngine;
-    this.lostInfo = null;
     const lost = (engine as MirroredEngine).lost;
     if (lost) {
       void lost.then((info) => {
         if (this.disposedEngines.has(engine)) return; // our own dispose
         const why = { reason: info.reason ?? 'unknown', message: info.message ?? '' };
         this.lostEngines.set(engine, why);
-        if (this.engineValue !== engine) return;
-        this.lostInfo = why;
-        this.onLost?.(why);
+        if (this.engineValue === engine) this.onLost?.(why);
       });
     }
   }
@@ -180,11 +178,11 @@ export class RecoverableBackend implements Backend {
   }
 
   /**
-   * Replace the engine (after a device loss): `create(weights)` builds a fresh one from the last
-   * good weights; π_ref and the AdamW state are then restored. Returns the AdamW step restored.
+   * Replace the engine (after a device loss): `create(weights)` builds a fresh one; π_ref, then
+   * the committed weights and AdamW state are restored. Returns the AdamW step restored.
    */
   async replaceEngine(create: (weights: Float32Array) => Promise<Backend>): Promise<number> {
-    const good = this.lastGood;
+    const good = this.committedValue;
     if (!good) throw new Error('cannot recover: no good state was recorded');
     const old = this.engineValue;
     this.disposedEngines.add(old);

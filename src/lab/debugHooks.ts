@@ -1,0 +1,66 @@
+/**
+ * Test and soak hooks on window.__lab (installed by src/main.tsx): the store, fault injection
+ * (NaN weights, a destroyed device) and engine counters. They reach into engine internals on
+ * purpose — that is what they test — and nothing in the lab calls them.
+ */
+import { paramLayout } from '../model/config.ts';
+import type { LabSession } from './session.ts';
+
+interface WebGPUEngineInternals {
+  ctx: { device: GPUDevice; arena: { live: number; bytes: number }; ring: { reads: number }; ops: { cacheSizes: { uniforms: number; bindGroups: number } } };
+  model: { params: GPUBuffer };
+}
+
+const maxAbsDiff = (a: Float32Array, b: Float32Array) => {
+  if (a.length !== b.length) return Infinity;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
+  return d;
+};
+
+export function debugHooks(session: LabSession) {
+  return {
+    /** Write NaN into one parameter (default: position 0's first wpe entry, used by every forward), behind the mirror's back. */
+    async poisonWeight(index?: number): Promise<number> {
+      const be = session.backend;
+      if (!be) throw new Error('no model loaded');
+      const i = index ?? paramLayout(be.config).byName.wpe.offset;
+      const engine = be.engine;
+      if (engine.name === 'webgpu') {
+        const g = engine as unknown as WebGPUEngineInternals;
+        g.ctx.device.queue.writeBuffer(g.model.params, i * 4, new Float32Array([NaN]));
+      } else {
+        (engine as unknown as { model: { params: Float32Array } }).model.params[i] = NaN;
+      }
+      return i;
+    },
+    /** Destroy the WebGPU device, as a driver reset would. Returns false on the CPU reference. */
+    destroyDevice(): boolean {
+      const engine = session.backend?.engine;
+      if (!engine || engine.name !== 'webgpu') return false;
+      (engine as unknown as WebGPUEngineInternals).ctx.device.destroy();
+      return true;
+    },
+    /**
+     * Live GPU buffers and bytes (the arena), of which the per-shape uniform cache holds
+     * `cachedUniforms` (bounded by design: emptied past MAX_CACHED_UNIFORMS), readbacks so far.
+     */
+    engineStats(): { engine: string | null; liveBuffers: number; bytes: number; cachedUniforms: number; cachedBindGroups: number; readbacks: number } {
+      const engine = session.backend?.engine;
+      if (!engine || engine.name !== 'webgpu') return { engine: engine?.name ?? null, liveBuffers: 0, bytes: 0, cachedUniforms: 0, cachedBindGroups: 0, readbacks: 0 };
+      const g = engine as unknown as WebGPUEngineInternals;
+      const c = g.ctx.ops.cacheSizes;
+      return { engine: 'webgpu', liveBuffers: g.ctx.arena.live, bytes: g.ctx.arena.bytes, cachedUniforms: c.uniforms, cachedBindGroups: c.bindGroups, readbacks: g.ctx.ring.reads };
+    },
+    /** Compare the engine's real state with the committed state on the CPU (max |difference| per array). */
+    async checkMirror(): Promise<{ weights: number; m: number; v: number; step: [number, number]; finite: boolean } | null> {
+      const be = session.backend;
+      const good = be?.committed;
+      if (!be || !good) return null;
+      const w = await be.engine.getWeights();
+      const o = await be.engine.getOptimizerState();
+      return { weights: maxAbsDiff(w, good.weights), m: maxAbsDiff(o.m, good.optimizer.m), v: maxAbsDiff(o.v, good.optimizer.v), step: [o.step, good.optimizer.step], finite: w.every(Number.isFinite) };
+    },
+    savesSettled: () => session.autosave.settled(),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Engine choice and recovery for the lab: which weights a run starts from (an imported
+ * checkpoint, the task's shipped base, or a fresh init), which engine runs it (WebGPU when it
+ * can train here, else the CPU reference, with a sentence saying why), and rebuilding a lost
+ * GPU engine from the run's committed state.
+ */
+import { adamwSettings, type Backend } from '../model/backend.ts';
+import { decodeCheckpoint } from '../model/checkpoint.ts';
+import { CONFIGS, type ModelConfig } from '../model/config.ts';
+import { createBackend } from '../model/engines.ts';
+import type { RecoverableBackend } from '../model/recoverable.ts';
+import { WebGPUUnavailableError } from '../gpu/device.ts';
+import { EOS, VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { baseFor } from '../rl/bases.ts';
+import type { Settings } from '../rl/settings.ts';
+import type { BackendPref } from '../store/url.ts';
+
+/** A checkpoint the user imported: reset starts from it instead of the shipped base. */
+export interface ImportedModel {
+  config: ModelConfig;
+  weights: Float32Array;
+  name: string;
+}
+
+type Progress = (p: { label: string; fraction?: number } | null) => void;
+
+/** The weights a new run starts from, and a sentence about where they came from (into `notices`). */
+export async function startingWeights(s: Settings, imported: ImportedModel | null, notices: string[], progress: Progress): Promise<{ config: ModelConfig; weights: Float32Array | null }> {
+  const fresh = { config: { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, weights: null };
+  if (imported) {
+    notices.push(`Starting from the imported checkpoint ${imported.name}.`);
+    return { config: imported.config, weights: imported.weights };
+  }
+  const base = baseFor(s.task, s.difficulty);
+  if (!base) {
+    notices.push(`No shipped base checkpoint for the task "${s.task}": starting from a fresh random init (seed ${s.seed}), which solves almost nothing, so most groups will be all-fail.`);
+    return fresh;
+  }
+  progress({ label: `Loading the base checkpoint ${base.file}…` });
+  try {
+    const res = await fetch(`${import.meta.env.BASE_URL}checkpoints/${base.file}`);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const ck = decodeCheckpoint(new Uint8Array(await res.arrayBuffer()));
+    const acc = ck.metadata.heldoutAccuracy;
+    notices.push(`Base checkpoint ${base.file} (SFT cold start${typeof acc === 'number' ? `, held-out accuracy ${acc.toFixed(2)}` : ''}).`);
+    return { config: ck.config, weights: ck.weights };
+  } catch (e) {
+    notices.push(`The base checkpoint ${base.file} could not be loaded (${(e as Error).message.slice(0, 80)}): starting from a fresh random init (seed ${s.seed}).`);
+    return fresh;
+  }
+}
+
+/** The engine for `pref`: WebGPU if it is here and can run a GRPO update, else the CPU reference (the reason goes into `notices`). */
+export async function chooseEngine(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress): Promise<Backend> {
+  const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator && !!navigator.gpu;
+  if (pref !== 'cpu' && hasGpu) {
+    try {
+      progress({ label: 'Compiling shaders…', fraction: 0 });
+      const be = await createBackend('webgpu', config, {
+        seed,
+        weights,
+        mirrorState: true, // the last good state rides in each update's readback (NaN rollback, device loss, saving)
+        onProgress: (p) => progress({ label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) }),
+      });
+      await probePolicyUpdate(be);
+      return be;
+    } catch (e) {
+      notices.push(e instanceof WebGPUUnavailableError
+        ? 'WebGPU is present but gave no usable GPU (blocked or unsupported), so the lab runs on the CPU reference: same math and features, slower.'
+        : `The WebGPU engine could not run a GRPO update here (${(e as Error).message.slice(0, 120)}), so the lab runs on the CPU reference: same math and features, slower.`);
+    }
+  } else if (pref !== 'cpu') {
+    notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower.');
+  }
+  return createBackend('cpu', config, { seed, weights });
+}
+
+/** One policy update with lr 0 on a one-answer batch, then the weights and AdamW state restored: proves the engine can train. */
+async function probePolicyUpdate(be: Backend): Promise<void> {
+  const w = await be.getWeights();
+  const opt = await be.getOptimizerState();
+  const T = be.config.seqLen;
+  const inputs = new Int32Array(T), targets = new Int32Array(T), mask = new Float32Array(T);
+  inputs[0] = 1; targets[0] = EOS; mask[0] = 1;
+  await be.snapshotReference();
+  await be.trainStep({ B: 1, T, inputs, targets, mask }, {
+    kind: 'policy', advantages: new Float32Array([1]), oldLogprobs: null, epsilon: 0.2, epsilonHigh: 0.2, beta: 0, klEstimator: 'k3',
+    lossType: 'grpo', importanceSamplingLevel: 'token', entropyCoef: 0, maxCompletionLength: 1, temperature: 1,
+  }, adamwSettings(0, 1));
+  await be.setWeights(w);
+  await be.setOptimizerState(opt);
+}
+
+/**
+ * Replace a lost engine: a new device and pipelines, then the committed weights, AdamW state
+ * and π_ref. If WebGPU cannot come back, the run continues on the CPU reference. Returns the
+ * AdamW step restored and a sentence when it fell back.
+ */
+export async function rebuildEngine(be: RecoverableBackend, seed: number): Promise<{ restoredStep: number; fellBack: string }> {
+  try {
+    return { restoredStep: await be.replaceEngine((w) => createBackend('webgpu', be.config, { seed, weights: w, mirrorState: true })), fellBack: '' };
+  } catch (e) {
+    const fellBack = `WebGPU could not be restarted (${(e as Error).message.slice(0, 80)}), so the run continues on the CPU reference.`;
+    return { restoredStep: await be.replaceEngine((w) => createBackend('cpu', be.config, { seed, weights: w })), fellBack };
+  }
+}

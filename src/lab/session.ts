@@ -1,0 +1,399 @@
+/**
+ * The lab session: ONE object, made at start-up (src/main.tsx), that owns the run — the engine
+ * (behind a RecoverableBackend), the GRPO trainer, the run loop, the step-through, autosave and
+ * resume, file import/export, device-loss recovery — and writes what the page shows into the
+ * lab store. Components read the store and call these actions; nothing else.
+ *
+ * One step from the Play button: play() → loop() → runOneStep() pulls the phases of
+ * GrpoTrainer.runStep (src/rl/trainer.ts) and records each (record()): the rollout and the
+ * update each run on the engine (src/model/recoverable.ts → the WebGPU engine or the CPU
+ * reference), the trainer commits or rolls back, and the metrics and evaluations land in the
+ * store. The loop yields to the browser between phases and between steps; a pause takes
+ * effect before the next step starts. Settings are read from the store when a step starts, so
+ * a change applies from the next step.
+ */
+import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
+import { getLesson, lessonSettings } from '../rl/lessons.ts';
+import { defaultSettings, type Settings } from '../rl/settings.ts';
+import { parseSettingsFile } from '../persist/settingsFile.ts';
+import { detectStopSignals } from '../rl/stopSignals.ts';
+import { GrpoTrainer, type StepPhase } from '../rl/trainer.ts';
+import { pushBounded } from '../store/history.ts';
+import type { FaultNotice, LabState } from '../store/labStore.ts';
+import { labSearch, parseLabUrl } from '../store/url.ts';
+import { archivedRun, rolloutView } from '../store/views.ts';
+import { profileStep } from './profile.ts';
+import { Autosave } from './autosave.ts';
+import { chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
+import { checkpointFile, readCheckpointFile } from './files.ts';
+import { StepThrough } from './stepThrough.ts';
+import { deviceLostSentence, rejectionSentence } from './sentences.ts';
+
+/** Held-out prompts per evaluation (greedy accuracy and pass@k). */
+const EVAL_SIZE = 24;
+const MAX_SAVED_RUNS = 5;
+
+/** The zustand store's two functions the session needs (useLab in the page, any store in tests). */
+export interface LabStoreApi {
+  getState(): LabState;
+  setState(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void;
+  subscribe(listener: (s: LabState, prev: LabState) => void): () => void;
+}
+
+const tick = () => new Promise<void>((r) => setTimeout(r, 0));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class LabSession {
+  /** The engine and the trainer of the loaded run. */
+  backend: RecoverableBackend | null = null;
+  trainer: GrpoTrainer | null = null;
+  private imported: ImportedModel | null = null;
+  /** Task/difficulty/seed/backend/imported model the run was loaded for (a change before the first step reloads). */
+  private loadedKey = '';
+  /** The lesson the loaded run was started under (the store's lessonId may already name the next one). */
+  private runLesson: { id: string | null; variant: number } = { id: null, variant: 0 };
+  private runCounter = 0;
+  private loading: Promise<void> | null = null;
+  private loopDone: Promise<void> | null = null;
+  private pauseRequested = false;
+  private recovering: Promise<void> | null = null;
+  readonly autosave: Autosave;
+  readonly stepThrough: StepThrough;
+
+  constructor(private readonly store: LabStoreApi) {
+    this.autosave = new Autosave({
+      get: () => this.get(),
+      set: (p) => this.set(p),
+      fault: (k, t) => this.fault(k, t),
+      current: () => (this.backend && this.trainer ? { backend: this.backend, trainer: this.trainer, importedName: this.imported?.name ?? null } : null),
+    });
+    this.stepThrough = new StepThrough({
+      get: () => this.get(),
+      set: (p) => this.set(p),
+      ready: () => this.ensureReady(),
+      startStep: () => this.trainer!.runStep(this.get().settings, { inspect: true }),
+      record: (ph) => this.record(ph),
+    });
+  }
+
+  private get(): LabState {
+    return this.store.getState();
+  }
+  private set(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void {
+    this.store.setState(patch);
+  }
+
+  /** Read the address, fill the store, keep the address in sync, load the model, offer a saved run. */
+  init(search: string): Promise<void> {
+    const u = parseLabUrl(search);
+    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden });
+    const address = (s: LabState) => location.pathname + labSearch({ ...s, backend: s.backendPref });
+    this.store.subscribe((s, prev) => {
+      if (s.settings !== prev.settings || s.lessonId !== prev.lessonId || s.lessonVariant !== prev.lessonVariant || s.classroom !== prev.classroom || s.hidden !== prev.hidden || s.backendPref !== prev.backendPref) {
+        if (typeof history !== 'undefined') history.replaceState(null, '', address(s));
+      }
+    });
+    if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get()));
+    const loaded = this.load();
+    void this.autosave.offer();
+    return loaded;
+  }
+
+  private fault(kind: FaultNotice['kind'], text: string): void {
+    const faults = this.get().faults;
+    if (faults.some((f) => f.kind === kind && f.text === text)) return; // said once is enough
+    this.set({ faults: [...faults, { kind, text }].slice(-6) });
+  }
+
+  private startKey(s: Settings): string {
+    return `${s.task}/${s.difficulty}/${s.seed}/${this.get().backendPref}/${this.imported?.name ?? ''}`;
+  }
+
+  /** (Re)load the model: starting weights (or a saved run), engine, π_ref, the step-0 evaluation. */
+  private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null): Promise<void> {
+    const run = async () => {
+      const s = this.get().settings;
+      this.runLesson = { id: this.get().lessonId, variant: this.get().lessonVariant };
+      this.set({ status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
+      await this.stepThrough.abandon();
+      this.backend?.dispose();
+      this.backend = null;
+      this.trainer = null;
+      this.autosave.restart();
+      const notices: string[] = [];
+      const progress = (p: LabState['progress']) => this.set({ progress: p });
+      try {
+        // a resumed run's engine starts from its own π_ref; its policy and AdamW state are put back by the trainer
+        const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress);
+        const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress));
+        backend.onLost = (info) => this.onDeviceLost(info);
+        const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
+        if (resume) {
+          const rec = resume.record;
+          await trainer.resume(resume.reference.weights, { weights: resume.checkpoint.weights, optimizer: resume.checkpoint.optimizer! }, { step: rec.trainer.step, numTokens: rec.trainer.numTokens, promptStream: rec.trainer.promptRng });
+          notices.push(`Resumed the run saved in this browser at step ${rec.trainer.step}.`);
+        } else {
+          await trainer.takeReference(); // π_ref = the base policy
+        }
+        this.backend = backend;
+        this.trainer = trainer;
+        this.loadedKey = this.startKey(s);
+        this.set({ backendName: backend.name, engineNotices: notices, progress: { label: 'Evaluating on held-out prompts…' } });
+        if (resume) {
+          const rec = resume.record;
+          this.set({ steps: rec.steps, evals: rec.evals, signals: detectStopSignals(rec.steps, rec.evals), stepsStarted: rec.trainer.step, stepsCompleted: rec.trainer.step, status: 'ready', progress: null, lastSave: { step: rec.trainer.step, at: rec.savedAt } });
+          return;
+        }
+        await tick();
+        const e0 = await trainer.evaluate(s);
+        this.set({ evals: [e0], status: 'ready', progress: null });
+      } catch (e) {
+        this.set({ status: 'error', error: `Could not start the model: ${(e as Error).message}`, engineNotices: notices, progress: null });
+      }
+    };
+    this.loading = run().finally(() => { this.loading = null; });
+    return this.loading;
+  }
+
+  /** A model is loaded for the current settings (a task/seed/engine change before the first step reloads). */
+  private async ensureReady(): Promise<boolean> {
+    if (this.loading) await this.loading;
+    if (this.trainer && this.get().stepsCompleted === 0 && !this.stepThrough.open && this.startKey(this.get().settings) !== this.loadedKey) await this.load();
+    return this.trainer !== null;
+  }
+
+  /**
+   * Record one phase of a step in the store. Metrics of an accepted step go into the bounded
+   * history with the stop signals; a rejected (non-finite) step is not recorded at all — the
+   * trainer rolled it back — and the run pauses and says why.
+   */
+  private async record(ph: StepPhase): Promise<void> {
+    if (ph.kind === 'metrics') {
+      if (!ph.accepted) {
+        this.pauseRequested = true;
+        const back = this.trainer!.step;
+        this.set({ error: rejectionSentence(ph.step, back, this.trainer!.settings), rejected: { step: ph.step, rolledBackTo: back } });
+        return;
+      }
+      const steps = pushBounded(this.get().steps, ph.metrics);
+      this.set({ steps, lastRollout: rolloutView(ph.rollout, this.trainer!.settings.numGenerations), signals: detectStopSignals(steps, this.get().evals) });
+      this.autosave.stepRecorded();
+      if (ph.evaluationFollows) {
+        this.set({ progress: { label: 'Evaluating on held-out prompts…' } });
+        await tick();
+      }
+    } else if (ph.kind === 'evaluation') {
+      const evals = pushBounded(this.get().evals, ph.evaluation);
+      this.set({ evals, progress: null, signals: detectStopSignals(this.get().steps, evals) });
+    }
+  }
+
+  /** One whole GRPO step, yielding to the page between its phases. A lost device discards only this step. */
+  private async runOneStep(): Promise<void> {
+    if (this.recovering) await this.recovering;
+    const t = this.trainer!;
+    this.set((s) => ({ stepsStarted: s.stepsStarted + 1, inStep: true }));
+    const stepBefore = t.step;
+    try {
+      for await (const ph of t.runStep(this.get().settings)) {
+        await this.record(ph);
+        if (ph.kind === 'rollout' || ph.kind === 'advantages') await tick();
+      }
+    } catch (e) {
+      if (!(e instanceof DeviceLostError)) throw e;
+      this.onDeviceLost(e.info);
+      await this.recovering;
+      // the step in progress is redone if its update was not recorded; an evaluation after it is skipped
+      if (t.step === stepBefore) this.set((s) => ({ discardedSteps: s.discardedSteps + 1, lastRecovery: s.lastRecovery && { ...s.lastRecovery, discardedSteps: s.lastRecovery.discardedSteps + 1 } }));
+    } finally {
+      this.set((s) => ({ inStep: false, stepsCompleted: s.stepsCompleted + 1 }));
+    }
+  }
+
+  /** The device was lost: rebuild the engine from the committed state (once). */
+  private onDeviceLost(info: { reason: string; message: string }): void {
+    const be = this.backend;
+    if (this.recovering || !be) return;
+    const recover = async () => {
+      this.set({ progress: { label: 'The GPU device was lost: recreating the engine…' } });
+      const { restoredStep, fellBack } = await rebuildEngine(be, this.get().settings.seed);
+      const completed = this.trainer?.step ?? 0;
+      this.fault('device-lost', deviceLostSentence(info, completed, fellBack));
+      this.set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack] : s.engineNotices }));
+    };
+    this.recovering = recover().finally(() => { this.recovering = null; });
+  }
+
+  private async loop(): Promise<void> {
+    this.set({ status: 'running' });
+    try {
+      while (!this.pauseRequested) {
+        await this.runOneStep();
+        if (this.pauseRequested) break;
+        await sleep(this.get().delayMs); // yield between steps even at full speed
+      }
+    } catch (e) {
+      this.set({ error: `Training stopped: ${(e as Error).message}` });
+    } finally {
+      this.set({ status: this.trainer ? 'paused' : 'error' });
+      this.loopDone = null;
+      this.autosave.request();
+    }
+  }
+
+  // ---- transport --------------------------------------------------------------------------
+
+  async play(): Promise<void> {
+    if (this.loopDone) return;
+    if (this.get().stepMode) await this.setStepMode(false);
+    this.pauseRequested = false;
+    if (!(await this.ensureReady())) return;
+    if (this.loopDone || this.pauseRequested) return;
+    this.loopDone = this.loop();
+  }
+
+  /** Ask the loop to stop; it finishes the step in progress and starts no other. */
+  pause(): void {
+    this.pauseRequested = true;
+    this.set((s) => ({ pausedAt: { stepsStarted: s.stepsStarted, midStep: s.inStep } }));
+    if (!this.loopDone && this.get().status === 'running') this.set({ status: 'paused' });
+  }
+
+  togglePlay(): void {
+    if (this.loopDone && !this.pauseRequested) this.pause();
+    else void this.play();
+  }
+
+  private async stopLoop(): Promise<void> {
+    this.pauseRequested = true;
+    if (this.loopDone) await this.loopDone;
+  }
+
+  /** Step one whole update (or, in step-through mode, show the next phase). */
+  async stepOnce(): Promise<void> {
+    if (this.get().stepMode) return this.stepThrough.forward();
+    await this.stopLoop();
+    if (!(await this.ensureReady()) || this.get().inStep) return;
+    await this.runOneStep();
+    this.set({ status: 'paused' });
+    this.autosave.request();
+  }
+
+  stepBack(): void {
+    this.stepThrough.back();
+  }
+
+  async setStepMode(on: boolean): Promise<void> {
+    if (on === this.get().stepMode) return;
+    if (on) await this.stopLoop();
+    this.set({ stepMode: on });
+    if (!on) await this.stepThrough.abandon(); // leaving mid-update: the update was never applied
+  }
+
+  /** Run one real step under the GPU profiler (WebGPU only): the step counts like any other (src/lab/profile.ts). */
+  async profileOneStep(): Promise<void> {
+    await this.stopLoop();
+    if (!(await this.ensureReady()) || this.get().inStep || !this.backend) return;
+    this.set({ profiling: true, profileNote: null });
+    const r = await profileStep(this.backend.engine, this.get().settings, () => this.runOneStep());
+    this.set(r.ok ? { profile: r.profile, status: 'paused', profiling: false } : { profileNote: r.note, profiling: false });
+    if (r.ok) this.autosave.request();
+  }
+
+  /** Reset to the starting weights (the current run is kept in the recent runs list and overlaid). */
+  async reset(): Promise<void> {
+    await this.stopLoop();
+    if (this.loading) await this.loading;
+    this.archiveRun();
+    this.set({ stepMode: false });
+    await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
+    await this.load();
+  }
+
+  /** Keep the run just ended for overlay and comparison: "the previous run". */
+  private archiveRun(): void {
+    const s = this.get();
+    if (!s.steps.length) return;
+    // what the run was made with: the trainer's settings (the store's may already be the next run's, e.g. a lesson variant)
+    const run = archivedRun(s, this.trainer?.settings ?? s.settings, this.runLesson, ++this.runCounter);
+    this.set({ runs: [run, ...s.runs].slice(0, MAX_SAVED_RUNS), overlayRunId: run.id });
+  }
+
+  // ---- settings, lessons, view ---------------------------------------------------------------
+
+  /** Change one setting; the trainer reads the store's settings when the next step starts. */
+  setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {
+    this.set({ settings: { ...this.get().settings, [key]: value } });
+  }
+
+  /** One click: the lesson's base checkpoint, knobs and text; the current run is kept for overlay. */
+  async applyLesson(id: string, variant = 0): Promise<void> {
+    const lesson = getLesson(id);
+    if (!lesson) return;
+    this.imported = null;
+    this.set({ lessonId: id, lessonVariant: variant, settings: lessonSettings(lesson, defaultSettings(), variant) });
+    await this.reset();
+  }
+
+  leaveLesson(): void {
+    this.set({ lessonId: null, lessonVariant: 0 });
+  }
+  setDelay(ms: number): void {
+    this.set({ delayMs: ms });
+  }
+  setClassroom(on: boolean): void {
+    this.set({ classroom: on });
+  }
+  toggleHidden(key: string): void {
+    const h = this.get().hidden;
+    this.set({ hidden: h.includes(key) ? h.filter((k) => k !== key) : [...h, key] });
+  }
+  setOverlay(id: number | null): void {
+    this.set({ overlayRunId: id });
+  }
+  dismissUrlNotices(): void {
+    this.set({ urlNotices: [] });
+  }
+
+  // ---- saved runs and files -----------------------------------------------------------------
+
+  /** Resume the run offered at start-up: its settings, history, weights, AdamW state and π_ref. */
+  async resumeSaved(): Promise<void> {
+    const run = this.autosave.take();
+    if (!run) return;
+    await this.stopLoop();
+    if (this.loading) await this.loading;
+    const rec = run.record;
+    this.imported = rec.importedName ? { config: run.reference.config, weights: run.reference.weights, name: rec.importedName } : null;
+    this.set({ settings: rec.settings, lessonId: rec.page.lessonId, lessonVariant: rec.page.lessonVariant, backendPref: rec.page.backendPref, stepMode: false });
+    await this.load(run);
+  }
+
+  discardSaved(): Promise<void> {
+    return this.autosave.discard();
+  }
+
+  /** The current policy as a checkpoint file, or null before a model is loaded. */
+  async checkpointBytes(): Promise<Uint8Array | null> {
+    if (!this.backend) return null;
+    const s = this.get();
+    return checkpointFile(this.backend, { settings: s.settings, step: this.trainer?.step ?? 0, lesson: s.lessonId });
+  }
+
+  /** Load a checkpoint file; the run restarts from it. Returns the refusal sentence, or null. */
+  async importCheckpoint(name: string, bytes: Uint8Array): Promise<string | null> {
+    const r = readCheckpointFile(name, bytes);
+    if (!r.ok) return r.error;
+    this.imported = r.model;
+    await this.reset();
+    return null;
+  }
+
+  /** Apply a settings file (validated against the settings table), like the sliders: from the next step. */
+  importSettings(name: string, bytes: Uint8Array): { error: string | null; notices: string[] } {
+    const r = parseSettingsFile(name, bytes, this.get().settings);
+    if (!r.ok) return { error: r.error, notices: [] };
+    this.set({ settings: r.settings });
+    return { error: null, notices: r.notices };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The step-through of one GRPO update: the trainer's own step (GrpoTrainer.runStep, with its
+ * inspection) pulled one phase at a time, each shown before the next is computed.
+ *
+ *   page phase     trainer phase it shows
+ *   prompts        rollout (the prompts drawn)
+ *   answers        rollout (the G sampled answers)
+ *   verdicts       verdicts
+ *   advantages     advantages
+ *   ratios         update: the objective term by term at the start of the update
+ *   update         update: log π before and after, the ratios the next inner epoch would see
+ *
+ * The stepped update is a real step: the lab records it like any other (metrics, evaluation).
+ */
+import type { StepPhase } from '../rl/trainer.ts';
+import { PHASES, type InspectorState, type LabState } from '../store/labStore.ts';
+import { rolloutView } from '../store/views.ts';
+
+/** What the step-through needs from the session. */
+export interface StepThroughHost {
+  get(): LabState;
+  set(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void;
+  /** Make sure a model is loaded (false: none could be). */
+  ready(): Promise<boolean>;
+  /** Start a step with the store's settings, with the inspection the step-through shows. */
+  startStep(): AsyncGenerator<StepPhase>;
+  /** Record a phase the lab's loop would record (metrics, evaluation). */
+  record(phase: StepPhase): Promise<void>;
+}
+
+const PAGE_PHASES_AFTER: Partial<Record<StepPhase['kind'], number>> = { rollout: 2, verdicts: 3, advantages: 4, update: PHASES.length };
+
+export class StepThrough {
+  private step: AsyncGenerator<StepPhase> | null = null;
+
+  constructor(private readonly host: StepThroughHost) {}
+
+  /** True while an update is being stepped through and has not been applied yet. */
+  get open(): boolean {
+    return this.step !== null;
+  }
+
+  /** Leave: an update not applied yet is dropped (its rollout is discarded). */
+  async abandon(): Promise<void> {
+    const step = this.step;
+    this.step = null;
+    const ins = this.host.get().inspector;
+    if (step) {
+      await step.return(undefined);
+      if (ins && ins.computed < PHASES.length) this.host.set({ inspector: null });
+    }
+  }
+
+  /** Show the next phase, computing it if needed. After the last phase, a new update begins. */
+  async forward(): Promise<void> {
+    const ins = this.host.get().inspector;
+    if (ins?.busy) return;
+    if (ins && ins.phase + 1 < ins.computed) {
+      this.host.set({ inspector: { ...ins, phase: ins.phase + 1 } });
+      return;
+    }
+    if (!(await this.host.ready())) return;
+    const fresh = !ins || ins.computed >= PHASES.length;
+    if (fresh) {
+      this.step = this.host.startStep();
+      this.host.set((s) => ({ stepsStarted: s.stepsStarted + 1 }));
+    }
+    const base: InspectorState = fresh ? { phase: ins?.phase ?? 0, computed: 0, busy: true, rollout: ins?.rollout ?? null, details: null, settings: null } : { ...ins!, busy: true };
+    this.host.set({ inspector: base, inStep: true });
+    try {
+      this.host.set({ inspector: await this.pull(base, fresh) });
+    } finally {
+      this.host.set({ inStep: false });
+      const now = this.host.get().inspector;
+      if (now?.busy) this.host.set({ inspector: { ...now, busy: false } });
+    }
+  }
+
+  back(): void {
+    const ins = this.host.get().inspector;
+    if (ins && !ins.busy && ins.phase > 0) this.host.set({ inspector: { ...ins, phase: ins.phase - 1 } });
+  }
+
+  /** Pull trainer phases until the next page phase can be shown; after the update, finish the step. */
+  private async pull(ins: InspectorState, fresh: boolean): Promise<InspectorState> {
+    let next = { ...ins };
+    for (;;) {
+      const r = await this.step!.next();
+      if (r.done) {
+        this.step = null;
+        return { ...next, busy: false };
+      }
+      const ph = r.value;
+      if (ph.kind === 'rollout') next = { ...next, settings: ph.settings, rollout: rolloutView(ph.rollout, ph.settings.numGenerations) };
+      else if (ph.kind === 'verdicts' || ph.kind === 'advantages') next = { ...next, rollout: rolloutView(ph.rollout, next.settings!.numGenerations) };
+      else if (ph.kind === 'update') next = { ...next, details: ph.inspection?.answers ?? null };
+      else {
+        await this.host.record(ph); // metrics and evaluation: the stepped update counts like any other
+        continue;
+      }
+      const computed = PAGE_PHASES_AFTER[ph.kind]!;
+      if (ph.kind === 'update') {
+        // the update is applied: record it (metrics, evaluation when due) before showing it
+        for await (const rest of this.step!) await this.host.record(rest);
+        this.step = null;
+        this.host.set((s) => ({ stepsCompleted: s.stepsCompleted + 1 }));
+        return { ...next, busy: false, computed, phase: PHASES.indexOf('ratios') };
+      }
+      return { ...next, busy: false, computed, phase: fresh ? 0 : ins.computed };
+    }
+  }
+}

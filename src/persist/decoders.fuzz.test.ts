@@ -1,0 +1,355 @@
+/**
+ * Structured fuzz of the persist decoders, each from a REAL input:
+ *   - parseSettingsFile: the settings file the lab exports (settingsFileText) and the run export
+ *     (store/exports.ts runJson, with real metrics), both accepted as settings files;
+ *   - validateSavedRun: a record built exactly as the autosave builds it, from a real GRPO step
+ *     on the CPU reference (real StepMetrics, real EvalMetrics, real checkpoints), passed through
+ *     structuredClone as IndexedDB would.
+ * Every field is walked recursively and replaced by hostile values (every wrong type, null,
+ * missing, huge, negative, fractional, NaN/Infinity where the format carries them, nested junk,
+ * long lists, prototype keys). Every case must be accepted or refused with a sentence (never a
+ * throw, never a raw JavaScript message), quickly; and the acceptance must agree with an oracle
+ * of what the format allows, so a field left unchecked shows up as "accepted".
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeCheckpoint } from '../model/checkpoint.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { ReferenceBackend } from '../model/reference/backend.ts';
+import { Rng } from '../model/rng.ts';
+import { defaultSettings, parseSetting, SETTINGS, SETTINGS_BY_KEY, type Settings } from '../rl/settings.ts';
+import { GrpoTrainer } from '../rl/trainer.ts';
+import { runJson } from '../store/exports.ts';
+import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord } from './savedRun.ts';
+import { parseSettingsFile, settingsFileText } from './settingsFile.ts';
+
+type Seg = string | number;
+const MISSING = Symbol('missing');
+const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'Symbol('];
+
+const ALL_KEYS = SETTINGS.map((s) => s.key).sort().join();
+const pathText = (p: Seg[]) => p.reduce<string>((a, s) => (typeof s === 'number' ? `${a}[${s}]` : a ? `${a}.${s}` : s), '');
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Object]';
+
+/** Every path in a value (the root [] included); binary data is a leaf. */
+function allPaths(v: unknown, p: Seg[] = []): Seg[][] {
+  const out: Seg[][] = [p];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...allPaths(x, [...p, i])));
+  else if (isPlain(v)) for (const [k, x] of Object.entries(v)) out.push(...allPaths(x, [...p, k]));
+  return out;
+}
+
+const get = (root: unknown, p: Seg[]) => p.reduce<unknown>((o, s) => (o as Record<Seg, unknown>)[s], root);
+
+/** A copy of `root` with the value at `p` replaced (MISSING: deleted, or removed from its list), copying only the objects on the path. */
+function setAt(root: unknown, p: Seg[], value: unknown): unknown {
+  if (p.length === 0) return value === MISSING ? undefined : value;
+  const [s, ...rest] = p;
+  const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<Seg, unknown>;
+  if (rest.length) copy[s] = setAt((root as Record<Seg, unknown>)[s], rest, value);
+  else if (value !== MISSING) copy[s] = value;
+  else if (Array.isArray(copy)) (copy as unknown[]).splice(s as number, 1);
+  else delete copy[s];
+  return copy;
+}
+
+/** An own property, even "__proto__", as JSON.parse or structuredClone would create it. */
+function withKey(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const copy = { ...o };
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+type Kind = 'number' | 'nonfinite' | 'string' | 'boolean' | 'null' | 'missing' | 'list' | 'object' | 'bytes' | 'other';
+function kindOf(v: unknown): Kind {
+  if (v === MISSING || v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (typeof v === 'number') return Number.isFinite(v) ? 'number' : 'nonfinite';
+  if (typeof v === 'string' || typeof v === 'boolean') return typeof v as Kind;
+  if (Array.isArray(v)) return 'list';
+  if (Object.prototype.toString.call(v) === '[object Uint8Array]') return 'bytes';
+  return isPlain(v) ? 'object' : 'other';
+}
+
+/** Hostile values for JSON (a settings file). */
+const JSON_HOSTILE: [string, unknown][] = [
+  ['string', 'x'], ['empty string', ''], ['"NaN"', 'NaN'], ['"Infinity"', 'Infinity'], ['numeric string', '8'], ['"true"', 'true'], ['long string', 'z'.repeat(10_000)],
+  ['zero', 0], ['-1', -1], ['fraction', 1.5], ['1e308', 1e308], ['-1e308', -1e308], ['2^53', 2 ** 53], ['1e6', 1e6], ['tiny', 1e-300],
+  ['true', true], ['false', false], ['null', null],
+  ['empty list', []], ['list', [1, 2, 3]], ['list of junk', [null, {}, 'x']], ['empty object', {}], ['nested object', { a: { b: [1, { c: null }] } }],
+  ['long list', new Array(20_000).fill(0)], ['missing', MISSING],
+];
+
+/** Hostile values a structured clone (IndexedDB) can carry besides JSON's. */
+function cloneHostile(): [string, unknown][] {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  let deep: unknown = 1;
+  for (let i = 0; i < 2000; i++) deep = { d: deep };
+  const nullProto = Object.assign(Object.create(null), { step: 1, reward: 0.5 });
+  return [
+    ...JSON_HOSTILE.filter(([n]) => n !== 'long list'),
+    ['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity], ['-0', -0], ['present undefined', undefined], ['bigint', 10n],
+    ['Date', new Date(0)], ['Map', new Map([[1, 2]])], ['Set', new Set([1])], ['Float32Array', new Float32Array(4)], ['Uint8Array', new Uint8Array(8)],
+    ['sparse huge list', new Array(10_000_000)], ['long list', new Array(20_000).fill(0)], ['cyclic object', cyclic], ['deep object', deep], ['null-prototype object', nullProto],
+  ];
+}
+
+/** A sentence for a person: no engine message, no "undefined", not empty or huge. (One expect per call: expect is slow in a hot loop.) */
+function checkSentence(message: string, where: string): void {
+  const problems = BAD_WORDS.filter((w) => message.includes(w));
+  if (!/^\S.{10,600}$/s.test(message)) problems.push('not a sentence of 10 to 600 characters');
+  if (problems.length) expect(problems, `${where}: ${message}`).toEqual([]);
+}
+
+interface Case { path: string; name: string; accepted: boolean; error?: string; ms: number }
+function summarize(title: string, paths: number, cases: Case[], ms: number): void {
+  const refused = cases.filter((c) => !c.accepted);
+  const slowest = cases.reduce((a, c) => (c.ms > a.ms ? c : a), cases[0]);
+  const inDecoder = cases.reduce((a, c) => a + c.ms, 0);
+  console.log(`${title}: ${paths} paths, ${cases.length} cases (${refused.length} refused, ${cases.length - refused.length} accepted) in ${ms.toFixed(0)} ms (${inDecoder.toFixed(0)} ms in the decoder); slowest ${slowest.ms.toFixed(1)} ms (${slowest.path} ← ${slowest.name})`);
+  const seen = new Set<string>();
+  const examples = refused.filter((c) => { const k = c.path.split(/[.[]/)[0]; if (seen.has(k)) return false; seen.add(k); return true; });
+  console.table(examples.slice(0, 14).map((c) => ({ field: c.path, value: c.name, error: c.error!.slice(0, 150) })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings files.
+
+/** Accept iff a settings value is of the spec's JSON type and valid for the table (the file is refused otherwise). */
+function settingOk(key: string, v: unknown): boolean {
+  const spec = SETTINGS_BY_KEY[key];
+  if (v === MISSING) return true; // a partial file keeps the others
+  const typeOk = spec.kind === 'bool' ? typeof v === 'boolean' : spec.kind === 'enum' ? typeof v === 'string' : typeof v === 'number' && Number.isFinite(v);
+  return typeOk && parseSetting(spec, String(v)).ok;
+}
+
+function fuzzSettingsFile(label: string, doc: Record<string, unknown>, cases: Case[]): number {
+  const paths = allPaths(doc);
+  const MARK = 'HOSTILE-VALUE-MARK';
+  const decode = (name: string, p: Seg[], text: string, want: 'accept' | 'refuse' | 'either') => {
+    const t0 = performance.now();
+    let r: ReturnType<typeof parseSettingsFile>;
+    try {
+      r = parseSettingsFile(`${label}.json`, new TextEncoder().encode(text));
+    } catch (e) {
+      throw new Error(`${label} ${pathText(p)} ← ${name}: threw ${String(e)}`);
+    }
+    const ms = performance.now() - t0;
+    const where = `${label} ${pathText(p)} ← ${name}`;
+    if (r.ok) {
+      const keys = Object.keys(r.settings).sort().join();
+      const invalid = Object.entries(r.settings).filter(([k, v]) => !SETTINGS_BY_KEY[k] || !parseSetting(SETTINGS_BY_KEY[k], String(v)).ok);
+      if (keys !== ALL_KEYS || invalid.length) expect({ keys, invalid }, where).toEqual({ keys: ALL_KEYS, invalid: [] });
+      for (const n of r.notices) checkSentence(n, where);
+    } else {
+      checkSentence(r.error, where);
+      if (!/^\S+ was not loaded: .+\. Nothing was changed\.$/s.test(r.error)) expect(r.error, where).toMatch(/^\S+ was not loaded: .+\. Nothing was changed\.$/s);
+    }
+    if (want !== 'either' && (r.ok ? 'accept' : 'refuse') !== want) expect(r.ok ? 'accept' : 'refuse', `${where}: ${r.ok ? 'accepted' : r.error}`).toBe(want);
+    cases.push({ path: `${label}:${pathText(p)}`, name, accepted: r.ok, error: r.ok ? undefined : r.error, ms });
+  };
+  for (const p of paths) {
+    const original = p.length ? get(doc, p) : doc;
+    const inSettings = p[0] === 'settings';
+    for (const [name, value] of [...JSON_HOSTILE, ['1e999 (Infinity)', 'RAW:1e999'], ['-1e999', 'RAW:-1e999']] as [string, unknown][]) {
+      const raw = typeof value === 'string' && value.startsWith('RAW:') ? value.slice(4) : undefined;
+      const effective = raw !== undefined ? Number(raw) : value;
+      const text = value === MISSING ? JSON.stringify(setAt(doc, p, MISSING)) ?? '' : JSON.stringify(setAt(doc, p, MARK)).replace(`"${MARK}"`, () => raw ?? JSON.stringify(value));
+      const same = JSON.stringify(effective) === JSON.stringify(original) && kindOf(effective) === kindOf(original);
+      let want: 'accept' | 'refuse' | 'either';
+      if (p.length === 0) want = 'refuse';
+      else if (inSettings && p.length === 2) want = settingOk(p[1] as string, effective) ? 'accept' : 'refuse';
+      else if (inSettings && p.length === 1) want = kindOf(effective) === 'object' ? 'either' : 'refuse';
+      else if (p[0] === 'format' || p[0] === 'version') want = same ? 'accept' : 'refuse';
+      else want = 'accept'; // the run export's other fields (steps, evals, …) are not read
+      decode(name, p, text, want);
+    }
+    if (isPlain(original)) {
+      for (const [key, extra] of [['zzExtra', { a: [1, null] }], ['__proto__', { beta: 1, format: 'x' }], ['constructor', 5], ['toString', 'x']] as const) {
+        const text = JSON.stringify(p.length ? setAt(doc, p, withKey(original, key, extra)) : withKey(doc, key, extra));
+        decode(`extra ${key}`, [...p, key], text, 'accept');
+      }
+    }
+  }
+  return paths.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saved runs.
+
+const config: ModelConfig = { vocabSize: VOCAB_SIZE, seqLen: 16, dModel: 8, nHeads: 2, nLayers: 1 };
+const runSettings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 2, numGenerations: 4, maxCompletionLength: 5, numIterations: 1, evalEvery: 1 };
+
+/** A saved record as the autosave writes it (src/lab/autosave.ts), from one real GRPO step, through structuredClone like IndexedDB. */
+async function realSavedRun(): Promise<SavedRunRecord> {
+  const be = ReferenceBackend.create(config, 7);
+  await be.snapshotReference();
+  const reference = await be.getWeights();
+  const tr = new GrpoTrainer(be, runSettings, { evalSize: 2 });
+  const e0 = await tr.evaluate();
+  const { metrics } = await tr.trainStep();
+  const e1 = await tr.evaluate();
+  const prompts = new Rng(runSettings.seed);
+  prompts.normal(); // a stream with a spare normal
+  const record: SavedRunRecord = {
+    format: SAVED_RUN_FORMAT,
+    version: SAVED_RUN_VERSION,
+    savedAt: Date.now(),
+    settings: runSettings,
+    page: { lessonId: 'mixed-groups', lessonVariant: 1, backendPref: 'cpu' },
+    steps: [metrics],
+    evals: [e0, e1],
+    trainer: { step: 1, numTokens: metrics.num_tokens, promptRng: prompts.getState() },
+    checkpoint: encodeCheckpoint({ config, weights: await be.getWeights(), optimizer: await be.getOptimizerState(), metadata: { kind: 'rl', step: 1, createdBy: 'rlvr-lab autosave' } }),
+    reference: encodeCheckpoint({ config, weights: reference, metadata: { kind: 'reference' } }),
+    importedName: null,
+  };
+  return structuredClone(record);
+}
+
+const whole = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const scalarMetric = (v: unknown) => typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * What the saved-run format allows at a path: 'accept', 'refuse', or 'either' (same kind, a value
+ * whose validity depends on other fields). `p` is the path of the mutation, `v` the new value.
+ */
+function savedRunOracle(p: Seg[], v: unknown, original: unknown): 'accept' | 'refuse' | 'either' {
+  const t = pathText(p);
+  const missing = v === MISSING || v === undefined;
+  const yes = (ok: boolean) => (ok ? 'accept' : 'refuse');
+  if (p.length === 0) return 'refuse';
+  if (/^(format|version)$/.test(t)) return yes(!missing && Object.is(v, original));
+  if (t === 'savedAt') return yes(finite(v) && (v as number) >= 0 && (v as number) <= 8.64e15);
+  if (t === 'settings') return kindOf(v) === 'object' ? 'either' : 'refuse';
+  if (p[0] === 'settings' && p.length === 2) {
+    const spec = SETTINGS_BY_KEY[p[1] as string];
+    if (missing) return 'accept';
+    const typeOk = spec.kind === 'bool' ? typeof v === 'boolean' : spec.kind === 'enum' ? typeof v === 'string' : finite(v);
+    return yes(typeOk && parseSetting(spec, String(v)).ok);
+  }
+  // an id this version has no lesson for (or a variant it lacks) resumes the run without the lesson
+  if (t === 'page.lessonId') return yes(v === null || (typeof v === 'string' && v.length >= 1 && v.length <= 100));
+  if (t === 'page.lessonVariant') return yes(whole(v, 0, 63));
+  if (t === 'page.backendPref') return yes(v === 'cpu' || v === 'auto' || v === 'webgpu');
+  if (/^(steps|evals)$/.test(t)) return kindOf(v) === 'list' ? 'either' : 'refuse';
+  if (/^(steps|evals)\[\d+\]$/.test(t)) return v === MISSING ? 'accept' : kindOf(v) === 'object' ? 'either' : 'refuse'; // MISSING: the item removed
+  if (/^(steps|evals)\[\d+\]\.step$/.test(t)) return yes(whole(v, 0, 1e9));
+  if (/^steps\[\d+\]\.reward$/.test(t) || /^evals\[\d+\]\.heldout_accuracy$/.test(t)) return yes(finite(v));
+  if (/^steps\[\d+\]\.finite$/.test(t)) return yes(missing || typeof v === 'boolean');
+  if (/^evals\[\d+\]\.(pass_at_k|by_difficulty)$/.test(t)) return missing ? 'accept' : kindOf(v) === 'object' ? 'either' : 'refuse';
+  if (/^evals\[\d+\]\.(pass_at_k|by_difficulty)\./.test(t)) return yes(missing || typeof v === 'number');
+  if (/^evals\[\d+\]\.samples$/.test(t)) return missing ? 'accept' : kindOf(v) === 'list' ? 'either' : 'refuse';
+  if (/^evals\[\d+\]\.samples\[\d+\]$/.test(t)) return v === MISSING ? 'accept' : kindOf(v) === 'object' ? 'either' : 'refuse';
+  if (/^evals\[\d+\]\.samples\[\d+\]\.(prompt|response)$/.test(t)) return yes(typeof v === 'string' && v.length <= 10_000);
+  if (/^evals\[\d+\]\.samples\[\d+\]\.correct$/.test(t)) return yes(typeof v === 'boolean');
+  if (/^(steps|evals)\[\d+\]\./.test(t)) return yes(missing || scalarMetric(v)); // any other metric: a number (NaN allowed) or true/false
+  if (t === 'trainer') return kindOf(v) === 'object' ? 'either' : 'refuse';
+  if (t === 'trainer.step') return yes(whole(v, 0, 1e9));
+  if (t === 'trainer.numTokens') return yes(whole(v, 0, Number.MAX_SAFE_INTEGER));
+  if (t === 'trainer.promptRng') return v === null ? 'accept' : kindOf(v) === 'object' ? 'either' : 'refuse';
+  if (t === 'trainer.promptRng.state') return yes(whole(v, 0, 0xffffffff));
+  if (t === 'trainer.promptRng.spare') return yes(v === null || finite(v));
+  if (t === 'checkpoint' || t === 'reference') return kindOf(v) === 'bytes' ? 'either' : 'refuse';
+  if (t === 'importedName') return yes(v === null || (typeof v === 'string' && v.length <= 200));
+  if (t === 'page') return kindOf(v) === 'object' ? 'either' : 'refuse';
+  throw new Error(`the oracle does not know the field ${t}: add it`);
+}
+
+/** Where an extra field may be added without changing anything: everywhere, but a metric record's extra field must be a metric. */
+function extraOracle(p: Seg[], key: string, extra: unknown): 'accept' | 'refuse' {
+  const t = pathText(p);
+  const protoKey = key === '__proto__' || key === 'constructor' || key === 'prototype';
+  if (/^(steps|evals)\[\d+\]$/.test(t) && !protoKey) return scalarMetric(extra) ? 'accept' : 'refuse';
+  if (/^evals\[\d+\]\.(pass_at_k|by_difficulty)$/.test(t) && !protoKey) return typeof extra === 'number' ? 'accept' : 'refuse';
+  return 'accept';
+}
+
+describe('decoders of outside data, structured fuzz from real inputs', () => {
+  let record: SavedRunRecord;
+  beforeAll(async () => {
+    record = await realSavedRun();
+  });
+
+  it('settings files (as exported, and the run export): every field × every hostile value', () => {
+    const cases: Case[] = [];
+    const t0 = performance.now();
+    const fileDoc = JSON.parse(settingsFileText({ ...defaultSettings(), numGenerations: 6, beta: 0.04, task: 'add', dynamicSampling: true }));
+    let paths = fuzzSettingsFile('settings', fileDoc, cases);
+    const exportDoc = JSON.parse(runJson({ ...defaultSettings(), beta: 0.02 }, record.steps, record.evals, { backend: 'cpu', startedFrom: 'fuzz' }));
+    paths += fuzzSettingsFile('run-export', exportDoc, cases);
+    const ms = performance.now() - t0;
+    summarize('settings file fuzz', paths, cases, ms);
+    expect(cases.length).toBeGreaterThan(3000);
+    expect(cases.filter((c) => !c.accepted).length).toBeGreaterThan(1000);
+    expect(Math.max(...cases.map((c) => c.ms))).toBeLessThan(250);
+  });
+
+  it('saved runs (as the autosave writes them): every field × every hostile value, agreeing with the format', () => {
+    const cases: Case[] = [];
+    const hostile = cloneHostile();
+    const expectVocab = { vocabSize: VOCAB_SIZE };
+    expect(validateSavedRun(record, expectVocab).ok).toBe(true);
+    const t0 = performance.now();
+    const paths = allPaths(record);
+    const decode = (name: string, p: Seg[], x: unknown, want: 'accept' | 'refuse' | 'either') => {
+      const where = `${pathText(p)} ← ${name}`;
+      const c0 = performance.now();
+      let r: ReturnType<typeof validateSavedRun>;
+      try {
+        r = validateSavedRun(x, expectVocab);
+      } catch (e) {
+        throw new Error(`${where}: threw ${String(e)}`);
+      }
+      const ms = performance.now() - c0;
+      if (!r.ok) {
+        checkSentence(r.error, where);
+        if (!r.error.startsWith('the saved run cannot be resumed: ')) expect(r.error, where).toMatch(/^the saved run cannot be resumed: /);
+      } else {
+        // what comes out is clean: the histories the page keeps, the counters the trainer takes
+        const rec = r.run.record;
+        const clean = Array.isArray(rec.steps) && Array.isArray(rec.evals) && rec.evals.every((e) => isPlain(e.pass_at_k) && isPlain(e.by_difficulty) && Array.isArray(e.samples))
+          && rec.steps.every((m) => Object.values(m).every(scalarMetric)) && Object.keys(rec.settings).sort().join() === ALL_KEYS;
+        if (!clean) expect(rec, `${where}: the record that came out is not clean`).toBe('clean');
+      }
+      if (want !== 'either' && (r.ok ? 'accept' : 'refuse') !== want) expect(r.ok ? 'accept' : 'refuse', `${where}: ${r.ok ? 'accepted' : r.error}`).toBe(want);
+      cases.push({ path: pathText(p), name, accepted: r.ok, error: r.ok ? undefined : r.error, ms });
+    };
+    for (const p of paths) {
+      const original = p.length ? get(record, p) : record;
+      for (const [name, value] of hostile) {
+        const want = Object.is(value, original) ? 'accept' : savedRunOracle(p, value, original);
+        decode(name, p, setAt(record, p, value), want);
+      }
+      if (isPlain(original)) {
+        for (const [key, extra] of [['zzExtra', 1], ['zzNested', { a: [1, null] }], ['__proto__', { step: 'x', format: 'y' }], ['constructor', { junk: true }], ['toString', 5]] as const) {
+          decode(`extra ${key}`, [...p, key], setAt(record, p, withKey(original, key, extra)), extraOracle(p, key, extra));
+        }
+      }
+    }
+    const ms = performance.now() - t0;
+    summarize('saved run fuzz', paths.length, cases, ms);
+    for (const must of ['trainer.promptRng.spare', 'steps[0].kl_exact', 'evals[1].pass_at_k', 'evals[0].samples[0].correct', 'page.lessonVariant', 'settings.numGenerations', 'checkpoint']) expect(paths.map(pathText)).toContain(must);
+    expect(paths.length).toBeGreaterThan(80);
+    expect(cases.length).toBeGreaterThan(4000);
+    expect(cases.filter((c) => !c.accepted).length).toBeGreaterThan(2000);
+    expect(Math.max(...cases.map((c) => c.ms))).toBeLessThan(250);
+  });
+
+  it('saved runs: not a record at all, and damaged checkpoint bytes', () => {
+    for (const x of [null, undefined, 0, 'run', [], new Map(), new Uint8Array(4), Object.create(null)]) {
+      const r = validateSavedRun(x, { vocabSize: VOCAB_SIZE });
+      expect(r.ok).toBe(false);
+      if (!r.ok) checkSentence(r.error, String(typeof x));
+    }
+    const rng = new Rng(3);
+    for (let i = 0; i < 200; i++) {
+      const ck = record.checkpoint.slice();
+      ck[rng.int(Math.min(ck.length, 600))] = rng.int(256);
+      const r = validateSavedRun({ ...record, checkpoint: ck }, { vocabSize: VOCAB_SIZE });
+      if (!r.ok) checkSentence(r.error, `damaged byte ${i}`);
+    }
+  });
+});

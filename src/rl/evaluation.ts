@@ -1,0 +1,58 @@
+/**
+ * Held-out evaluation: greedy accuracy (and pass@k from G samples) on a fixed set of held-out
+ * prompts per difficulty, split from the training prompts by a well-mixed hash.
+ */
+import type { Backend } from '../model/backend.ts';
+import { Rng } from '../model/rng.ts';
+import { decode, encodePrompt } from '../tasks/tokenizer.ts';
+import { getTask } from '../tasks/registry.ts';
+import { samplePrompts } from '../tasks/split.ts';
+import { passAtK } from '../tasks/metrics.ts';
+import type { Task } from '../tasks/types.ts';
+import type { EvalMetrics } from './metrics.ts';
+import { maxNewTokens } from './rollout.ts';
+import type { Settings } from './settings.ts';
+
+/** Held-out greedy accuracy and pass@k on the fixed held-out set of each difficulty (same prompts every time). */
+export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: number; difficulties: number[]; passAtK: boolean; step: number }): Promise<EvalMetrics> {
+  const task = getTask(s.task);
+  const diffs = o.difficulties;
+  const byDifficulty: Record<string, number> = {};
+  const samples: EvalMetrics['samples'] = [];
+  let correct = 0, total = 0;
+  const passSums: Record<string, number> = {};
+  for (const d of diffs) {
+    const prompts = heldoutPrompts(task, d, o.size, s.seed);
+    const promptTokens = prompts.map(encodePrompt);
+    const maxNew = maxNewTokens(backend, Math.max(...promptTokens.map((p) => p.length)), s);
+    const greedy = await backend.sample({ prompts: promptTokens, numGenerations: 1, temperature: 0, maxNewTokens: maxNew, seed: s.seed, stream: 0 });
+    let c = 0;
+    prompts.forEach((p, i) => {
+      const text = decode(greedy.tokens[i]);
+      const ok = task.verify(p, text).correct;
+      if (ok) c++;
+      if (samples.length < 8) samples.push({ prompt: p, response: text, correct: ok });
+    });
+    byDifficulty[String(d)] = c / prompts.length;
+    correct += c;
+    total += prompts.length;
+    if (o.passAtK) {
+      const G = s.numGenerations;
+      const res = await backend.sample({ prompts: promptTokens, numGenerations: G, temperature: s.temperature, maxNewTokens: maxNew, seed: s.seed ^ 0x5eed, stream: o.step });
+      for (let p = 0; p < prompts.length; p++) {
+        let cp = 0;
+        for (let i = 0; i < G; i++) if (task.verify(prompts[p], decode(res.tokens[p * G + i])).correct) cp++;
+        for (let k = 1; k <= G; k *= 2) passSums[String(k)] = (passSums[String(k)] ?? 0) + passAtK(G, cp, k);
+      }
+    }
+  }
+  const pass_at_k: Record<string, number> = {};
+  for (const [k, v] of Object.entries(passSums)) pass_at_k[k] = v / total;
+  return { step: o.step, heldout_accuracy: correct / total, pass_at_k, by_difficulty: byDifficulty, samples };
+}
+
+/** The fixed held-out evaluation prompts for a task and difficulty (seeded by the run seed). */
+export function heldoutPrompts(task: Task, difficulty: number, n: number, seed: number): string[] {
+  return samplePrompts(task, new Rng((seed ^ 0x0e7a1) >>> 0), difficulty, 'heldout', n).map((i) => i.prompt);
+}
+

@@ -1,0 +1,151 @@
+/**
+ * The numbers of one GRPO step and of one held-out evaluation, by TRL's names where TRL has
+ * one: what the charts, the stop signals, the lessons' checks and the CLI's JSONL read.
+ */
+import { ANSWER_SEPARATOR } from '../tasks/tokenizer.ts';
+import { mixedGroupProbability } from '../tasks/metrics.ts';
+import type { Rollout, UpdateResult } from './trainer.ts';
+
+/** Every number of a step, by TRL's names where TRL has one. */
+export interface StepMetrics {
+  step: number;
+  reward: number;
+  reward_std: number;
+  frac_reward_zero_std: number;
+  frac_all_pass: number;
+  frac_all_fail: number;
+  frac_mixed: number;
+  /** 1 − p̄^G − (1 − p̄)^G with p̄ the batch pass rate: the chapter's prediction. */
+  mixed_predicted: number;
+  /** Strict accuracy of the sampled answers. */
+  accuracy: number;
+  entropy: number;
+  /** The KL estimator's (k1 or k3) token mean over sampled tokens, when π_ref is evaluated. */
+  kl: number;
+  /** The exact KL(π_θ ‖ π_ref) summed over the vocabulary, token mean (NaN when π_ref is not evaluated). */
+  kl_exact: number;
+  'clip_ratio/low_mean': number;
+  'clip_ratio/high_mean': number;
+  'clip_ratio/region_mean': number;
+  ratio_min: number;
+  ratio_mean: number;
+  ratio_max: number;
+  grad_norm: number;
+  policy_loss: number;
+  mean_length: number;
+  length_correct_mean: number;
+  length_correct_min: number;
+  length_correct_max: number;
+  length_incorrect_mean: number;
+  length_incorrect_min: number;
+  length_incorrect_max: number;
+  /** TRL completions/clipped_ratio: share of answers cut off at the length limit. */
+  clipped_ratio: number;
+  /** Mean fraction of correct scratchpad steps (tasks with checkable steps), else NaN. */
+  process_reward: number;
+  /** Share of answers that think first (a scratchpad before the answer separator "|"). */
+  think_fraction: number;
+  /** Strict accuracy of the answers that think, and of those that answer directly (NaN when there are none). */
+  accuracy_think: number;
+  accuracy_direct: number;
+  tokens_generated: number;
+  /** Cumulative generated tokens since the run started (for matched-compute comparisons). */
+  num_tokens: number;
+  prompts_drawn: number;
+  rollout_ms: number;
+  verify_ms: number;
+  update_ms: number;
+  /** False if the update produced NaN/Inf and was rejected. */
+  finite: boolean;
+}
+
+export interface EvalMetrics {
+  step: number;
+  heldout_accuracy: number;
+  /** pass@k for k = 1, 2, 4, … ≤ G (unbiased estimator from G samples per prompt). */
+  pass_at_k: Record<string, number>;
+  by_difficulty: Record<string, number>;
+  /** The held-out prompts' greedy answers (the step inspector and tests show some). */
+  samples: { prompt: string; response: string; correct: boolean }[];
+}
+
+const stats = (xs: number[]) => xs.length ? { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) } : { mean: NaN, min: NaN, max: NaN };
+
+/** A step's metrics from its rollout and update (pure; exported for tests). */
+export function stepMetrics(
+  rollout: Rollout,
+  u: UpdateResult,
+  G: number,
+  numTokens: number,
+  processReward: (prompt: string, response: string) => number | undefined,
+): StepMetrics {
+  const rewards = rollout.groups.flatMap((g) => g.rewards);
+  const n = rewards.length;
+  const mean = rewards.reduce((a, b) => a + b, 0) / Math.max(1, n);
+  const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, n));
+  let zeroStd = 0, allPass = 0, allFail = 0, mixed = 0, passes = 0;
+  const lenC: number[] = [], lenI: number[] = [], lenAll: number[] = [];
+  let truncated = 0;
+  const proc: number[] = [];
+  let think = 0, thinkRight = 0, directRight = 0;
+  for (const g of rollout.groups) {
+    if (g.rewards.every((r) => r === g.rewards[0])) zeroStd++;
+    const c = g.correct.filter(Boolean).length;
+    passes += c;
+    if (c === g.correct.length) allPass++;
+    else if (c === 0) allFail++;
+    else mixed++;
+    g.tokens.forEach((t, i) => {
+      (g.correct[i] ? lenC : lenI).push(t.length);
+      lenAll.push(t.length);
+      if (!g.finished[i]) truncated++;
+      if (g.responses[i].includes(ANSWER_SEPARATOR)) {
+        think++;
+        if (g.correct[i]) thinkRight++;
+      } else if (g.correct[i]) directRight++;
+      const pr = processReward(g.prompt, g.responses[i]);
+      if (pr !== undefined) proc.push(pr);
+    });
+  }
+  const P = Math.max(1, rollout.groups.length);
+  const pBar = passes / Math.max(1, n);
+  const sc = stats(lenC), si = stats(lenI);
+  const m = u.metrics;
+  return {
+    step: rollout.step,
+    reward: mean,
+    reward_std: std,
+    frac_reward_zero_std: zeroStd / P,
+    frac_all_pass: allPass / P,
+    frac_all_fail: allFail / P,
+    frac_mixed: mixed / P,
+    mixed_predicted: mixedGroupProbability(pBar, G),
+    accuracy: pBar,
+    entropy: m.entropy ?? NaN,
+    kl: m.kl ?? 0,
+    kl_exact: m.kl_exact ?? NaN,
+    'clip_ratio/low_mean': m['clip_ratio/low_mean'] ?? 0,
+    'clip_ratio/high_mean': m['clip_ratio/high_mean'] ?? 0,
+    'clip_ratio/region_mean': m['clip_ratio/region_mean'] ?? 0,
+    ratio_min: m.ratio_min ?? 1,
+    ratio_mean: m.ratio_mean ?? 1,
+    ratio_max: m.ratio_max ?? 1,
+    grad_norm: u.gradNorm,
+    policy_loss: u.loss,
+    mean_length: stats(lenAll).mean,
+    length_correct_mean: sc.mean, length_correct_min: sc.min, length_correct_max: sc.max,
+    length_incorrect_mean: si.mean, length_incorrect_min: si.min, length_incorrect_max: si.max,
+    clipped_ratio: truncated / Math.max(1, n),
+    process_reward: proc.length ? proc.reduce((a, b) => a + b, 0) / proc.length : NaN,
+    think_fraction: think / Math.max(1, n),
+    accuracy_think: think ? thinkRight / think : NaN,
+    accuracy_direct: n - think ? directRight / (n - think) : NaN,
+    tokens_generated: rollout.tokensGenerated,
+    num_tokens: numTokens,
+    prompts_drawn: rollout.promptsDrawn,
+    rollout_ms: rollout.rolloutMs,
+    verify_ms: rollout.verifyMs,
+    update_ms: u.updateMs,
+    finite: u.finite,
+  };
+}
