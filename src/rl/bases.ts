@@ -31,12 +31,13 @@ export const BASES: BaseSpec[] = [
   { file: 'reverse-d2.ckpt', task: 'reverse', difficulty: 2, think: false, targetAccuracy: 0.2 },
   { file: 'add-d2.ckpt', task: 'add', difficulty: 2, think: false, targetAccuracy: 0.2 },
   { file: 'digitsum-d1-mix.ckpt', task: 'digitsum', difficulty: 1, think: 'mix', targetAccuracy: 0.2 },
-  // 5 digits: here the running sums pay (the scratchpad lesson). Prompt + scratchpad + EOS is up to
-  // 27 tokens ("<bos>ds:99999=" + "9,18,27,36,45|45" + "<eos>"), so T = 32.
   // The scratchpad lesson: the last digit of a 5-digit sum. Direct answers stay near chance (0.1);
   // the one-digit running sums mod 10 are learnable, so thinking pays. Prompt + scratchpad + EOS
   // is 23 tokens ("<bos>mod:99999=" + "9,8,7,6,5|5" + "<eos>"), inside T = 24.
   { file: 'modsum-d2-mix.ckpt', task: 'modsum', difficulty: 2, think: 'mix', targetAccuracy: 0.2, maxCompletionLength: 14 },
+  // The scratchpad lesson's control: the whole 5-digit sum, whose running sums (up to 45) this
+  // model cannot write reliably, so thinking does not pay. Prompt + scratchpad + EOS is up to
+  // 27 tokens ("<bos>ds:99999=" + "9,18,27,36,45|45" + "<eos>"), so T = 32.
   { file: 'digitsum-d2-mix.ckpt', task: 'digitsum', difficulty: 2, think: 'mix', targetAccuracy: 0.2, config: { seqLen: 32 }, maxCompletionLength: 18 },
 ];
 

@@ -13,9 +13,6 @@ import { bool, FieldError, num, oneOf } from '../model/validate.ts';
 
 export type BackendPref = 'auto' | 'cpu' | 'webgpu';
 
-/** Page options that are not run settings. */
-export const PAGE_KEYS = ['lesson', 'variant', 'backend', 'classroom', 'hide'] as const;
-
 export interface LabUrlState {
   settings: Settings;
   lessonId: string | null;
