@@ -13,8 +13,10 @@
  * [1,−1,1,−1]. (TRL divides by torch.std, the unbiased G − 1 form, which scales a group's
  * advantages by √((G−1)/G) — 0.87 for G = 4 — and changes nothing else.) eps = 1e-4.
  *
- * A group whose rewards are all equal gets zero advantages under every estimator: it teaches
- * nothing (TRL logs the share of such groups as frac_reward_zero_std).
+ * A group whose rewards are all equal gets zero advantages under grpo, dr_grpo and rloo: it
+ * teaches nothing (TRL logs the share of such groups as frac_reward_zero_std). reinforce's
+ * baseline is the batch mean, so such a group is still pushed up or down by its distance from
+ * the batch — the variance the group baseline removes.
  */
 
 export type AdvantageEstimator = 'grpo' | 'dr_grpo' | 'rloo' | 'reinforce';

@@ -67,7 +67,7 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     for (const G of [2, 16]) {
       const t = await trainerFor({ ...lessonSettings(l, defaultSettings()), numGenerations: G, promptsPerStep: 16 });
       const { rollout: r } = await rolloutWithAdvantages(t);
-      const m = stepMetrics(r, { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], updateMs: 0 }, G, 0, () => undefined);
+      const m = stepMetrics(r, { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], answers: 0, updateMs: 0 }, G, 0, () => undefined);
       rows.push({ G, pass_rate: m.accuracy, frac_mixed: m.frac_mixed, mixed_predicted: m.mixed_predicted });
     }
     console.table(rows);

@@ -46,6 +46,8 @@ export interface UpdateResult {
   metrics: Record<string, number>;
   /** The objective's metrics of each inner epoch as the engine computed them (WGSL or reference). */
   epochs: Record<string, number>[];
+  /** Answers the update trained on (RFT: the verified ones only). */
+  answers: number;
   updateMs: number;
 }
 
@@ -165,8 +167,9 @@ export class GrpoTrainer {
     this.tokensValue += rollout.tokensGenerated;
     yield { kind: 'rollout', step, settings: { ...s }, rollout };
     yield { kind: 'verdicts', step, rollout };
-    const batch = this.batchOf(rollout, s);
-    await this.computeAdvantages(rollout, batch, s);
+    const packed = this.packAnswers(rollout);
+    await this.computeAdvantages(rollout, packed, s); // KL-in-reward needs π_ref on every answer token, truncated ones too
+    const batch = s.maskTruncated ? maskTruncated(packed, rollout) : packed;
     yield { kind: 'advantages', step, rollout, batch };
     const before = o.inspect && s.algorithm === 'grpo' ? await inspectAnswers.before(this.backend, rollout, batch, s) : null;
     const update = await this.update(rollout, batch, s);
@@ -192,15 +195,10 @@ export class GrpoTrainer {
     return { ...out!, evaluation };
   }
 
-  /** The batch the update trains on: every answer after its prompt, mask on the answer tokens. */
-  private batchOf(rollout: Rollout, s: Settings): TokenBatch {
+  /** Every answer after its prompt, mask on the answer tokens. */
+  private packAnswers(rollout: Rollout): TokenBatch {
     const pairs = rollout.groups.flatMap((g) => g.tokens.map((t) => ({ prompt: g.promptTokens, response: t })));
-    const batch = packBatch(pairs, this.backend.config.seqLen, { trim: true });
-    if (s.maskTruncated) {
-      const finished = rollout.groups.flatMap((g) => g.finished);
-      finished.forEach((f, b) => { if (!f) batch.mask.fill(0, b * batch.T, (b + 1) * batch.T); });
-    }
-    return batch;
+    return packBatch(pairs, this.backend.config.seqLen, { trim: true });
   }
 
   /** Group-relative advantages (after KL-in-reward shaping when klMode = reward). */
@@ -235,10 +233,11 @@ export class GrpoTrainer {
     const warm = s.warmupSteps > 0 ? Math.min(1, (this.stepValue + 1) / s.warmupSteps) : 1;
     const adamw = adamwSettings(s.learningRate * warm, s.maxGradNorm);
     if (s.algorithm === 'rft') {
-      const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.correct[i] && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
-      if (verified.length === 0) return { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], updateMs: now() - t0 };
+      // "verified" by the run's verifier — a weak one too: RFT can be hacked like GRPO
+      const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.verdicts[i].correct && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
+      if (verified.length === 0) return { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], answers: 0, updateMs: now() - t0 };
       const r = await this.backend.trainStep(packBatch(verified, this.backend.config.seqLen, { trim: true }), { kind: 'ce' }, adamw);
-      return { loss: r.loss, gradNorm: r.gradNorm, finite: r.finite, metrics: r.metrics, epochs: [r.metrics], updateMs: now() - t0 };
+      return { loss: r.loss, gradNorm: r.gradNorm, finite: r.finite, metrics: r.metrics, epochs: [r.metrics], answers: verified.length, updateMs: now() - t0 };
     }
     const spec = policyLossOf(rollout, batch, s);
     const sums: Record<string, number> = {};
@@ -252,7 +251,8 @@ export class GrpoTrainer {
       gradNorm += r.gradNorm / s.numIterations;
       for (const [k, v] of Object.entries(r.metrics)) sums[k] = (sums[k] ?? 0) + v / s.numIterations;
     }
-    return { loss, gradNorm, finite, metrics: sums, epochs, updateMs: now() - t0 };
+    const answers = rollout.groups.reduce((a, g) => a + g.tokens.length, 0);
+    return { loss, gradNorm, finite, metrics: sums, epochs, answers, updateMs: now() - t0 };
   }
 
   /** Held-out greedy accuracy and pass@k on a fixed held-out set (same prompts every time). */
@@ -261,6 +261,13 @@ export class GrpoTrainer {
     const difficulties = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty(s)];
     return evaluatePolicy(this.backend, s, { size: this.opts.evalSize, difficulties, passAtK: this.opts.evalPassAtK, step: this.stepValue });
   }
+}
+
+/** The batch the update trains on with mask_truncated_completions: answers cut off at the length limit leave the loss. */
+export function maskTruncated(batch: TokenBatch, rollout: Rollout): TokenBatch {
+  const mask = Float32Array.from(batch.mask);
+  rollout.groups.flatMap((g) => g.finished).forEach((f, b) => { if (!f) mask.fill(0, b * batch.T, (b + 1) * batch.T); });
+  return { ...batch, mask };
 }
 
 /** The policy loss of a step: its advantages, π_old (needed when µ > 1) and the objective's settings. */
