@@ -29,4 +29,28 @@ describe('npm run train (CPU reference)', () => {
     for (const k of ['heldout_before', 'heldout_after', 'seconds']) expect(summary, k).toHaveProperty(k);
     expect(r.stderr).toMatch(/from public\/checkpoints\/reverse-d2\.ckpt/); // progress on stderr
   });
+
+  it('lessons headless: --list-lessons prints one JSON line each; --lesson runs one with its verdict in the summary; unknown ones exit 2', () => {
+    const list = train('--list-lessons');
+    expect(list.status, list.stderr).toBe(0);
+    const lessons = list.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lessons.length).toBeGreaterThanOrEqual(7);
+    for (const l of lessons) {
+      expect(typeof l.id).toBe('string');
+      expect(l.variants.length).toBeGreaterThanOrEqual(2);
+      expect(l.steps).toBeGreaterThan(0);
+    }
+    const r = train('--lesson', 'kl-estimators', '--variant', '1', '--seed', '3', '--steps', '2', '--eval-size', '4', '--no-pass-at-k');
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+    expect(summary).toMatchObject({ type: 'summary', task: 'add', seed: 3, lesson: { id: 'kl-estimators', variant: 1, holds: false, state: 'pending' } });
+    expect(summary.lesson.sentence).toMatch(/^In this run: k1 /);
+    expect(Object.keys(summary.lesson.evidence)).toContain('relative_error');
+    for (const args of [['--lesson', 'no-such-lesson'], ['--lesson', 'kl-estimators', '--variant', '9'], ['--variant', '1']]) {
+      const bad = train(...args);
+      expect(bad.status, args.join(' ')).toBe(2);
+      expect(bad.stderr.split('\n')[0]).toMatch(/lesson|variant/);
+      expect(bad.stdout).toBe('');
+    }
+  });
 });

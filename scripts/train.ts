@@ -12,8 +12,9 @@ import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/mode
 import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
+import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
 
-const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]';
+const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`);
@@ -23,16 +24,35 @@ function fail(msg: string): never {
 const TRL_TO_KEY: Record<string, string> = {};
 for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
-export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu'; from?: string; out?: string; evalSize: number; passAtK: boolean }
+export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean }
+
+/** --lesson ID [--variant N]: the lesson's settings (base task and difficulty, knobs, variant) under every other flag. */
+function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefined {
+  const at = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
+  const id = at('lesson');
+  const variantText = at('variant');
+  if (id === undefined) {
+    if (variantText !== undefined) fail('--variant needs --lesson ID');
+    return undefined;
+  }
+  const lesson = getLesson(id);
+  if (!lesson) fail(`unknown lesson "${id.slice(0, 40)}": the lessons are ${LESSONS.map((l) => l.id).join(', ')}`);
+  const variant = variantText === undefined ? 0 : Number(variantText);
+  if (!Number.isInteger(variant) || variant < 0 || variant >= lesson.variants.length) fail(`lesson ${id} has variants 0 to ${lesson.variants.length - 1}, got --variant ${String(variantText).slice(0, 40)}`);
+  return { lesson, variant };
+}
 
 export function parseArgs(argv: string[]): CliArgs {
-  const settings = defaultSettings() as unknown as Record<string, unknown>;
-  const a: CliArgs = { settings: settings as unknown as Settings, steps: 50, backend: 'cpu', evalSize: 32, passAtK: true };
+  const lesson = lessonOf(argv);
+  const settings = (lesson ? lessonSettings(lesson.lesson, defaultSettings(), lesson.variant) : defaultSettings()) as unknown as Record<string, unknown>;
+  const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: 32, passAtK: true, lesson };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (!flag.startsWith('--')) fail(`unexpected argument "${flag}": flags look like --name value`);
     const name = flag.slice(2);
     if (name === 'no-pass-at-k') { a.passAtK = false; continue; }
+    if (name === 'list-lessons') { a.listLessons = true; continue; }
+    if (name === 'lesson' || name === 'variant') { i++; continue; } // read above
     const value = argv[++i];
     if (value === undefined) fail(`flag --${name} needs a value`);
     if (name === 'steps' || name === 'eval-size') {
@@ -72,6 +92,11 @@ function loadStart(a: CliArgs): { config: ModelConfig; weights: Float32Array | n
 
 async function main() {
   const a = parseArgs(process.argv.slice(2));
+  if (a.listLessons) {
+    for (const l of LESSONS) process.stdout.write(`${JSON.stringify({ id: l.id, title: l.title, variants: l.variants.map((v) => v.label), steps: Math.max(...l.variants.map((v) => v.claim.steps)) })}\n`);
+    return;
+  }
+  const lesson = a.lesson && { id: a.lesson.lesson.id, variant: a.lesson.variant, claim: a.lesson.lesson.variants[a.lesson.variant].claim };
   const start = loadStart(a);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   log(`train: task ${a.settings.task}, ${a.steps} steps, seed ${a.settings.seed}, backend ${a.backend}, from ${start.source}`);
@@ -81,7 +106,7 @@ async function main() {
     const { ReferenceBackend } = await import('../src/model/reference/backend.ts');
     const { runTraining } = await import('../src/rl/run.ts');
     const be = start.weights ? new ReferenceBackend(start.config, start.weights) : ReferenceBackend.create(start.config, a.settings.seed);
-    await runTraining(be, a.settings, { steps: a.steps, emit, progress: log, evalSize: a.evalSize, evalPassAtK: a.passAtK });
+    await runTraining(be, a.settings, { steps: a.steps, emit, progress: log, evalSize: a.evalSize, evalPassAtK: a.passAtK, lesson });
     finalWeights = await be.getWeights();
   } else {
     const { withBrowserPage } = await import('./browser.ts');
@@ -91,7 +116,7 @@ async function main() {
       // The page function stays a one-liner: the run itself is a module (src/rl/cliRun.ts) the page imports.
       const weights = await page.evaluate(
         (args) => import('/src/rl/cliRun.ts' as string).then((m: typeof import('../src/rl/cliRun.ts')) => m.runWebGPUTraining(args)),
-        { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK },
+        { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK, lesson: lesson && { id: lesson.id, variant: lesson.variant } },
       );
       return new Float32Array(weights as number[]);
     });

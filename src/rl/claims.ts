@@ -11,7 +11,7 @@ import type { EvalMetrics, StepMetrics } from './metrics.ts';
 /** What a claim is judged on: the run's recorded steps and evaluations. */
 export interface RunRecord {
   steps: readonly StepMetrics[];
-  evals: readonly Pick<EvalMetrics, 'step' | 'heldout_accuracy'>[];
+  evals: readonly (Pick<EvalMetrics, 'step' | 'heldout_accuracy'> & { pass_at_k?: Record<string, number> })[];
 }
 
 export interface ClaimVerdict {
@@ -45,16 +45,30 @@ export const overall = (run: RunRecord, f: (m: StepMetrics) => number) => mean(f
 const r2 = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(2)) : x);
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
-/** Held-out greedy accuracy at the first evaluation and the mean of the last two (as the stop signal reads it). */
-export function heldout(run: RunRecord): { start: number; end: number } | null {
+/**
+ * Held-out accuracy at the first evaluation and at the end (the mean of the last two after the
+ * first): pass@1 of the sampled answers where the evaluation has it (G samples per prompt, the
+ * precise estimate), else greedy accuracy (one answer per prompt: a base at the capability
+ * boundary flips many greedy answers on small weight changes, so it is the noisy one).
+ */
+export function heldout(run: RunRecord): { start: number; end: number; sampled: boolean } | null {
   if (run.evals.length < 2) return null;
-  const start = run.evals[0].heldout_accuracy;
-  const end = mean(run.evals.slice(-2).map((e) => e.heldout_accuracy));
-  return { start, end };
+  const sampled = run.evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
+  const acc = (e: RunRecord['evals'][number]) => (sampled ? e.pass_at_k!['1'] : e.heldout_accuracy);
+  const start = acc(run.evals[0]);
+  const end = mean(run.evals.slice(Math.max(1, run.evals.length - 2)).map(acc));
+  return { start, end, sampled };
 }
 
-/** Most lessons must not wreck the model: held-out accuracy may not fall by more than this. */
-export const WRECK_MARGIN = 0.1;
+/**
+ * Most lessons must not wreck the model. Two readings of it: the sampled accuracy of the
+ * rollouts (P·G answers a step, so the first and last three steps are a precise estimate) may
+ * not fall by more than SAMPLED_MARGIN; held-out accuracy on 24–32 prompts may not fall by more
+ * than HELDOUT_MARGIN (about two standard errors of a difference at that size: pass@1 from G
+ * samples a prompt, or greedy answers).
+ */
+export const SAMPLED_MARGIN = 0.1;
+export const HELDOUT_MARGIN = { sampled: 0.15, greedy: 0.25 };
 
 /**
  * A claim from its parts: `measure` turns the run into named numbers, `holds` judges them,
@@ -79,12 +93,15 @@ export function claim(o: {
       const n = run.steps.length;
       const e = o.measure(run);
       const h = heldout(run);
-      if (h) Object.assign(e, { heldout_start: h.start, heldout_end: h.end });
+      const acc = { start: early(run, (m) => m.accuracy), end: late(run, (m) => m.accuracy) };
+      Object.assign(e, { accuracy_start: acc.start, accuracy_end: acc.end });
+      if (h) Object.assign(e, h.sampled ? { heldout_pass1_start: h.start, heldout_pass1_end: h.end } : { heldout_start: h.start, heldout_end: h.end });
       const evidence = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)]));
       const said = `In this run: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}`;
       if (n < o.steps) return { state: 'pending', sentence: `${said} — the verdict comes at step ${o.steps}.`, evidence };
-      const wrecked = !o.mayWreck && h !== null && h.end < h.start - WRECK_MARGIN;
-      if (wrecked) return { state: 'fails', sentence: `${said}, but held-out accuracy fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, hint: 'Lower the learning rate η or raise the prompts per step P, then reset.' };
+      const hint = 'Lower the learning rate η or raise the prompts per step P, then reset.';
+      if (!o.mayWreck && acc.end < acc.start - SAMPLED_MARGIN) return { state: 'fails', sentence: `${said}, but the sampled accuracy fell ${f2(acc.start)} → ${f2(acc.end)} ✗`, evidence, hint };
+      if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1' : 'accuracy'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, hint };
       const ok = o.holds(e);
       return { state: ok ? 'holds' : 'fails', sentence: `${said} ${ok ? '✓' : '✗ (not shown yet)'}`, evidence, hint: ok ? undefined : o.hint };
     },

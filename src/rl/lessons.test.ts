@@ -8,11 +8,13 @@ import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { getTask } from '../tasks/registry.ts';
+import { decode } from '../tasks/tokenizer.ts';
+import { maxNewTokens } from './rollout.ts';
 import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { rolloutWithAdvantages } from './testing/phases.ts';
-import { GrpoTrainer, heldoutPrompts, stepMetrics, type StepMetrics } from './trainer.ts';
+import { GrpoTrainer, heldoutPrompts, type StepMetrics } from './trainer.ts';
 import { policyObjective } from '../model/objective.ts';
 import { bestOfN } from './baselines.ts';
 
@@ -61,18 +63,42 @@ describe('lessons as data', () => {
 // Every check below: the lesson's shipped base, CPU reference, seed 1 (the default), so the same
 // run every time; the figures it judges are printed. Costs are per check, uncontended CPU.
 describe('lesson effects on the micro base model (CPU reference)', () => {
-  it('1. mixed groups: a larger G mixes more groups, close to 1 − p^G − (1 − p)^G', async () => {
+  it('1. mixed groups: the observed share is within sampling noise of the per-prompt prediction; the batch-rate formula over-predicts (Jensen)', async () => {
     const l = getLesson('mixed-groups')!;
     const rows = [];
-    for (const G of [2, 16]) {
-      const t = await trainerFor({ ...lessonSettings(l, defaultSettings()), numGenerations: G, promptsPerStep: 16 });
-      const { rollout: r } = await rolloutWithAdvantages(t);
-      const m = stepMetrics(r, { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], answers: 0, updateMs: 0 }, G, 0, () => undefined);
-      rows.push({ G, pass_rate: m.accuracy, frac_mixed: m.frac_mixed, mixed_predicted: m.mixed_predicted });
+    for (const [v, G] of [[0, 2], [1, 8], [2, 16]] as const) {
+      const s = { ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 32 };
+      expect(s.numGenerations).toBe(G);
+      const t = await trainerFor(s);
+      const { rollout } = await rolloutWithAdvantages(t);
+      // Each prompt's own pass rate from M independent samples (another stream): the unbiased chance that a group of G
+      // of its answers mixes is 1 − C(c, G)/C(M, G) − C(M − c, G)/C(M, G) (hypergeometric, c of M correct).
+      const M = 64;
+      const task = getTask(s.task);
+      const prompts = rollout.groups.map((g) => g.promptTokens);
+      const longest = Math.max(...prompts.map((p) => p.length));
+      const res = await t.backend.sample({ prompts, numGenerations: M, temperature: s.temperature, maxNewTokens: maxNewTokens(t.backend, longest, s), seed: s.seed ^ 0x1e55, stream: 7 });
+      const allOf = (c: number) => { let x = 1; for (let j = 0; j < G; j++) x *= Math.max(0, c - j) / (M - j); return x; };
+      const f = rollout.groups.map((g, i) => {
+        let c = 0;
+        for (let k = 0; k < M; k++) if (task.verify(g.prompt, decode(res.tokens[i * M + k])).correct) c++;
+        return { c, mixed: 1 - allOf(c) - allOf(M - c) };
+      });
+      const P = f.length;
+      const perPrompt = f.reduce((a, x) => a + x.mixed, 0) / P;
+      const se = Math.sqrt(f.reduce((a, x) => a + x.mixed * (1 - x.mixed), 0)) / P; // the observed share is a mean of P Bernoullis
+      const pBar = f.reduce((a, x) => a + x.c, 0) / (P * M);
+      const batchRate = 1 - pBar ** G - (1 - pBar) ** G;
+      const observed = rollout.groups.filter((g) => g.correct.some(Boolean) && !g.correct.every(Boolean)).length / P;
+      rows.push({ G, observed, per_prompt_prediction: perPrompt, se, batch_rate_prediction: batchRate, batch_rate_over_by: batchRate - perPrompt });
     }
     console.table(rows);
-    expect(rows[1].frac_mixed).toBeGreaterThan(rows[0].frac_mixed);
-    expect(rows[1].mixed_predicted).toBeGreaterThan(rows[0].mixed_predicted);
+    for (const r of rows) {
+      expect(Math.abs(r.observed - r.per_prompt_prediction), `G = ${r.G}`).toBeLessThanOrEqual(3 * r.se + 1 / 32);
+      expect(r.batch_rate_prediction, `G = ${r.G}`).toBeGreaterThanOrEqual(r.per_prompt_prediction); // Jensen: the formula is concave
+    }
+    expect(rows[2].observed).toBeGreaterThan(rows[0].observed + 0.3); // G = 16 mixes far more groups than G = 2
+    expect(rows[2].batch_rate_over_by).toBeGreaterThan(0.02); // and the batch formula's over-prediction is visible there
   });
 
   it('2. length bias: GRPO pushes a long wrong answer less per token than a short one; Dr. GRPO pushes them equally', async () => {

@@ -11,6 +11,7 @@
  * check per lesson on a micro model that its effect appears) all read this table.
  */
 import type { Settings } from './settings.ts';
+import { claim, early, fmt2, late, overall, type Claim } from './claims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory';
@@ -18,6 +19,8 @@ export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' 
 export interface LessonVariant {
   label: string;
   settings: Partial<Settings>;
+  /** What this variant's run must show, checked live on the run's own metrics (claims.ts). */
+  claim: Claim;
 }
 
 export interface Lesson {
@@ -35,22 +38,46 @@ export interface Lesson {
   charts: ChartId[];
 }
 
+/** Mixed groups follow G: few at G = 2, most at G ≥ 8, at or below the batch-rate prediction. */
+const mixedClaim = (G: number): Claim => claim({
+  text: `With G = ${G}, ${G <= 2 ? 'fewer than half' : 'more than half'} of the groups mix passes and failures, and the observed share sits at or below 1 − p̄^G − (1 − p̄)^G computed from the batch pass rate p̄ (prompts differ in difficulty, so the batch-rate formula over-predicts: Jensen's gap).`,
+  steps: 10,
+  measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted), pass_rate: overall(r, (m) => m.accuracy) }),
+  holds: (e) => (G <= 2 ? e.frac_mixed < 0.5 : e.frac_mixed > 0.5) && e.frac_mixed <= e.mixed_predicted + 0.05,
+  sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} vs predicted ${fmt2(e.mixed_predicted)} at pass rate ${fmt2(e.pass_rate)}`,
+  hint: 'The pass rate may sit far from the boundary on this seed: try another seed, or more steps.',
+});
+
+const lengthClaim = (lossType: 'grpo' | 'dr_grpo'): Claim => claim({
+  text: lossType === 'grpo'
+    ? 'Within a group, a long wrong answer is pushed down less per token than a short wrong one: per-token push long/short below 1 (GRPO divides each answer by its own length).'
+    : 'Every wrong token of a group is pushed equally, whatever the answer\'s length: per-token push long/short is 1 (Dr. GRPO divides by the same constant).',
+  steps: 10,
+  measure: (r) => ({ push_long_over_short: overall(r, (m) => m.wrong_push_long_over_short), wrong_length_early: early(r, (m) => m.length_incorrect_mean), wrong_length_late: late(r, (m) => m.length_incorrect_mean) }),
+  holds: (e) => (lossType === 'grpo' ? e.push_long_over_short < 0.9 : Math.abs(e.push_long_over_short - 1) < 0.01),
+  sentence: (e) => `per-token push on long vs short wrong answers ${fmt2(e.push_long_over_short)}; wrong answers' length ${fmt2(e.wrong_length_early)} → ${fmt2(e.wrong_length_late)}`,
+  hint: 'No group had two wrong answers of different lengths yet: run a few more steps.',
+});
+
 export const LESSONS: Lesson[] = [
   {
     id: 'mixed-groups',
     title: '1. Mixed groups at the capability boundary',
     base: { task: 'add', difficulty: 2 },
-    settings: { numGenerations: 2, promptsPerStep: 8 },
+    settings: { numGenerations: 2, promptsPerStep: 16, formatReward: 0, evalEvery: 5 },
     variants: [
-      { label: 'G = 2', settings: { numGenerations: 2 } },
-      { label: 'G = 8', settings: { numGenerations: 8 } },
-      { label: 'G = 16', settings: { numGenerations: 16 } },
+      { label: 'G = 2', settings: { numGenerations: 2 }, claim: mixedClaim(2) },
+      { label: 'G = 8', settings: { numGenerations: 8 }, claim: mixedClaim(8) },
+      { label: 'G = 16', settings: { numGenerations: 16 }, claim: mixedClaim(16) },
     ],
     watch:
       'A group teaches only if it mixes passes and failures: then its advantages are non-zero. With pass rate p, ' +
-      'P(mixed) = 1 − p^G − (1 − p)^G. Switch G from 2 to 16 and watch the mixed fraction (groups chart) follow the ' +
-      'dashed prediction, and the theory panel\'s curve lift: a larger group finds the rare success (or failure) ' +
-      'that makes the prompt useful. As the policy masters the task, p → 1 and mixed groups vanish again.',
+      'P(mixed) = 1 − p^G − (1 − p)^G. Switch G from 2 to 16 and watch the mixed fraction (groups chart) beside the ' +
+      'dashed prediction: a larger group finds the rare success (or failure) that makes the prompt useful. The ' +
+      'prediction uses the batch\'s pass rate p̄; but easy prompts are passed by every answer and hard ones by none, ' +
+      'and averaging the formula over prompts gives less than the formula at the average (it is concave: Jensen). So ' +
+      'the observed share sits below the dashed line, further at large G. The format reward is off: with it, ' +
+      'std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
   },
   {
@@ -59,16 +86,17 @@ export const LESSONS: Lesson[] = [
     base: { task: 'digitsum', difficulty: 1 },
     settings: { maxCompletionLength: 14, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
     variants: [
-      { label: 'GRPO (per-answer mean, std scaling)', settings: { lossType: 'grpo', advantage: 'grpo' } },
-      { label: 'Dr. GRPO (sum / max length, no std)', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' } },
+      { label: 'GRPO (per-answer mean, std scaling)', settings: { lossType: 'grpo', advantage: 'grpo' }, claim: lengthClaim('grpo') },
+      { label: 'Dr. GRPO (sum / max length, no std)', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' }, claim: lengthClaim('dr_grpo') },
     ],
     watch:
-      'On the digit-sum base some answers think ("7,12,20|20", ~10 tokens) and some answer directly (2 tokens). ' +
+      'On the digit-sum base some answers think ("7,12,20|20", about ten tokens) and some answer directly (two). ' +
       'GRPO averages each answer\'s token losses over its own length |o_i|: in a group, a long wrong answer gets the same ' +
-      'total push-down as a short wrong one, spread over more tokens — on the base\'s first rollout about a third of the ' +
-      'short one\'s push per token. So long wrong answers are punished less per token, and lengths can drift up. Dr. GRPO ' +
-      'divides every answer by the same constant (max length) and drops the std scaling: every wrong token of a group is ' +
-      'pushed equally. Watch the length chart: incorrect answers\' length vs correct ones, under each variant.',
+      'total push-down as a short wrong one, spread over more tokens, so each of its tokens is pushed less — the ' +
+      'verdict below measures that ratio on this run\'s groups. Dr. GRPO divides every answer by the same constant ' +
+      '(max length) and drops the std scaling: every wrong token of a group is pushed equally. The weighting is what ' +
+      'this lesson shows on every run; the length drift it causes (wrong answers growing longer under GRPO) is small ' +
+      'and noisy at this scale — compare the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
   },
   {
@@ -77,14 +105,35 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.001, warmupSteps: 0 },
     variants: [
-      { label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 } },
-      { label: 'β = 1, ε = 0.2 (KL leash)', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 } },
+      {
+        label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
+        claim: claim({
+          text: 'Without a leash the next-token entropy falls: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
+          steps: 12,
+          mayWreck: true, // the failure it exists to show
+          measure: (r) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) }),
+          holds: (e) => e.entropy_late < e.entropy_early - 0.05,
+          sentence: (e) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`,
+          hint: 'Run more steps, or raise η a little: the collapse is a drift, faster with more update per step.',
+        }),
+      },
+      {
+        label: 'β = 1, ε = 0.2 (KL leash)', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 },
+        claim: claim({
+          text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the KL stays small and the entropy falls little.',
+          steps: 12,
+          measure: (r) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) }),
+          holds: (e) => e.kl_late < 0.1 && e.entropy_late > e.entropy_early - 0.1,
+          sentence: (e) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`,
+          hint: 'Raise β: the leash is the KL term\'s weight.',
+        }),
+      },
     ],
     watch:
-      'Several inner epochs (µ = 4) at η = 1e-3 push the policy toward whatever was rewarded, and the next-token ' +
-      'entropy falls (0.67 → 0.50 nats in 8 steps of the lesson\'s test). A strong KL leash β·KL(π_θ ‖ π_ref) with a ' +
-      'narrow ε holds it higher (0.56) and keeps π_θ nearer π_ref (KL 0.19 vs 0.27). At this scale it is a slowing, ' +
-      'not a rescue: run longer and watch entropy, the KL chart and the clip fractions drift apart.',
+      'Several inner epochs (µ = 4) push the policy toward whatever was rewarded, and the next-token entropy falls: the ' +
+      'policy stops exploring. A strong KL leash β·KL(π_θ ‖ π_ref) with a narrow ε holds it near the base and keeps the ' +
+      'entropy up. Compare the two variants on the entropy and KL charts (the previous run stays as an overlay). At this ' +
+      'scale the leash slows the collapse; it does not undo it.',
     charts: ['entropy', 'kl', 'groups'],
   },
   {
@@ -93,15 +142,36 @@ export const LESSONS: Lesson[] = [
     base: { task: 'digitsum', difficulty: 1 },
     settings: { weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1, warmupSteps: 0 },
     variants: [
-      { label: 'Weak verifier (answer anywhere)', settings: { weakVerifier: 'anywhere' } },
-      { label: 'Strict verifier', settings: { weakVerifier: 'strict' } },
+      {
+        label: 'Weak verifier (answer anywhere)', settings: { weakVerifier: 'anywhere' },
+        claim: claim({
+          text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
+          steps: 12,
+          mayWreck: true, // the failure it exists to show
+          measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
+          holds: (e) => e.gap_early > 0 && e.gap_late > e.gap_early + 0.03,
+          sentence: (e) => `reward − strict accuracy ${fmt2(e.gap_early)} → ${fmt2(e.gap_late)}`,
+          hint: 'Run longer or at η = 2e-3: the hack grows as the paid-wrong answers are reinforced.',
+        }),
+      },
+      {
+        label: 'Strict verifier', settings: { weakVerifier: 'strict' },
+        claim: claim({
+          text: 'The strict verifier pays only right answers: reward equals strict accuracy at every step, and held-out accuracy does not fall.',
+          steps: 12,
+          measure: (r) => ({ gap_max: Math.max(...r.steps.map((m) => Math.abs(m.reward - m.accuracy))) }),
+          holds: (e) => e.gap_max < 1e-9,
+          sentence: (e) => `largest |reward − strict accuracy| ${fmt2(e.gap_max)}`,
+          hint: 'With the format reward on, a well-formed wrong answer earns it: set it to 0.',
+        }),
+      },
     ],
     watch:
       'The weak verifier pays whenever the right number appears anywhere in the answer, so a scratchpad whose running ' +
       'sum is right followed by a wrong answer ("6,15,19|18"), hedges and dumps of digits earn reward without being ' +
-      'right. Reward sits above strict accuracy from the first step (accuracy is always graded strictly); GRPO then ' +
-      'reinforces the paid-wrong answers: the gap widens and answers grow longer than under the strict verifier. Run it ' +
-      'longer (or at η = 2e-3) and the answers turn into digit dumps: reward stays up while strict accuracy falls toward 0.',
+      'right. Accuracy is always graded strictly, so the reward chart shows the gap. GRPO reinforces what is paid: the ' +
+      'gap widens and answers grow. Run it longer and the answers turn into digit dumps: reward stays up while strict ' +
+      'accuracy falls. The strict variant is the control.',
     charts: ['reward', 'length'],
   },
   {
@@ -110,15 +180,34 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: { numGenerations: 8, evalEvery: 5 },
     variants: [
-      { label: 'GRPO', settings: { algorithm: 'grpo' } },
-      { label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' } },
+      {
+        label: 'GRPO', settings: { algorithm: 'grpo' },
+        claim: claim({
+          text: 'GRPO raises the sampled pass rate: the policy moves pass@1 toward what best-of-N gets by sampling N answers.',
+          steps: 40,
+          measure: (r) => ({ accuracy_early: early(r, (m) => m.accuracy), accuracy_late: late(r, (m) => m.accuracy), tokens: r.steps.at(-1)?.num_tokens ?? 0 }),
+          holds: (e) => e.accuracy_late > e.accuracy_early + 0.05,
+          sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
+          hint: 'Run more steps: the rise is a few points per ten steps at this scale, and each step\'s rate is noisy.',
+        }),
+      },
+      {
+        label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' },
+        claim: claim({
+          text: 'RFT (cross-entropy on the verified answers only) also raises the sampled pass rate, for the same generated tokens.',
+          steps: 40,
+          measure: (r) => ({ accuracy_early: early(r, (m) => m.accuracy), accuracy_late: late(r, (m) => m.accuracy), tokens: r.steps.at(-1)?.num_tokens ?? 0 }),
+          holds: (e) => e.accuracy_late > e.accuracy_early + 0.05,
+          sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
+          hint: 'Run more steps.',
+        }),
+      },
     ],
     watch:
-      'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N, drawn on ' +
-      'the pass@k chart at step 0 (on this base 0.75 at N = 8 vs 0.38 for one answer) — but it pays N× the tokens for ' +
-      'every question, forever. GRPO and rejection-sampling fine-tuning (RFT: cross-entropy on the verified answers ' +
-      'only) spend the same generated tokens per step (num_tokens), once, at training time, to move pass@1 toward ' +
-      'pass@N. RFT only imitates the successes (about a third of the answers); GRPO also learns from the failures: ' +
+      'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N, drawn on the ' +
+      'pass@k chart — but it pays N× the tokens for every question, forever. GRPO and rejection-sampling fine-tuning ' +
+      '(RFT: cross-entropy on the verified answers only) spend the same generated tokens per step (num_tokens), once, at ' +
+      'training time, to move pass@1 toward pass@N. RFT only imitates the successes; GRPO also learns from the failures: ' +
       'every answer of a mixed group has a non-zero advantage.',
     charts: ['passk', 'reward'],
   },
@@ -128,20 +217,38 @@ export const LESSONS: Lesson[] = [
     base: { task: 'modsum', difficulty: 2 },
     settings: { maxCompletionLength: 14, formatReward: 0, rewardMode: 'outcome', promptsPerStep: 16 },
     variants: [
-      { label: 'Last digit of the sum: one-digit steps (thinking pays)', settings: { task: 'modsum', difficulty: 2, maxCompletionLength: 14 } },
-      { label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 } },
+      {
+        label: 'Last digit of the sum: one-digit steps (thinking pays)', settings: { task: 'modsum', difficulty: 2, maxCompletionLength: 14 },
+        claim: claim({
+          text: 'Where thinking pays, it spreads: the share of answers that write a scratchpad rises, and answers grow longer.',
+          steps: 16,
+          measure: (r) => ({ think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction), length_early: early(r, (m) => m.mean_length), length_late: late(r, (m) => m.mean_length) }),
+          holds: (e) => e.think_late > e.think_early + 0.15 && e.length_late > e.length_early,
+          sentence: (e) => `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}, answer length ${fmt2(e.length_early)} → ${fmt2(e.length_late)} tokens`,
+          hint: 'Run more steps: the share grows as thinking answers win their groups.',
+        }),
+      },
+      {
+        label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 },
+        claim: claim({
+          text: 'Where thinking does not pay, it does not spread: the scratchpad share does not rise.',
+          steps: 12,
+          measure: (r) => ({ think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction) }),
+          holds: (e) => e.think_late < e.think_early + 0.05,
+          sentence: (e) => `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}`,
+          hint: 'Thinking is paying on this run after all: compare the accuracy with and without a scratchpad on the thinking chart.',
+        }),
+      },
     ],
     watch:
       'Only the final answer is graded; writing running sums first ("7,2,0,3|3") is allowed, never asked for, and the ' +
       'base does it in about half of its answers. The task: the last digit of the sum of 5 digits. Answered directly it ' +
-      'needs all five digits at once, and this 2-layer model is barely above chance (0.1); written out, each step adds ' +
-      'one digit to the previous step, mod 10. Thinking answers are right more often (0.29 vs 0.13 over the first three ' +
-      'steps of the lesson\'s test), so in a mixed group they get the positive advantages, and thinking spreads: the ' +
-      'share goes from 0.45 to 0.80 in 16 steps (nearly all answers by step 20), answers grow from 6.5 to 10 tokens, and ' +
-      'accuracy rises from 0.20 to 0.45 — R1-Zero\'s growing responses at toy scale. The second variant is the control: ' +
-      'the whole digit sum, whose running sums reach 45 and which this model cannot yet write reliably. There thinking ' +
-      'does not pay (0.15 vs 0.21 right), and the share falls from 0.42 to 0.17 in 12 steps. Length grows where it pays, ' +
-      'not because RL likes length. Watch the thinking chart.',
+      'needs all five digits at once, which this 2-layer model barely manages; written out, each step adds one digit to ' +
+      'the previous step, mod 10. Thinking answers are right more often, so in a mixed group they get the positive ' +
+      'advantages, and thinking spreads: the share rises and answers grow longer — R1-Zero\'s growing responses at toy ' +
+      'scale. The second variant is the control: the whole digit sum, whose running sums reach 45 and which this model ' +
+      'cannot yet write reliably. There thinking does not pay, and it does not spread. Length grows where it pays, not ' +
+      'because RL likes length. Watch the thinking chart.',
     charts: ['thinking', 'length', 'reward'],
   },
   {
@@ -149,16 +256,27 @@ export const LESSONS: Lesson[] = [
     title: '7. KL estimators: k1 vs k3 vs the exact KL',
     base: { task: 'add', difficulty: 2 },
     settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.0003, numIterations: 1, warmupSteps: 0 },
-    variants: [
-      { label: 'k3 = e^d − d − 1', settings: { klEstimator: 'k3' } },
-      { label: 'k1 = −d', settings: { klEstimator: 'k1' } },
-    ],
+    variants: (['k3', 'k1'] as const).map((k) => ({
+      label: k === 'k3' ? 'k3 = e^d − d − 1' : 'k1 = −d',
+      settings: { klEstimator: k },
+      claim: claim({
+        text: `The ${k} estimator's token mean tracks the exact KL (summed over the vocabulary) once π_θ has moved: within a third of it on average.`,
+        steps: 10,
+        measure: (r) => {
+          const moved = r.steps.filter((m) => m.kl_exact > 1e-3);
+          const err = moved.map((m) => Math.abs(m.kl - m.kl_exact) / m.kl_exact);
+          return { steps_moved: moved.length, relative_error: err.length ? err.reduce((a, b) => a + b, 0) / err.length : NaN, kl_late: late(r, (m) => m.kl), kl_exact_late: late(r, (m) => m.kl_exact) };
+        },
+        holds: (e) => e.steps_moved >= 3 && e.relative_error < 1 / 3,
+        sentence: (e) => `${k} ${fmt2(e.kl_late)} vs exact ${fmt2(e.kl_exact_late)} nats (mean relative error ${fmt2(e.relative_error)})`,
+        hint: 'π_θ has barely moved from π_ref yet: run more steps.',
+      }),
+    })),
     watch:
-      'Per sampled token, with d = log π_ref − log π_θ, k1 = −d is unbiased but often negative (about a third of the ' +
-      'tokens here); k3 = e^d − d − 1 is unbiased and never negative. The exact KL sums over the whole small vocabulary ' +
-      '(51 tokens), so the estimators can be checked against it: both agree within their standard errors. While π_θ ' +
-      'stays close to π_ref (this lesson\'s η) k3 has the lower variance; drift 3× faster and e^d\'s tail makes k3 the ' +
-      'noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
+      'Per sampled token, with d = log π_ref − log π_θ, k1 = −d is unbiased but often negative; k3 = e^d − d − 1 is ' +
+      'unbiased and never negative. The exact KL sums over the whole small vocabulary (51 tokens), so the estimators can ' +
+      'be checked against it. While π_θ stays close to π_ref k3 has the lower variance; far from it, e^d\'s tail makes k3 ' +
+      'the noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
       'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
   },

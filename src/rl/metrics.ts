@@ -4,7 +4,9 @@
  */
 import { ANSWER_SEPARATOR } from '../tasks/tokenizer.ts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
+import { getTask } from '../tasks/registry.ts';
 import type { Rollout, UpdateResult } from './trainer.ts';
+import type { Settings } from './settings.ts';
 
 /** Every number of a step, by TRL's names where TRL has one. */
 export interface StepMetrics {
@@ -17,6 +19,12 @@ export interface StepMetrics {
   frac_mixed: number;
   /** 1 − p̄^G − (1 − p̄)^G with p̄ the batch pass rate: the chapter's prediction. */
   mixed_predicted: number;
+  /**
+   * The same formula averaged over the prompts, each at its own pass rate c_i/G in this step (a
+   * plug-in: slightly low). Below mixed_predicted whenever prompts differ in difficulty: the
+   * formula is concave, so the average of it is below it at the average (Jensen's gap).
+   */
+  mixed_predicted_per_prompt: number;
   /** Strict accuracy of the sampled answers. */
   accuracy: number;
   entropy: number;
@@ -43,6 +51,13 @@ export interface StepMetrics {
   clipped_ratio: number;
   /** Mean fraction of correct scratchpad steps (tasks with checkable steps), else NaN. */
   process_reward: number;
+  /**
+   * Lesson 2's weighting, live: in groups with wrong answers of different lengths, the per-token
+   * push on the longest wrong answer over that on the shortest (|A_i|·w_i per token, w_i from
+   * loss_type: 1/|o_i| for grpo, a constant for dapo and dr_grpo), averaged over such groups.
+   * Below 1: long wrong answers are pushed down less per token. NaN without such groups or under RFT.
+   */
+  wrong_push_long_over_short: number;
   /** Share of answers that think first (a scratchpad before the answer separator "|"). */
   think_fraction: number;
   /** Strict accuracy of the answers that think, and of those that answer directly (NaN when there are none). */
@@ -72,13 +87,9 @@ export interface EvalMetrics {
 const stats = (xs: number[]) => xs.length ? { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) } : { mean: NaN, min: NaN, max: NaN };
 
 /** A step's metrics from its rollout and update (pure; exported for tests). */
-export function stepMetrics(
-  rollout: Rollout,
-  u: UpdateResult,
-  G: number,
-  numTokens: number,
-  processReward: (prompt: string, response: string) => number | undefined,
-): StepMetrics {
+export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numTokens: number): StepMetrics {
+  const G = s.numGenerations;
+  const processReward = (p: string, r: string) => getTask(s.task).processReward?.(p, r);
   const rewards = rollout.groups.flatMap((g) => g.rewards);
   const n = rewards.length;
   const mean = rewards.reduce((a, b) => a + b, 0) / Math.max(1, n);
@@ -120,6 +131,7 @@ export function stepMetrics(
     frac_all_fail: allFail / P,
     frac_mixed: mixed / P,
     mixed_predicted: mixedGroupProbability(pBar, G),
+    mixed_predicted_per_prompt: rollout.groups.length ? rollout.groups.reduce((a, g) => a + mixedGroupProbability(g.correct.filter(Boolean).length / g.correct.length, G), 0) / rollout.groups.length : NaN,
     accuracy: pBar,
     entropy: m.entropy ?? NaN,
     kl: m.kl ?? 0,
@@ -137,6 +149,7 @@ export function stepMetrics(
     length_incorrect_mean: si.mean, length_incorrect_min: si.min, length_incorrect_max: si.max,
     clipped_ratio: truncated / Math.max(1, n),
     process_reward: proc.length ? proc.reduce((a, b) => a + b, 0) / proc.length : NaN,
+    wrong_push_long_over_short: s.algorithm === 'grpo' ? wrongPushRatio(rollout, s.lossType) : NaN,
     think_fraction: think / Math.max(1, n),
     accuracy_think: think ? thinkRight / think : NaN,
     accuracy_direct: n - think ? directRight / (n - think) : NaN,
@@ -148,4 +161,19 @@ export function stepMetrics(
     update_ms: u.updateMs,
     finite: u.finite,
   };
+}
+
+/** See StepMetrics.wrong_push_long_over_short. */
+export function wrongPushRatio(rollout: Rollout, lossType: Settings['lossType']): number {
+  const ratios: number[] = [];
+  for (const g of rollout.groups) {
+    const wrong = g.tokens.map((t, i) => ({ len: t.length, a: Math.abs(g.advantages[i] ?? 0), ok: g.correct[i] })).filter((x) => !x.ok && x.a > 0);
+    if (wrong.length < 2) continue;
+    const short = wrong.reduce((a, x) => (x.len < a.len ? x : a));
+    const long = wrong.reduce((a, x) => (x.len > a.len ? x : a));
+    if (long.len === short.len) continue;
+    const perToken = (x: { len: number; a: number }) => (lossType === 'grpo' ? x.a / x.len : x.a);
+    ratios.push(perToken(long) / perToken(short));
+  }
+  return ratios.length ? ratios.reduce((a, b) => a + b, 0) / ratios.length : NaN;
 }

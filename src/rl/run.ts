@@ -10,6 +10,7 @@ import type { Backend } from '../model/backend.ts';
 import type { Settings } from './settings.ts';
 import { GrpoTrainer } from './trainer.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
+import type { Claim, ClaimVerdict } from './claims.ts';
 
 export interface RunOptions {
   steps: number;
@@ -18,6 +19,8 @@ export interface RunOptions {
   progress?: (message: string) => void;
   evalSize?: number;
   evalPassAtK?: boolean;
+  /** A lesson variant's claim: judged on the run's own metrics, its verdict goes into the summary. */
+  lesson?: { id: string; variant: number; claim: Claim };
 }
 
 export interface RunSummary {
@@ -31,6 +34,8 @@ export interface RunSummary {
   backend: string;
   task: string;
   seed: number;
+  /** The lesson's verdict on this run (when run as a lesson). */
+  lesson?: { id: string; variant: number; holds: boolean; state: ClaimVerdict['state']; sentence: string; evidence: Record<string, number> };
 }
 
 export function evalRecord(e: EvalMetrics): Record<string, unknown> {
@@ -46,15 +51,18 @@ export async function runTraining(backend: Backend, settings: Settings, o: RunOp
   o.progress?.(`step 0: held-out accuracy ${first.heldout_accuracy.toFixed(3)}`);
   let last: EvalMetrics = first;
   const rewards: number[] = [];
+  const record: { steps: StepMetrics[]; evals: EvalMetrics[] } = { steps: [], evals: [first] };
   for (let i = 0; i < o.steps; i++) {
     let metrics: StepMetrics | null = null;
     for await (const ph of trainer.runStep(settings)) {
       if (ph.kind === 'metrics') {
         metrics = ph.metrics;
         rewards.push(metrics.reward);
+        if (ph.accepted) record.steps.push(metrics);
         o.emit({ type: 'step', ...metrics });
       } else if (ph.kind === 'evaluation') {
         last = ph.evaluation;
+        record.evals.push(last);
         o.emit(evalRecord(last));
         o.progress?.(`step ${trainer.step}: reward ${metrics!.reward.toFixed(3)}, held-out accuracy ${last.heldout_accuracy.toFixed(3)}`);
       }
@@ -65,6 +73,7 @@ export async function runTraining(backend: Backend, settings: Settings, o: RunOp
     }
     if (i === o.steps - 1 && last.step !== trainer.step) {
       last = await trainer.evaluate();
+      record.evals.push(last);
       o.emit(evalRecord(last));
       o.progress?.(`step ${trainer.step}: reward ${metrics!.reward.toFixed(3)}, held-out accuracy ${last.heldout_accuracy.toFixed(3)}`);
     }
@@ -83,6 +92,10 @@ export async function runTraining(backend: Backend, settings: Settings, o: RunOp
     task: settings.task,
     seed: settings.seed,
   };
+  if (o.lesson) {
+    const v = o.lesson.claim.judge(record);
+    summary.lesson = { id: o.lesson.id, variant: o.lesson.variant, holds: v.state === 'holds', state: v.state, sentence: v.sentence, evidence: v.evidence };
+  }
   o.emit(summary as unknown as Record<string, unknown>);
   return summary;
 }

@@ -177,7 +177,7 @@ export class GrpoTrainer {
     yield { kind: 'update', step, update, inspection };
     const accepted = update.finite && (this.opts.commits ? this.opts.commits.commit() : true);
     if (!accepted) await this.opts.commits?.rollback();
-    const metrics = stepMetrics(rollout, update, s.numGenerations, this.tokensValue, (p, r) => getTask(s.task).processReward?.(p, r));
+    const metrics = stepMetrics(rollout, update, s, this.tokensValue);
     if (accepted) this.stepValue++;
     const evaluationFollows = accepted && this.stepValue % s.evalEvery === 0;
     yield { kind: 'metrics', step, metrics, rollout, accepted, evaluationFollows };

@@ -1,7 +1,29 @@
-/** The lessons bar (one click each) and the current lesson's text, variants and charts to watch. */
-import { LESSONS, getLesson } from '../rl/lessons.ts';
+/**
+ * The lessons bar (one click each) and the current lesson's text, variants and charts to watch,
+ * with the lesson's claim and its live verdict on this run's own numbers.
+ */
+import { useMemo } from 'react';
+import { LESSONS, getLesson, type Lesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
+
+const MARK = { holds: '✓', fails: '✗', pending: '…' } as const;
+
+/** The variant's claim, judged on the run's recorded steps and evaluations. */
+function Verdict({ lesson, variant }: { lesson: Lesson; variant: number }) {
+  const steps = useLab((s) => s.steps);
+  const evals = useLab((s) => s.evals);
+  const claim = lesson.variants[variant]?.claim;
+  const v = useMemo(() => (claim ? claim.judge({ steps, evals }) : null), [claim, steps, evals]);
+  if (!claim || !v) return null;
+  return (
+    <div className={`claim claim-${v.state}`} data-testid="lesson-verdict" data-state={v.state} role="status" aria-live="polite">
+      <p><strong>Claim:</strong> {claim.text}{claim.frequency ? ` (${claim.frequency})` : ''}</p>
+      <p className="verdict-line"><span aria-hidden="true">{MARK[v.state]}</span> {steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}.` : v.sentence}</p>
+      {v.state === 'fails' && v.hint && <p className="note">Try: {v.hint}</p>}
+    </div>
+  );
+}
 
 export function Lessons() {
   const lab = useSession();
@@ -20,6 +42,7 @@ export function Lessons() {
         <div className="lesson-text" data-testid="lesson-text">
           <h2>{lesson.title}</h2>
           <p>{lesson.watch}</p>
+          <Verdict lesson={lesson} variant={variant} />
           <div className="variants">
             Compare:{' '}
             {lesson.variants.map((v, i) => (

@@ -1,0 +1,78 @@
+/**
+ * npm run lessons -- [--seeds 2,3,4,5,6] [--lesson ID] [--json]
+ *
+ * Every variant of every lesson, run from its base with its settings on several seeds (the
+ * CPU reference, exactly what `npm run train -- --lesson ID --variant N --seed S` runs), with
+ * the claim's verdict and evidence per run. Prints a markdown table (and with --json one JSON
+ * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
+ * the seeds given) — the promise a lesson makes to a teacher.
+ */
+import { readFileSync } from 'node:fs';
+import { decodeCheckpoint } from '../src/model/checkpoint.ts';
+import { ReferenceBackend } from '../src/model/reference/backend.ts';
+import { baseCheckpointPath } from '../src/rl/bases.ts';
+import { LESSONS, lessonSettings } from '../src/rl/lessons.ts';
+import { runTraining, type RunSummary } from '../src/rl/run.ts';
+import { defaultSettings } from '../src/rl/settings.ts';
+
+export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; seconds: number }
+
+/** One lesson variant on one seed, as the CLI runs it (held-out greedy accuracy and pass@k, like the lab). */
+export async function runLesson(id: string, variant: number, seed: number): Promise<LessonRun> {
+  const lesson = LESSONS.find((l) => l.id === id)!;
+  const v = lesson.variants[variant];
+  const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed };
+  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty)!)));
+  const be = new ReferenceBackend(ck.config, ck.weights);
+  let summary: RunSummary | null = null;
+  await runTraining(be, settings, { steps: v.claim.steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; }, evalSize: 32, evalPassAtK: true, lesson: { id, variant, claim: v.claim } });
+  const s = summary! as RunSummary;
+  return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, seconds: s.seconds };
+}
+
+/** At least 4 of 5 seeds (the same share of any other number of seeds). */
+export const enough = (holds: number, seeds: number) => holds >= Math.ceil(0.8 * seeds);
+
+async function main() {
+  const args = process.argv.slice(2);
+  const flag = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
+  const seeds = (flag('seeds') ?? '2,3,4,5,6').split(',').map(Number);
+  const only = flag('lesson');
+  const json = args.includes('--json');
+  const runs: LessonRun[] = [];
+  console.log('| lesson | variant | seed | verdict | evidence |\n|---|---|---|---|---|');
+  for (const l of LESSONS.filter((x) => !only || x.id === only)) {
+    for (let v = 0; v < l.variants.length; v++) {
+      for (const seed of seeds) {
+        const r = await runLesson(l.id, v, seed);
+        runs.push(r);
+        if (json) process.stderr.write(`${JSON.stringify(r)}\n`);
+        const ev = Object.entries(r.evidence).map(([k, x]) => `${k} ${x}`).join(', ');
+        console.log(`| ${l.id} | ${v}: ${r.label} | ${seed} | ${r.holds ? '✓ holds' : '✗ fails'} | ${ev} |`);
+      }
+    }
+  }
+  // Lesson 2's drift, across variants: wrong answers' length over the last steps, GRPO minus Dr. GRPO, per seed.
+  const lengthRuns = runs.filter((r) => r.lesson === 'length-bias');
+  if (lengthRuns.length) {
+    const diffs = seeds.map((seed) => {
+      const at = (v: number) => lengthRuns.find((r) => r.seed === seed && r.variant === v)?.evidence.wrong_length_late ?? NaN;
+      return at(0) - at(1);
+    });
+    const longer = diffs.filter((d) => d > 0).length;
+    console.log(`length-bias drift: wrong answers' late length, GRPO − Dr. GRPO, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (longer under GRPO on ${longer} of ${seeds.length})`);
+  }
+  const failing: string[] = [];
+  for (const key of [...new Set(runs.map((r) => `${r.lesson}#${r.variant}`))]) {
+    const rs = runs.filter((r) => `${r.lesson}#${r.variant}` === key);
+    const n = rs.filter((r) => r.holds).length;
+    console.log(`${key}: holds on ${n} of ${rs.length} seeds`);
+    if (!enough(n, rs.length)) failing.push(key);
+  }
+  if (failing.length) {
+    console.log(`below 4 of 5: ${failing.join(', ')}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,50 @@
+// A lesson's claim is judged on the run's own numbers: pending before its steps, fails when the
+// run is wrecked (unless the variant exists to show a failure), and names its evidence.
+import { describe, expect, it } from 'vitest';
+import { claim, type RunRecord } from './claims.ts';
+import { LESSONS } from './lessons.ts';
+import type { StepMetrics } from './metrics.ts';
+
+const step = (i: number, m: Partial<StepMetrics>) => ({ step: i, accuracy: 0.3, think_fraction: 0.4, ...m }) as StepMetrics;
+const run = (n: number, f: (i: number) => Partial<StepMetrics>, evals: RunRecord['evals'] = []): RunRecord => ({ steps: Array.from({ length: n }, (_, i) => step(i, f(i))), evals });
+const rising = claim({
+  text: 'the share rises', steps: 6,
+  measure: (r) => ({ a: r.steps[0].think_fraction, b: r.steps.at(-1)!.think_fraction }),
+  holds: (e) => e.b > e.a + 0.15,
+  sentence: (e) => `share ${e.a.toFixed(2)} → ${e.b.toFixed(2)}`,
+  hint: 'run longer',
+});
+
+describe('claims', () => {
+  it('pending before its steps, then holds or fails on the run\'s own numbers', () => {
+    expect(rising.judge(run(3, (i) => ({ think_fraction: 0.4 + 0.1 * i }))).state).toBe('pending');
+    const ok = rising.judge(run(6, (i) => ({ think_fraction: 0.4 + 0.1 * i })));
+    expect(ok.state).toBe('holds');
+    expect(ok.sentence).toBe('In this run: share 0.40 → 0.90 in 6 steps ✓');
+    expect(ok.evidence).toMatchObject({ a: 0.4, b: 0.9 });
+    const no = rising.judge(run(6, () => ({ think_fraction: 0.4 })));
+    expect(no.state).toBe('fails');
+    expect(no.hint).toBe('run longer');
+  });
+
+  it('a wrecked run fails its claim: sampled accuracy down by more than 0.1, or held-out pass@1 by more than 0.15', () => {
+    const good = (i: number) => ({ think_fraction: 0.4 + 0.1 * i });
+    expect(rising.judge(run(6, (i) => ({ ...good(i), accuracy: 0.4 - 0.05 * i }))).sentence).toMatch(/sampled accuracy fell 0\.35 → 0\.20 ✗/);
+    const evals = [{ step: 0, heldout_accuracy: 0.5, pass_at_k: { '1': 0.4 } }, { step: 3, heldout_accuracy: 0.5, pass_at_k: { '1': 0.2 } }, { step: 6, heldout_accuracy: 0.5, pass_at_k: { '1': 0.2 } }];
+    const v = rising.judge(run(6, good, evals));
+    expect(v.state).toBe('fails');
+    expect(v.sentence).toMatch(/held-out pass@1 fell 0\.40 → 0\.20/);
+    const failureDemo = claim({ text: 'it hacks', steps: 6, mayWreck: true, measure: () => ({}), holds: () => true, sentence: () => 'hacked', hint: '' });
+    expect(failureDemo.judge(run(6, (i) => ({ accuracy: 0.4 - 0.05 * i }), evals)).state).toBe('holds');
+  });
+
+  it('every lesson variant has a claim, and no lesson text quotes a figure from another run', () => {
+    for (const l of LESSONS) {
+      for (const v of l.variants) {
+        expect(v.claim.steps, `${l.id}: ${v.label}`).toBeGreaterThan(0);
+        expect(v.claim.text.length).toBeGreaterThan(30);
+      }
+      for (const text of [l.watch, ...l.variants.map((v) => v.claim.text)]) expect(text, l.id).not.toMatch(/\b0\.\d\d\b|\d+ steps of/);
+    }
+  });
+});
