@@ -113,7 +113,7 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
       const lp = await t.backend.logprobs(batch);
       const out = policyObjective(
         { B: batch.B, T: batch.T, logprobs: lp.logprobs, entropy: lp.entropy, mask: batch.mask, oldLogprobs: null, refLogprobs: null, advantages: Float32Array.from(r.groups.flatMap((g) => g.advantages)) },
-        { epsilon: s.epsilon, epsilonHigh: s.epsilonHigh, beta: 0, klEstimator: 'k3', lossType: s.lossType as 'grpo' | 'dr_grpo', importanceSamplingLevel: 'token', entropyCoef: 0, maxCompletionLength: s.maxCompletionLength, temperature: 1 },
+        { epsilon: s.epsilon, epsilonHigh: s.epsilonHigh, beta: 0, klEstimator: 'k3', lossType: s.lossType, importanceSamplingLevel: 'token', entropyCoef: 0, maxCompletionLength: s.maxCompletionLength, temperature: 1 },
       );
       // Per-token push on each answer: mean |dL/dlogp| over its tokens.
       const perToken = (b: number) => { let s = 0, n = 0; for (let t2 = 0; t2 < batch.T; t2++) if (batch.mask[b * batch.T + t2]) { s += Math.abs(out.gradLogprob[b * batch.T + t2]); n++; } return s / n; };

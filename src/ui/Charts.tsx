@@ -251,7 +251,7 @@ export function TheoryChart() {
     return { p, prompt: mixedGroupProbability(p, rollout.G) };
   }) : []), [rollout]);
   return (
-    <ChartCard id="theory" title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing." points={points.length}>
+    <ChartCard id="theory" title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart margin={margin}>
           <CartesianGrid strokeDasharray="3 3" />

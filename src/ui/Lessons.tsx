@@ -7,8 +7,6 @@ import { LESSONS, getLesson, type Lesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 
-const MARK = { holds: '✓', fails: '✗', pending: '…' } as const;
-
 /** The variant's claim, judged on the run's recorded steps and evaluations. */
 function Verdict({ lesson, variant }: { lesson: Lesson; variant: number }) {
   const steps = useLab((s) => s.steps);
@@ -19,7 +17,7 @@ function Verdict({ lesson, variant }: { lesson: Lesson; variant: number }) {
   return (
     <div className={`claim claim-${v.state}`} data-testid="lesson-verdict" data-state={v.state} role="status" aria-live="polite">
       <p><strong>Claim:</strong> {claim.text}{claim.frequency ? ` (${claim.frequency})` : ''}</p>
-      <p className="verdict-line"><span aria-hidden="true">{MARK[v.state]}</span> {steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}.` : v.sentence}</p>
+      <p className="verdict-line">{steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}.` : v.sentence}</p>
       {v.state === 'fails' && v.hint && <p className="note">Try: {v.hint}</p>}
     </div>
   );
