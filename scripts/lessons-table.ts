@@ -5,7 +5,9 @@
  * CPU reference, exactly what `npm run train -- --lesson ID --variant N --seed S` runs), with
  * the claim's verdict and evidence per run. Prints a markdown table (and with --json one JSON
  * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
- * the seeds given) — the promise a lesson makes to a teacher.
+ * the seeds given) — the promise a lesson makes to a teacher — or if lesson 2's length drift
+ * (wrong answers longer under GRPO than under Dr. GRPO after its steps, same seed) does not show
+ * on most seeds.
  */
 import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
@@ -52,6 +54,7 @@ async function main() {
       }
     }
   }
+  let driftFails = false;
   // Lesson 2's drift, across variants: wrong answers' length over the last steps, GRPO minus Dr. GRPO, per seed.
   const lengthRuns = runs.filter((r) => r.lesson === 'length-bias');
   if (lengthRuns.length) {
@@ -60,9 +63,12 @@ async function main() {
       return at(0) - at(1);
     });
     const longer = diffs.filter((d) => d > 0).length;
-    console.log(`length-bias drift: wrong answers' late length, GRPO − Dr. GRPO, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (longer under GRPO on ${longer} of ${seeds.length})`);
+    const meanDiff = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+    console.log(`length-bias drift: wrong answers' late length, GRPO − Dr. GRPO, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (longer under GRPO on ${longer} of ${seeds.length}, mean ${meanDiff.toFixed(2)} tokens)`);
+    // noisy by nature (the lesson says how often): a majority of seeds and a mean above 0.2 tokens
+    if (!(longer > seeds.length / 2 && meanDiff > 0.2)) driftFails = true;
   }
-  const failing: string[] = [];
+  const failing: string[] = driftFails ? ['length-bias drift'] : [];
   for (const key of [...new Set(runs.map((r) => `${r.lesson}#${r.variant}`))]) {
     const rs = runs.filter((r) => `${r.lesson}#${r.variant}` === key);
     const n = rs.filter((r) => r.holds).length;

@@ -95,8 +95,9 @@ export const LESSONS: Lesson[] = [
       'total push-down as a short wrong one, spread over more tokens, so each of its tokens is pushed less — the ' +
       'verdict below measures that ratio on this run\'s groups. Dr. GRPO divides every answer by the same constant ' +
       '(max length) and drops the std scaling: every wrong token of a group is pushed equally. The weighting is what ' +
-      'this lesson shows on every run; the length drift it causes (wrong answers growing longer under GRPO) is small ' +
-      'and noisy at this scale — compare the length chart under each variant, over more steps.',
+      'this lesson shows on every run. The length drift it causes is small and noisy at this scale: after the lesson\'s ' +
+      'steps, wrong answers are a little longer under GRPO than under Dr. GRPO on most seeds, not all (4 of 5 in ' +
+      '`npm run lessons`). Compare the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
   },
   {
