@@ -128,7 +128,7 @@ export function RewardChart() {
 
 export function GroupsChart() {
   return (
-    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages. Dashed: 1 − p̄^G − (1 − p̄)^G at the batch pass rate p̄; dotted: the same averaged over the prompts, each at its own pass rate in this step. Prompts differ in difficulty and the formula is concave, so the average over prompts is lower (Jensen's gap); estimated from only G answers a prompt it is lower still, so the observed share sits between the two." yDomain={[0, 1]} series={[
+    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages. Dashed: 1 − p̄^G − (1 − p̄)^G at the batch pass rate p̄; dotted: averaged over the prompts at their own rates from G answers each (low: so few answers). The gap is Jensen's: see the theory panel." yDomain={[0, 1]} series={[
       { name: 'mixed', value: (m) => m.frac_mixed, color: C.blue },
       { name: 'mixed, predicted (batch pass rate)', value: (m) => m.mixed_predicted, color: C.black, dash: '5 4', width: 2 },
       { name: 'predicted, each prompt at its own rate (plug-in)', value: (m) => m.mixed_predicted_per_prompt, color: C.black, dash: '1 3', width: 2 },
