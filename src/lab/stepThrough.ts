@@ -76,6 +76,12 @@ export class StepThrough {
     }
   }
 
+  /** Show group `p` in full (the strip above the phases picks it). */
+  focus(p: number): void {
+    const ins = this.host.get().inspector;
+    if (ins?.rollout && p >= 0 && p < ins.rollout.groups.length) this.host.set({ inspector: { ...ins, focus: p } });
+  }
+
   back(): void {
     const ins = this.host.get().inspector;
     if (ins && !ins.busy && ins.phase > 0) this.host.set({ inspector: { ...ins, phase: ins.phase - 1 } });

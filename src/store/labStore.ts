@@ -51,6 +51,8 @@ export interface InspectorState {
   details: AnswerInspection[][] | null;
   /** The settings the inspected step runs with (its snapshot, not the live controls). */
   settings: Settings | null;
+  /** The group (prompt index) shown in full; the strip summarises every group. */
+  focus?: number;
 }
 
 export interface SavedRun {

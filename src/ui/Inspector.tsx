@@ -40,9 +40,41 @@ function AnswerText({ text }: { text: string }) {
   );
 }
 
+/** The focused group (index and data): the phases show one prompt's group in full. */
+function shown(ins: InspectorState): [number, GroupView][] {
+  const groups = ins.rollout!.groups;
+  const p = Math.min(ins.focus ?? 0, groups.length - 1);
+  return [[p, groups[p]]];
+}
+
+const passes = (g: GroupView) => g.answers.filter((a) => a.correct).length;
+
+/** Every group in one line each: passes of G, mixed or not, and after the update the mean Δ log π. Click to focus. */
+function GroupStrip({ ins }: { ins: InspectorState }) {
+  const lab = useSession();
+  const focus = ins.focus ?? 0;
+  return (
+    <div className="group-strip" role="toolbar" aria-label="Groups: pick one to see in full" data-testid="group-strip">
+      {ins.rollout!.groups.map((g, p) => {
+        const c = passes(g), G = g.answers.length;
+        const kind = c === 0 ? 'all-fail' : c === G ? 'all-pass' : 'mixed';
+        const d = ins.details?.[p];
+        const dlp = d ? d.reduce((a, x) => a + (x.logpAfter - x.logpBefore), 0) / d.length : null;
+        return (
+          <button key={p} className={`strip-group ${kind}${p === focus ? ' current' : ''}`} aria-pressed={p === focus} onClick={() => lab.stepThrough.focus(p)}
+            title={`${g.prompt}: ${c} of ${G} pass (${kind.replace('-', ' ')})${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`}>
+            P{p + 1} <span className="num">{c}/{G}</span>{dlp !== null && <span className="num"> {dlp >= 0 ? '+' : ''}{fmt(dlp, 2)}</span>}
+          </button>
+        );
+      })}
+      <span className="note"> Green: mixed (it teaches). Grey: all pass or all fail (A = 0).</span>
+    </div>
+  );
+}
+
 function Prompts({ ins }: { ins: InspectorState }) {
   return (
-    <ol className="prompt-list">
+    <ol className="prompt-list compact">
       {ins.rollout!.groups.map((g, p) => <li key={p}><code className="prompt-text">{g.prompt}</code></li>)}
     </ol>
   );
@@ -51,7 +83,7 @@ function Prompts({ ins }: { ins: InspectorState }) {
 function Answers({ ins, verdicts }: { ins: InspectorState; verdicts: boolean }) {
   return (
     <div className="groups">
-      {ins.rollout!.groups.map((g, p) => (
+      {shown(ins).map(([p, g]) => (
         <div className="group" key={p}>
           <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
           <table className="answers">
@@ -108,7 +140,7 @@ function Advantages({ ins }: { ins: InspectorState }) {
     <>
       <p>Estimator <code>{st.advantage}</code>{st.advantage === 'grpo' ? <> with <code>scale_rewards = {st.scaleRewards}</code></> : null}. {st.advantage === 'reinforce' ? 'Its baseline is the batch mean, so an all-equal group still gets A ≠ 0 unless it sits at that mean.' : 'A group whose rewards are all equal gets A = 0: it teaches nothing.'}</p>
     <div className="groups">
-      {ins.rollout!.groups.map((g, p) => {
+      {shown(ins).map(([p, g]) => {
         const [formula, filled] = advantageTex(st, g, all);
         return (
           <div className="group" key={p}>
@@ -153,7 +185,7 @@ function termsText(t: string, A: number, term: TokenTerm): string {
   return [`token "${t}"`, `ρ = ${fmt(term.ratio, 4)}, A = ${fmt(A, 4)}`, CLIP_WORDS[term.clip], `KL = ${fmt(term.kl, 4)}`, `weight w = ${fmt(term.weight, 4)}`, `contribution to L: ${fmt(term.loss, 4)}`, `dL/d log π = ${fmt(term.grad, 4)}`].join('\n');
 }
 
-function HeatRow({ tokens, d, view, after, maxKl }: { tokens: string[]; d: AnswerInspection; view: 'ratio' | 'kl'; after: boolean; maxKl: number }) {
+function HeatRow({ tokens, d, view, after, maxKl, onPick }: { tokens: string[]; d: AnswerInspection; view: 'ratio' | 'kl'; after: boolean; maxKl: number; onPick?: (j: number) => void }) {
   return (
     <span className="heat">
       {tokens.map((t, j) => {
@@ -162,7 +194,8 @@ function HeatRow({ tokens, d, view, after, maxKl }: { tokens: string[]; d: Answe
         const clip = after ? (d.sequence ? 0 : d.clipAfter[j]) : term?.clip ?? 0;
         const kl = term?.kl ?? NaN;
         return (
-          <span key={j} className={`tok${clip ? ' clipped' : ''}`} style={tokenStyle(view, ratio, kl, maxKl)}
+          <span key={j} className={`tok${clip ? ' clipped' : ''}`} style={tokenStyle(view, ratio, kl, maxKl)} role={onPick ? 'button' : undefined} tabIndex={onPick ? 0 : undefined}
+            onClick={onPick && (() => onPick(j))} onKeyDown={onPick && ((e) => { if (e.key === 'Enter') onPick(j); })}
             title={after || !term ? `token "${t}": ρ after the update = ${fmt(ratio, 4)}${clip ? ', would be clipped' : ''}` : termsText(t, d.advantage, term)}>
             {t === ' ' ? '␣' : t}{clip ? <sup aria-label="clipped">✂</sup> : null}
           </span>
@@ -180,8 +213,20 @@ function SequenceClip({ d, after }: { d: AnswerInspection; after: boolean }) {
   return <span className={`num seq${side ? ' clipped' : ''}`} data-testid="sequence-clip">s = {fmt(s, 4)}{side ? ` ✂ whole answer clipped ${side > 0 ? 'above' : 'below'}` : ''}</span>;
 }
 
+/** One token's objective, term by term, with this step's numbers (opened by clicking the token). */
+function TokenTerms({ token, A, term }: { token: string; A: number; term: TokenTerm }) {
+  return (
+    <div className="token-terms" data-testid="token-terms" role="region" aria-label={`Objective terms of token ${token}`}>
+      <strong>Token “{token}”</strong>: ρ = {fmt(term.ratio, 4)}, A = {fmt(A, 4)} — {CLIP_WORDS[term.clip]}. KL to π_ref = {fmt(term.kl, 4)};
+      aggregation weight w = {fmt(term.weight, 4)}; contribution to the loss w·(−min(ρA, clip(ρ)A) + β·KL − c_H·H) = {fmt(term.loss, 4)};
+      gradient on its log-probability dL/d log π = {fmt(term.grad, 4)} ({term.grad < 0 ? 'made more likely' : term.grad > 0 ? 'made less likely' : 'not moved'}).
+    </div>
+  );
+}
+
 function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
   const [view, setView] = useState<'ratio' | 'kl'>('ratio');
+  const [pick, setPick] = useState<{ p: number; i: number; j: number } | null>(null);
   const details = ins.details!;
   const st = ins.settings!;
   const flat = details.flat();
@@ -202,7 +247,7 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
             : <>Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /></>}{' '}
           with ε = {st.epsilon}, ε_high = {st.epsilonHigh}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
           {st.numIterations > 1 ? ` with µ = ${st.numIterations} the later epochs see the ratios move (shown after the update).` : ' with µ = 1 the clip never bites (the next phase shows how far one update moved each ratio).'}{' '}
-          KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Hover a token for its terms.
+          KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Click a token for its terms.
         </p>
       )}
       <div className="heat-toggle" role="radiogroup" aria-label="Heat-map shows">
@@ -210,14 +255,15 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
         <label><input type="radio" checked={view === 'kl'} onChange={() => setView('kl')} /> KL to π_ref</label>
         <span className="note"> {nClipped} of {nUnits} {unit} {after ? 'would be clipped in the next inner epoch' : 'clipped'} (✂). Blue: ρ &gt; 1, orange: ρ &lt; 1.</span>
       </div>
-      {ins.rollout!.groups.map((g, p) => (
+      {shown(ins).map(([p, g]) => (
         <div className="group" key={p}>
           <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
           {g.answers.map((a, i) => (
             <div key={i} className="heat-line">
-              <span className="idx">o<sub>{i + 1}</sub></span> <span className="num">A = {fmt(a.advantage)}</span> <HeatRow tokens={a.tokens} d={details[p][i]} view={view} after={after} maxKl={maxKl} /> <SequenceClip d={details[p][i]} after={after} />
+              <span className="idx">o<sub>{i + 1}</sub></span> <span className="num">A = {fmt(a.advantage)}</span> <HeatRow tokens={a.tokens} d={details[p][i]} view={view} after={after} maxKl={maxKl} onPick={after || !details[p][i].tokens ? undefined : (j) => setPick({ p, i, j })} /> <SequenceClip d={details[p][i]} after={after} />
             </div>
           ))}
+          {pick && pick.p === p && details[p][pick.i]?.tokens?.[pick.j] && <TokenTerms token={g.answers[pick.i].tokens[pick.j]} A={g.answers[pick.i].advantage} term={details[p][pick.i].tokens![pick.j]} />}
         </div>
       ))}
     </div>
@@ -225,16 +271,19 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
 }
 
 function Update({ ins }: { ins: InspectorState }) {
-  const rows = ins.rollout!.groups.flatMap((g, p) => g.answers.map((a, i) => ({ p, i, a, d: ins.details![p][i] })));
-  const pos = rows.filter((r) => r.a.advantage > 0);
-  const neg = rows.filter((r) => r.a.advantage < 0);
+  const all = ins.rollout!.groups.flatMap((g, p) => g.answers.map((a, i) => ({ p, i, a, d: ins.details![p][i] })));
+  const pos = all.filter((r) => r.a.advantage > 0);
+  const neg = all.filter((r) => r.a.advantage < 0);
   const up = pos.filter((r) => r.d.logpAfter > r.d.logpBefore).length;
   const down = neg.filter((r) => r.d.logpAfter < r.d.logpBefore).length;
+  const [[fp]] = shown(ins);
+  const rows = all.filter((r) => r.p === fp);
   return (
     <div>
       <p className="verdict-summary" data-testid="update-summary">
         Answers with A &gt; 0 that became more likely: <strong>{up} of {pos.length}</strong>. Answers with A &lt; 0 that became less likely: <strong>{down} of {neg.length}</strong>.
       </p>
+      <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>
       <table className="answers wide">
         <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th><th>after</th><th>Δ</th></tr></thead>
         <tbody>
@@ -281,6 +330,7 @@ export function Inspector() {
           {ins?.busy && <span className="busy" role="status">computing…</span>}
         </div>
       </header>
+      {ins?.rollout && phase !== 'prompts' && <GroupStrip ins={ins} />}
       <div data-testid="inspector-phase" data-phase={phase ?? 'none'}>
         {!ins || !ins.rollout ? <p>Press “Start” (or →) to sample G answers for P prompts with the current policy.</p> : null}
         {ins?.rollout && phase === 'prompts' && <Prompts ins={ins} />}

@@ -1,0 +1,45 @@
+import { expect, test } from './fixtures.ts';
+
+// One update you can teach from: with the lab's default batch (P = 32 prompts, G = 8 answers)
+// every phase of the step-through fits in about three screens at 1280×800 (the section at most
+// 2,400 px tall), one group is shown in full and picked from a strip of every group, a token
+// opens its objective term by term, and the update's headline counts cover every group.
+
+test('step-through at P = 32, G = 8: one group in focus, every phase within 2,400 px, a token\'s terms on click', async ({ page }) => {
+  await page.goto('/?backend=cpu&promptsPerStep=32&numGenerations=8&numIterations=2');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  await page.getByLabel('Step through one update').check();
+  const section = page.getByTestId('inspector');
+  const phase = page.getByTestId('inspector-phase');
+  await page.getByRole('button', { name: /Start: sample a rollout/ }).click();
+  await expect(phase).toHaveAttribute('data-phase', 'prompts', { timeout: 60_000 });
+  const heights: Record<string, number> = {};
+  heights.prompts = (await section.boundingBox())!.height;
+  await page.locator('h1').click();
+  for (const next of ['answers', 'verdicts', 'advantages', 'ratios', 'update']) {
+    await page.keyboard.press('ArrowRight');
+    await expect(phase).toHaveAttribute('data-phase', next, { timeout: 60_000 });
+    heights[next] = (await section.boundingBox())!.height;
+  }
+  console.log('step-through section height by phase (px):', JSON.stringify(heights));
+  for (const [ph, h] of Object.entries(heights)) expect(h, ph).toBeLessThanOrEqual(2400);
+
+  // the strip: one button per group, with its pass count; the update phase adds each group's mean Δ log π
+  const strip = page.getByTestId('group-strip');
+  await expect(strip.getByRole('button')).toHaveCount(32);
+  await expect(strip.getByRole('button').first()).toHaveText(/^P1 \d\/8 [+-]/);
+  await expect(page.getByTestId('update-summary')).toContainText(/more likely: \d+ of \d+/);
+  await expect(page.getByText(/shared weights/)).toBeVisible();
+  // focus another group: the phase shows that prompt
+  await strip.getByRole('button', { name: /^P7 / }).click();
+  await expect(phase.locator('.group-prompt').first()).toContainText('Prompt 7:');
+  // back to the ratios phase: a token opens its objective term by term
+  await page.locator('h1').click();
+  await page.keyboard.press('ArrowLeft');
+  await expect(phase).toHaveAttribute('data-phase', 'ratios');
+  await phase.locator('.tok[role="button"]').first().click();
+  const terms = page.getByTestId('token-terms');
+  await expect(terms).toContainText(/ρ = [\d.]+, A = -?[\d.e-]+/);
+  await expect(terms).toContainText(/dL\/d log π = /);
+  await page.screenshot({ path: 'test-results/step-through-focus.png' });
+});
