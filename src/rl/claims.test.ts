@@ -2,7 +2,8 @@
 // run is wrecked (unless the variant exists to show a failure), and names its evidence.
 import { describe, expect, it } from 'vitest';
 import { claim, type RunRecord } from './claims.ts';
-import { LESSONS } from './lessons.ts';
+import { LESSONS, getLesson, lessonSettings, settingsChangedFrom } from './lessons.ts';
+import { defaultSettings } from './settings.ts';
 import type { StepMetrics } from './metrics.ts';
 
 const step = (i: number, m: Partial<StepMetrics>) => ({ step: i, accuracy: 0.3, think_fraction: 0.4, ...m }) as StepMetrics;
@@ -46,5 +47,15 @@ describe('claims', () => {
       }
       for (const text of [l.watch, ...l.variants.map((v) => v.claim.text)]) expect(text, l.id).not.toMatch(/\b0\.\d\d\b|\d+ steps of/);
     }
+  });
+
+  it('a run whose lesson knobs were moved is not judged against the variant\'s claim; the seed and other knobs may change', () => {
+    const l = getLesson('mixed-groups')!;
+    const s = lessonSettings(l, defaultSettings(), 0);
+    expect(settingsChangedFrom(l, 0, s)).toEqual([]);
+    expect(settingsChangedFrom(l, 0, { ...s, seed: 7, temperature: 0.9 })).toEqual([]);
+    expect(settingsChangedFrom(l, 0, { ...s, numGenerations: 8 })).toEqual(['numGenerations']);
+    expect(settingsChangedFrom(l, 1, { ...s, numGenerations: 8 })).toEqual([]);
+    expect(settingsChangedFrom(l, 0, { ...s, task: 'reverse' })).toEqual(['task']);
   });
 });

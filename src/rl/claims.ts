@@ -43,7 +43,9 @@ export const early = (run: RunRecord, f: (m: StepMetrics) => number) => mean(fin
 export const late = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.slice(-WINDOW).map(f)));
 export const overall = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.map(f)));
 const r2 = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(2)) : x);
-const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+/** Two decimals for a verdict's sentence ('–' when not measured). */
+export const fmt2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+const f2 = fmt2;
 
 /**
  * Held-out accuracy at the first evaluation and at the end (the mean of the last two after the
@@ -108,4 +110,3 @@ export function claim(o: {
   };
 }
 
-export { f2 as fmt2 };

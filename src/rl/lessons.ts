@@ -61,6 +61,16 @@ const lengthClaim = (lossType: 'grpo' | 'dr_grpo'): Claim => claim({
   hint: 'No group had two wrong answers of different lengths yet: run a few more steps.',
 });
 
+/** Lesson 5: training raises the sampled pass rate (judged at 40 steps: a few points per ten steps, noisy per step). */
+const passRateRises = (text: string): Claim => claim({
+  text,
+  steps: 40,
+  measure: (r) => ({ accuracy_early: early(r, (m) => m.accuracy), accuracy_late: late(r, (m) => m.accuracy), tokens: r.steps.at(-1)?.num_tokens ?? 0 }),
+  holds: (e) => e.accuracy_late > e.accuracy_early + 0.05,
+  sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
+  hint: 'Run more steps: the rise is a few points per ten steps at this scale, and each step\'s rate is noisy.',
+});
+
 export const LESSONS: Lesson[] = [
   {
     id: 'mixed-groups',
@@ -185,28 +195,8 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: { numGenerations: 8, evalEvery: 5 },
     variants: [
-      {
-        label: 'GRPO', settings: { algorithm: 'grpo' },
-        claim: claim({
-          text: 'GRPO raises the sampled pass rate: the policy moves pass@1 toward what best-of-N gets by sampling N answers.',
-          steps: 40,
-          measure: (r) => ({ accuracy_early: early(r, (m) => m.accuracy), accuracy_late: late(r, (m) => m.accuracy), tokens: r.steps.at(-1)?.num_tokens ?? 0 }),
-          holds: (e) => e.accuracy_late > e.accuracy_early + 0.05,
-          sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
-          hint: 'Run more steps: the rise is a few points per ten steps at this scale, and each step\'s rate is noisy.',
-        }),
-      },
-      {
-        label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' },
-        claim: claim({
-          text: 'RFT (cross-entropy on the verified answers only) also raises the sampled pass rate, for the same generated tokens.',
-          steps: 40,
-          measure: (r) => ({ accuracy_early: early(r, (m) => m.accuracy), accuracy_late: late(r, (m) => m.accuracy), tokens: r.steps.at(-1)?.num_tokens ?? 0 }),
-          holds: (e) => e.accuracy_late > e.accuracy_early + 0.05,
-          sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
-          hint: 'Run more steps.',
-        }),
-      },
+      { label: 'GRPO', settings: { algorithm: 'grpo' }, claim: passRateRises('GRPO raises the sampled pass rate: the policy moves pass@1 toward what best-of-N gets by sampling N answers.') },
+      { label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' }, claim: passRateRises('RFT (cross-entropy on the verified answers only) also raises the sampled pass rate, for the same generated tokens.') },
     ],
     watch:
       'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N, drawn on the ' +
@@ -294,4 +284,15 @@ export function getLesson(id: string): Lesson | undefined {
 /** The settings a lesson (and one of its variants) sets on top of a base. */
 export function lessonSettings(lesson: Lesson, base: Settings, variant = 0): Settings {
   return { ...base, task: lesson.base.task, difficulty: lesson.base.difficulty, ...lesson.settings, ...(lesson.variants[variant]?.settings ?? {}) } as Settings;
+}
+
+/**
+ * The lesson's own knobs (its settings and the variant's, task and difficulty included) that
+ * `current` no longer has: a claim speaks of the variant as set, so the page does not judge a
+ * run whose knobs were moved (it says which, and how to restart the variant).
+ */
+export function settingsChangedFrom(lesson: Lesson, variant: number, current: Settings): (keyof Settings)[] {
+  const want = lessonSettings(lesson, current, variant);
+  const keys = ['task', 'difficulty', ...Object.keys(lesson.settings), ...Object.keys(lesson.variants[variant]?.settings ?? {})] as (keyof Settings)[];
+  return [...new Set(keys)].filter((k) => current[k] !== want[k]);
 }

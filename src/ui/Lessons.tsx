@@ -3,7 +3,8 @@
  * with the lesson's claim and its live verdict on this run's own numbers.
  */
 import { useMemo } from 'react';
-import { LESSONS, getLesson, type Lesson } from '../rl/lessons.ts';
+import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } from '../rl/lessons.ts';
+import { defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 
@@ -11,9 +12,20 @@ import { useSession } from './session.tsx';
 function Verdict({ lesson, variant }: { lesson: Lesson; variant: number }) {
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
+  const settings = useLab((s) => s.settings);
   const claim = lesson.variants[variant]?.claim;
   const v = useMemo(() => (claim ? claim.judge({ steps, evals }) : null), [claim, steps, evals]);
+  const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
   if (!claim || !v) return null;
+  if (changed.length) {
+    const want = lessonSettings(lesson, defaultSettings(), variant);
+    return (
+      <div className="claim claim-pending" data-testid="lesson-verdict" data-state="changed" role="status" aria-live="polite">
+        <p><strong>Claim:</strong> {claim.text}</p>
+        <p className="verdict-line">Not judged: this run's {changed.map((k) => `${k} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}. The claim is about the variant as set: press its button to restart it.</p>
+      </div>
+    );
+  }
   return (
     <div className={`claim claim-${v.state}`} data-testid="lesson-verdict" data-state={v.state} role="status" aria-live="polite">
       <p><strong>Claim:</strong> {claim.text}{claim.frequency ? ` (${claim.frequency})` : ''}</p>
