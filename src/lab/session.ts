@@ -71,7 +71,7 @@ export class LabSession {
       get: () => this.get(),
       set: (p) => this.set(p),
       ready: () => this.ensureReady(),
-      startStep: () => this.trainer!.runStep(this.get().settings, { inspect: true }),
+      trainer: () => this.trainer!,
       record: (ph) => this.record(ph),
     });
   }

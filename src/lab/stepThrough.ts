@@ -11,8 +11,12 @@
  *   update         update: log π before and after, the ratios the next inner epoch would see
  *
  * The stepped update is a real step: the lab records it like any other (metrics, evaluation).
+ * Between the advantages and the update, compare() applies the same batch under GRPO, Dr. GRPO,
+ * DAPO and GSPO from the same weights (the trainer puts them back after each): the update the
+ * step then applies is the run's own objective's.
  */
-import type { StepPhase } from '../rl/trainer.ts';
+import type { TokenBatch } from '../model/backend.ts';
+import type { GrpoTrainer, Rollout, StepPhase } from '../rl/trainer.ts';
 import { PHASES, type InspectorState, type LabState } from '../store/labStore.ts';
 import { rolloutView } from '../store/views.ts';
 
@@ -22,8 +26,8 @@ export interface StepThroughHost {
   set(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void;
   /** Make sure a model is loaded (false: none could be). */
   ready(): Promise<boolean>;
-  /** Start a step with the store's settings, with the inspection the step-through shows. */
-  startStep(): AsyncGenerator<StepPhase>;
+  /** The run's trainer (a model is loaded: ready() said so). */
+  trainer(): GrpoTrainer;
   /** Record a phase the lab's loop would record (metrics, evaluation). */
   record(phase: StepPhase): Promise<void>;
 }
@@ -32,6 +36,8 @@ const PAGE_PHASES_AFTER: Partial<Record<StepPhase['kind'], number>> = { rollout:
 
 export class StepThrough {
   private step: AsyncGenerator<StepPhase> | null = null;
+  /** The batch of the step in progress, from its advantages phase until its update is applied. */
+  private pending: { rollout: Rollout; batch: TokenBatch } | null = null;
 
   constructor(private readonly host: StepThroughHost) {}
 
@@ -44,6 +50,7 @@ export class StepThrough {
   async abandon(): Promise<void> {
     const step = this.step;
     this.step = null;
+    this.pending = null;
     const ins = this.host.get().inspector;
     if (step) {
       await step.return(undefined);
@@ -62,7 +69,7 @@ export class StepThrough {
     if (!(await this.host.ready())) return;
     const fresh = !ins || ins.computed >= PHASES.length;
     if (fresh) {
-      this.step = this.host.startStep();
+      this.step = this.host.trainer().runStep(this.host.get().settings, { inspect: true });
       this.host.set((s) => ({ stepsStarted: s.stepsStarted + 1 }));
     }
     const base: InspectorState = fresh ? { phase: ins?.phase ?? 0, computed: 0, busy: true, rollout: ins?.rollout ?? null, details: null, settings: null } : { ...ins!, busy: true };
@@ -80,6 +87,24 @@ export class StepThrough {
   focus(p: number): void {
     const ins = this.host.get().inspector;
     if (ins?.rollout && p >= 0 && p < ins.rollout.groups.length) this.host.set({ inspector: { ...ins, focus: p } });
+  }
+
+  /** True when the batch can be compared under the four objectives: its advantages are in, its update is not applied yet. */
+  get canCompare(): boolean {
+    return this.pending !== null;
+  }
+
+  /** The counterfactual update of the pending batch (one engine update per objective; the weights are put back). */
+  async compare(): Promise<void> {
+    const ins = this.host.get().inspector;
+    if (!ins || ins.busy || !this.pending) return;
+    this.host.set({ inspector: { ...ins, busy: true }, inStep: true });
+    try {
+      const comparison = await this.host.trainer().compareObjectives(this.pending.rollout, this.pending.batch);
+      this.host.set({ inspector: { ...this.host.get().inspector!, comparison } });
+    } finally {
+      this.host.set({ inspector: { ...this.host.get().inspector!, busy: false }, inStep: false });
+    }
   }
 
   back(): void {
@@ -104,6 +129,7 @@ export class StepThrough {
         await this.host.record(ph); // metrics and evaluation: the stepped update counts like any other
         continue;
       }
+      this.pending = ph.kind === 'advantages' ? { rollout: ph.rollout, batch: ph.batch } : null;
       const computed = PAGE_PHASES_AFTER[ph.kind]!;
       if (ph.kind === 'update') {
         // the update is applied: record it (metrics, evaluation when due) before showing it

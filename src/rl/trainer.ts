@@ -19,13 +19,14 @@
  * starts, so a change made while a step runs applies from the next step and never splits one
  * step between two settings.
  */
-import type { Backend, LossSpec, TokenBatch } from '../model/backend.ts';
+import type { AdamWSettings, Backend, LossSpec, TokenBatch } from '../model/backend.ts';
 import { adamwSettings } from '../model/backend.ts';
 import { packBatch } from '../model/batch.ts';
 import { Rng } from '../model/rng.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { Task } from '../tasks/types.ts';
 import { groupAdvantages } from './advantages.ts';
+import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts';
 import { inspectAnswers, type UpdateInspection } from './inspection.ts';
 import { stepMetrics, type EvalMetrics, type StepMetrics } from './metrics.ts';
 import { evaluatePolicy } from './evaluation.ts';
@@ -230,8 +231,7 @@ export class GrpoTrainer {
    */
   private async update(rollout: Rollout, batch: TokenBatch, s: Settings): Promise<UpdateResult> {
     const t0 = now();
-    const warm = s.warmupSteps > 0 ? Math.min(1, (this.stepValue + 1) / s.warmupSteps) : 1;
-    const adamw = adamwSettings(s.learningRate * warm, s.maxGradNorm);
+    const adamw = this.adamw(s);
     if (s.algorithm === 'rft') {
       // "verified" by the run's verifier — a weak one too: RFT can be hacked like GRPO
       const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.verdicts[i].correct && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
@@ -253,6 +253,22 @@ export class GrpoTrainer {
     }
     const answers = rollout.groups.reduce((a, g) => a + g.tokens.length, 0);
     return { loss, gradNorm, finite, metrics: sums, epochs, answers, updateMs: now() - t0 };
+  }
+
+  /** AdamW's settings for the step in progress: η with the linear warm-up. */
+  private adamw(s: Settings): AdamWSettings {
+    const warm = s.warmupSteps > 0 ? Math.min(1, (this.stepValue + 1) / s.warmupSteps) : 1;
+    return adamwSettings(s.learningRate * warm, s.maxGradNorm);
+  }
+
+  /**
+   * The counterfactual update of the step in progress (the step-through's "compare objectives"):
+   * the advantages phase's batch under GRPO, Dr. GRPO, DAPO and GSPO, each from the current
+   * weights, which are put back after each. Call it while runStep waits after its advantages
+   * phase: the update the step then applies is unchanged.
+   */
+  compareObjectives(rollout: Rollout, batch: TokenBatch): Promise<ObjectiveComparison> {
+    return compareObjectives(this.backend, rollout, batch, this.settingsValue, this.adamw(this.settingsValue));
   }
 
   /** Held-out greedy accuracy and pass@k on a fixed held-out set (same prompts every time). */

@@ -8,6 +8,7 @@
 import { create } from 'zustand';
 import type { Settings } from '../rl/settings.ts';
 import type { AnswerInspection } from '../rl/inspection.ts';
+import type { ObjectiveComparison } from '../rl/counterfactual.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
 import type { BackendPref } from './url.ts';
@@ -53,6 +54,8 @@ export interface InspectorState {
   settings: Settings | null;
   /** The group (prompt index) shown in full; the strip summarises every group. */
   focus?: number;
+  /** The batch under GRPO, Dr. GRPO, DAPO and GSPO from the same weights (when asked for, before the update). */
+  comparison?: ObjectiveComparison | null;
 }
 
 export interface SavedRun {

@@ -13,6 +13,7 @@ import type { AnswerInspection, TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
+import { Compare } from './Compare.tsx';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
@@ -305,6 +306,7 @@ function Update({ ins }: { ins: InspectorState }) {
       </table>
       <h4>Ratios after the update (π_new / π_old)</h4>
       <Ratios ins={ins} after />
+      {ins.comparison && <Compare ins={ins} />}
     </div>
   );
 }
@@ -336,7 +338,7 @@ export function Inspector() {
         {ins?.rollout && phase === 'prompts' && <Prompts ins={ins} />}
         {ins?.rollout && phase === 'answers' && <Answers ins={ins} verdicts={false} />}
         {ins?.rollout && phase === 'verdicts' && <Answers ins={ins} verdicts />}
-        {ins?.rollout && phase === 'advantages' && <Advantages ins={ins} />}
+        {ins?.rollout && phase === 'advantages' && <><Advantages ins={ins} /><Compare ins={ins} /></>}
         {ins?.rollout && ins.details && phase === 'ratios' && <Ratios ins={ins} after={false} />}
         {ins?.rollout && ins.details && phase === 'update' && <Update ins={ins} />}
       </div>
