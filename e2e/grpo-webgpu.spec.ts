@@ -31,7 +31,7 @@ test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base',
   expect(r.after.greedy).toBeGreaterThanOrEqual(r.before.greedy);
 });
 
-test('the step-through\'s term-by-term objective (CPU, policyObjective) matches the WGSL kernel\'s metrics of the same update', async ({ page }) => {
+test('the step-through\'s term-by-term objective (CPU, policyObjective) matches the WGSL kernel\'s metrics of the same update, and its objectives comparison leaves that update unchanged', async ({ page }) => {
   await page.goto('/e2e/harness.html');
   const rows = await page.evaluate(async () => {
     const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
@@ -46,5 +46,10 @@ test('the step-through\'s term-by-term objective (CPU, policyObjective) matches 
     expect(r.cpu.kl).toBeGreaterThan(1e-4); // π_θ ≠ π_ref: the comparison is not of two zeros
     expect(Math.abs(r.tokenLoss - r.gpu.policy_loss)).toBeLessThan(2e-3 * Math.abs(r.gpu.policy_loss) + 1e-7);
     expect(r.perAnswerClip).toBe(true);
+    // the comparison ran on the engine and put its state back: the applied update is its column for the run's objective
+    expect(r.runObjective).toBe(r.level === 'token' ? 'grpo' : 'gspo');
+    const worst = Math.max(...r.applied.map((d, i) => Math.abs(d - r.compared[i])));
+    console.log(`${r.level}: applied Δ log π vs the comparison's ${r.runObjective} column, largest difference ${worst.toExponential(2)} (largest |Δ| ${Math.max(...r.applied.map(Math.abs)).toExponential(2)})`);
+    expect(worst).toBeLessThan(1e-3 * Math.max(...r.applied.map(Math.abs)) + 1e-5);
   }
 });

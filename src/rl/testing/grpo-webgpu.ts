@@ -9,6 +9,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { createBackend } from '../../model/engines.ts';
 import { defaultSettings, type Settings } from '../settings.ts';
+import type { ObjectiveComparison } from '../counterfactual.ts';
 import { GrpoTrainer, type UpdateResult } from '../trainer.ts';
 import { installGpuCounters } from '../../gpu/testing/counters.ts';
 
@@ -76,10 +77,18 @@ export async function inspectedStepOnWebGPU() {
     const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: 2, importanceSamplingLevel: level, learningRate: 5e-3, warmupSteps: 0 };
     const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
     for (let i = 0; i < 3; i++) await tr.trainStep(); // π_θ moves away from π_ref
+    let compared: ObjectiveComparison | null = null;
     for await (const ph of tr.runStep(settings, { inspect: true })) {
+      // the step-through's "compare objectives": four engine updates, undone before the real one
+      if (ph.kind === 'advantages') compared = await tr.compareObjectives(ph.rollout, ph.batch);
       if (ph.kind !== 'update') continue;
       const answers = ph.inspection!.answers.flat();
+      const column = compared!.objectives.find((o) => o.id === compared!.runObjective)!.answers.flat();
       out.push({
+        runObjective: compared!.runObjective,
+        /** The applied update's Δ log π per answer beside the comparison's column for the run's objective. */
+        applied: answers.map((x) => x.logpAfter - x.logpBefore),
+        compared: column.map((x) => x.deltaLogp),
         level,
         cpu: ph.inspection!.metrics!,
         gpu: ph.update.epochs[0],
