@@ -28,6 +28,11 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   const strip = page.getByTestId('group-strip');
   await expect(strip.getByRole('button')).toHaveCount(32);
   await expect(strip.getByRole('button').first()).toHaveText(/^P1 \d\/8 [+-]/);
+  // the step opened on the first group that teaches (its rewards differ)
+  const teaching = await page.evaluate(() => (window as any).__lab.store.getState().inspector.rollout.groups.findIndex((g: any) => g.answers.some((a: any) => a.reward !== g.answers[0].reward)));
+  expect(teaching).toBeGreaterThanOrEqual(0);
+  await expect(strip.locator('[aria-pressed="true"]')).toHaveText(new RegExp(`^P${teaching + 1} `));
+  await expect(strip.locator('[aria-pressed="true"]')).toHaveClass(/mixed/);
   await expect(page.getByTestId('update-summary')).toContainText(/more likely: \d+ of \d+/);
   await expect(page.getByText(/shared weights/)).toBeVisible();
   // focus another group: the phase shows that prompt

@@ -122,7 +122,8 @@ export class StepThrough {
         return { ...next, busy: false };
       }
       const ph = r.value;
-      if (ph.kind === 'rollout') next = { ...next, settings: ph.settings, rollout: rolloutView(ph.rollout, ph.settings.numGenerations) };
+      // a new rollout opens on its first group that teaches (rewards not all equal), if any
+      if (ph.kind === 'rollout') next = { ...next, settings: ph.settings, rollout: rolloutView(ph.rollout, ph.settings.numGenerations), focus: Math.max(0, ph.rollout.groups.findIndex((g) => g.rewards.some((r) => r !== g.rewards[0]))) };
       else if (ph.kind === 'verdicts' || ph.kind === 'advantages') next = { ...next, rollout: rolloutView(ph.rollout, next.settings!.numGenerations) };
       else if (ph.kind === 'update') next = { ...next, details: ph.inspection?.answers ?? null };
       else {

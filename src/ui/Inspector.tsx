@@ -58,17 +58,18 @@ function GroupStrip({ ins }: { ins: InspectorState }) {
     <div className="group-strip" role="toolbar" aria-label="Groups: pick one to see in full" data-testid="group-strip">
       {ins.rollout!.groups.map((g, p) => {
         const c = passes(g), G = g.answers.length;
-        const kind = c === 0 ? 'all-fail' : c === G ? 'all-pass' : 'mixed';
+        // what teaches is a spread of rewards (A ≠ 0): with a format reward, a group that all fails can still have one
+        const kind = g.answers.some((a) => a.reward !== g.answers[0].reward) ? 'mixed' : c === G ? 'all-pass' : 'all-fail';
         const d = ins.details?.[p];
         const dlp = d ? d.reduce((a, x) => a + (x.logpAfter - x.logpBefore), 0) / d.length : null;
         return (
           <button key={p} className={`strip-group ${kind}${p === focus ? ' current' : ''}`} aria-pressed={p === focus} onClick={() => lab.stepThrough.focus(p)}
-            title={`${g.prompt}: ${c} of ${G} pass (${kind.replace('-', ' ')})${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`}>
+            title={`${g.prompt}: ${c} of ${G} pass (${kind === 'mixed' ? 'rewards differ' : kind.replace('-', ' ')})${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`}>
             P{p + 1} <span className="num">{c}/{G}</span>{dlp !== null && <span className="num"> {dlp >= 0 ? '+' : ''}{fmt(dlp, 2)}</span>}
           </button>
         );
       })}
-      <span className="note"> Green: mixed (it teaches). Grey: all pass or all fail (A = 0).</span>
+      <span className="note"> n/G: answers that pass. Green: the rewards differ, so A ≠ 0 (it teaches). Grey: all rewards equal (A = 0).</span>
     </div>
   );
 }
