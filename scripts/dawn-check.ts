@@ -1,0 +1,85 @@
+/**
+ * The WGSL engine checked in Node through Dawn (no browser), printing one JSON line:
+ *
+ *   kernels     every kernel against its CPU reference op (src/gpu/testing/kernel-parity.ts)
+ *   policyLoss  the WGSL policy objective against policyObjective (five cases)
+ *   model       logits, every gradient and 10 AdamW steps against the PyTorch goldens
+ *   grpo        GRPO from the shipped reverse base on the engine: held-out pass@1 before/after
+ *               (--micro: a micro model from its seed, for a quick check that the update runs)
+ *   --quick     the kernels and a 3-step micro GRPO run only (the unit test's form)
+ *
+ *   tsx --import ./scripts/wgsl-raw.mjs scripts/dawn-check.ts [--steps N] [--eval-size N] [--micro] [--quick]
+ *
+ * Exit status 1 when a check fails. scripts/dawn.test.ts runs it on SwiftShader's Vulkan
+ * driver; scripts/device-check runs it on a lent GPU.
+ */
+import { readFileSync } from 'node:fs';
+import { installDawn, withDawnEnv } from './dawn.ts';
+
+withDawnEnv();
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+
+/** GRPO on the engine: from the shipped reverse base (learning, pass@1 before/after), or `micro` (a micro model from its seed: the update runs and stays finite). */
+async function grpo(steps: number, evalSize: number, micro: boolean) {
+  const { decodeCheckpoint } = await import('../src/model/checkpoint.ts');
+  const { createBackend } = await import('../src/model/engines.ts');
+  const { baseCheckpointPath } = await import('../src/rl/bases.ts');
+  const { defaultSettings } = await import('../src/rl/settings.ts');
+  const { GrpoTrainer } = await import('../src/rl/trainer.ts');
+  const { CONFIGS } = await import('../src/model/config.ts');
+  const { VOCAB_SIZE } = await import('../src/tasks/tokenizer.ts');
+  const ck = micro ? null : decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath('reverse', 2)!)));
+  const be = ck ? await createBackend('webgpu', ck.config, { seed: 1, weights: ck.weights }) : await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1 });
+  const settings = { ...defaultSettings(), task: 'reverse', difficulty: 2, promptsPerStep: micro ? 4 : 16, numGenerations: micro ? 4 : 8, seed: 5 };
+  const tr = new GrpoTrainer(be, settings, { evalSize, evalPassAtK: true });
+  const before = await tr.evaluate();
+  const t0 = performance.now();
+  let finite = true;
+  for (let i = 0; i < steps; i++) finite &&= (await tr.trainStep()).metrics.finite !== false;
+  const msPerStep = (performance.now() - t0) / Math.max(1, steps);
+  const after = await tr.evaluate();
+  be.dispose();
+  return { steps, finite, pass1Before: before.pass_at_k['1'], pass1After: after.pass_at_k['1'], greedyBefore: before.heldout_accuracy, greedyAfter: after.heldout_accuracy, msPerStep };
+}
+
+async function main() {
+  const t0 = performance.now();
+  const adapter = await installDawn();
+  const { runKernelParity } = await import('../src/gpu/testing/kernel-parity.ts');
+  const { runPolicyLossParity } = await import('../src/gpu/testing/policy-loss-parity.ts');
+  const { runModelParity } = await import('../src/gpu/testing/model-parity.ts');
+  const seconds: Record<string, number> = {};
+  const timed = async <T>(name: string, f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const r = await f();
+    seconds[name] = Number(((performance.now() - t) / 1000).toFixed(2));
+    return r;
+  };
+  const kernels = await timed('kernels', () => runKernelParity({ limits: 'default' }));
+  // --quick: the kernels and a micro GRPO run only (the browser suite covers the rest on every CI run)
+  const quick = process.argv.includes('--quick');
+  const policy = quick ? [] : await timed('policyLoss', () => runPolicyLossParity());
+  const model = quick ? { rows: [], steps: [] } : await timed('model', () => runModelParity());
+  const modelWorst = Math.max(0, ...model.rows.flatMap((r) => [r.ce, r.pertoken ?? 0]), ...model.steps.flatMap((s) => [s.relErr, s.normRelErr]));
+  const g = await timed('grpo', () => grpo(arg('steps', quick ? 3 : 20), arg('eval-size', quick ? 8 : 32), quick || process.argv.includes('--micro')));
+  const out = {
+    adapter,
+    kernels: { rows: kernels.length, failed: kernels.filter((r) => !(r.worst <= 1)).map((r) => `${r.kernel} ${r.shape}: ${r.firstBad}`), worstOverTolerance: Math.max(...kernels.map((r) => r.worst)) },
+    policyLoss: { cases: policy.length, worst: Math.max(0, ...policy.flatMap((r) => [r.loss, r.metrics, r.grads])) },
+    model: { tensors: model.rows.length, steps: model.steps.length, worstRelErr: modelWorst },
+    grpo: g,
+    seconds: { ...seconds, total: Number(((performance.now() - t0) / 1000).toFixed(2)) },
+  };
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  const ok = out.kernels.failed.length === 0 && out.model.worstRelErr < 1e-3 && g.finite;
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((e) => {
+  process.stderr.write(`dawn-check failed: ${(e as Error).message}\n`);
+  process.exit(1);
+});
