@@ -16,4 +16,13 @@ describe('Dawn in Node', () => {
     expect(out.grpo.finite).toBe(true);
     expect(out.grpo.steps).toBe(3);
   }, 320_000);
+
+  it('npm run train -- --backend dawn: a GRPO run on the WGSL engine in Node, JSONL as on the CPU', () => {
+    const r = spawnSync('npx', ['tsx', '--import', './scripts/wgsl-raw.mjs', 'scripts/train.ts', '--task', 'reverse', '--difficulty', '2', '--steps', '2', '--seed', '3', '--promptsPerStep', '2', '--num_generations', '4', '--eval-size', '4', '--no-pass-at-k', '--backend', 'dawn'], { encoding: 'utf8', timeout: 180_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^dawn: \S+/m); // the adapter it ran on
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.type === 'step').map((l) => l.finite)).toEqual([true, true]);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', steps: 2, backend: 'webgpu' });
+  }, 200_000);
 });

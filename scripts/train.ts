@@ -1,5 +1,5 @@
 /**
- * npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT]
+ * npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT]
  *                  [--<setting> VALUE …]   (every setting of src/rl/settings.ts, by its key or TRL name)
  *
  * JSONL on stdout ("step", "eval", and a final "summary" line); progress on stderr.
@@ -24,7 +24,7 @@ function fail(msg: string): never {
 const TRL_TO_KEY: Record<string, string> = {};
 for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
-export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean }
+export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean }
 
 /** --lesson ID [--variant N]: the lesson's settings (base task and difficulty, knobs, variant) under every other flag. */
 function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefined {
@@ -60,7 +60,7 @@ export function parseArgs(argv: string[]): CliArgs {
       if (!Number.isInteger(n) || n < (name === 'steps' ? 0 : 1) || n > 100000) fail(`--${name} must be a whole number${name === 'steps' ? ' ≥ 0' : ' ≥ 1'}, got "${value}"`);
       if (name === 'steps') a.steps = n; else a.evalSize = n;
     } else if (name === 'backend') {
-      if (value !== 'cpu' && value !== 'webgpu') fail(`--backend must be cpu or webgpu, got "${value}"`);
+      if (value !== 'cpu' && value !== 'webgpu' && value !== 'dawn') fail(`--backend must be cpu, webgpu (in headless Chromium) or dawn (in Node), got "${value}"`);
       a.backend = value;
     } else if (name === 'from') a.from = value;
     else if (name === 'out') a.out = value;
@@ -92,6 +92,7 @@ function loadStart(a: CliArgs): { config: ModelConfig; weights: Float32Array | n
 
 async function main() {
   const a = parseArgs(process.argv.slice(2));
+  if (a.backend === 'dawn') (await import('./dawn.ts')).withDawnEnv(); // restarts once where Vulkan needs LD_LIBRARY_PATH
   if (a.listLessons) {
     for (const l of LESSONS) process.stdout.write(`${JSON.stringify({ id: l.id, title: l.title, variants: l.variants.map((v) => v.label), steps: Math.max(...l.variants.map((v) => v.claim.steps)) })}\n`);
     return;
@@ -102,12 +103,14 @@ async function main() {
   log(`train: task ${a.settings.task}, ${a.steps} steps, seed ${a.settings.seed}, backend ${a.backend}, from ${start.source}`);
   const emit = (r: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(r)}\n`);
   let finalWeights: Float32Array;
-  if (a.backend === 'cpu') {
-    const { ReferenceBackend } = await import('../src/model/reference/backend.ts');
+  if (a.backend === 'cpu' || a.backend === 'dawn') {
+    const { createBackend } = await import('../src/model/engines.ts');
     const { runTraining } = await import('../src/rl/run.ts');
-    const be = start.weights ? new ReferenceBackend(start.config, start.weights) : ReferenceBackend.create(start.config, a.settings.seed);
+    if (a.backend === 'dawn') log(`dawn: ${await (await import('./dawn.ts')).installDawn()}`); // the WGSL engine in Node
+    const be = await createBackend(a.backend === 'cpu' ? 'cpu' : 'webgpu', start.config, { seed: a.settings.seed, weights: start.weights });
     await runTraining(be, a.settings, { steps: a.steps, emit, progress: log, evalSize: a.evalSize, evalPassAtK: a.passAtK, lesson });
     finalWeights = await be.getWeights();
+    be.dispose();
   } else {
     const { withBrowserPage } = await import('./browser.ts');
     finalWeights = await withBrowserPage(async (page) => {
