@@ -13,6 +13,9 @@
  * lesson with its phases and readbacks; the matmul kernels (register-blocked vs plain vec4);
  * with --sweep, step time as D, G (rows per rollout) and T grow, with fitted exponents.
  *
+ * --backend dawn runs the same bench modules in Node through Dawn (scripts/dawn.ts), no browser
+ * (and no TF.js peer).
+ *
  * --json prints one JSON object on stdout; otherwise a readable report. Progress on stderr.
  */
 import { chromium, type Page } from '@playwright/test';
@@ -22,13 +25,13 @@ import { findBrowser } from './find-browser.mjs';
 
 type Json = Record<string, unknown>;
 
-const USAGE = 'usage: npm run bench -- [--json] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--no-profile] [--only matmul|sweep]';
+const USAGE = 'usage: npm run bench -- [--json] [--backend webgpu|dawn] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--no-profile] [--only matmul|sweep]';
 const NAMES = ['tiny', 'small'] as const;
 
-interface Args { json: boolean; only: string | null; configs: string[]; reps: number | null; sweep: boolean; peer: boolean; profile: boolean }
+interface Args { json: boolean; only: string | null; configs: string[]; reps: number | null; sweep: boolean; peer: boolean; profile: boolean; backend: 'webgpu' | 'dawn' }
 
 export function parseBenchArgs(argv: string[]): Args {
-  const a: Args = { json: false, only: null, configs: [...NAMES], reps: null, sweep: false, peer: true, profile: true };
+  const a: Args = { json: false, only: null, configs: [...NAMES], reps: null, sweep: false, peer: true, profile: true, backend: 'webgpu' };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--json') a.json = true;
@@ -41,6 +44,12 @@ export function parseBenchArgs(argv: string[]): Args {
       if (v === 'sweep') a.sweep = true;
     }
     else if (f === '--profile') a.profile = true;
+    else if (f === '--backend') {
+      const v = argv[++i];
+      if (v !== 'webgpu' && v !== 'dawn') fail(`--backend must be webgpu (headless Chromium) or dawn (Node), got "${v ?? ''}"`);
+      a.backend = v;
+      if (v === 'dawn') a.peer = false; // TF.js's WebGPU backend runs in the browser only
+    }
     else if (f === '--no-profile') a.profile = false;
     else if (f === '--config') {
       const v = argv[++i];
@@ -111,16 +120,30 @@ async function withBenchPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
   }
 }
 
+/** Runs `fn(...args)` of a bench module where the engine runs: in the page, or in this process (Dawn). */
+type Caller = (path: string, fn: string, args: unknown[]) => Promise<unknown>;
+
+async function withCaller<T>(backend: Args['backend'], fn: (run: Caller) => Promise<T>): Promise<T> {
+  if (backend === 'webgpu') {
+    return withBenchPage((page) => fn((path, name, args) => page.evaluate(async ({ path, name, args }) => {
+      const m = (await import(path)) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      return m[name](...args);
+    }, { path, name, args })));
+  }
+  log(`dawn: ${await (await import('./dawn.ts')).installDawn()}`);
+  return fn(async (path, name, args) => {
+    const m = (await import(`..${path}`)) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    return m[name](...args);
+  });
+}
+
 /**
- * Call `fn(...args)` of a bench module inside the page. Each result is also logged on stderr
+ * Call `fn(...args)` of a bench module. Each result is also logged on stderr
  * (`bench: result fn …`), so a long run that fails late still leaves what it measured.
  */
-async function call<T>(page: Page, module: 'engine' | 'peer', fn: string, ...args: unknown[]): Promise<T> {
+async function call<T>(run: Caller, module: 'engine' | 'peer', fn: string, ...args: unknown[]): Promise<T> {
   const path = module === 'engine' ? '/src/gpu/bench/engineBench.ts' : '/src/gpu/bench/tfjsPeer.ts';
-  const r = (await page.evaluate(async ({ path, fn, args }) => {
-    const m = (await import(path)) as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    return m[fn](...args);
-  }, { path, fn, args })) as T;
+  const r = (await run(path, fn, args)) as T;
   if (fn !== 'benchConfigs') process.stderr.write(`bench: result ${fn} ${JSON.stringify(r, (k, v) => (k === 'profile' ? undefined : v))}\n`);
   return r;
 }
@@ -152,23 +175,24 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 async function main() {
   const args = parseBenchArgs(process.argv.slice(2));
   const started = Date.now();
-  const out = await withBenchPage(async (page) => {
-    const adapter = await call<Json & { swiftshader: boolean }>(page, 'engine', 'adapterInfo');
+  if (args.backend === 'dawn') (await import('./dawn.ts')).withDawnEnv(); // restarts once where Vulkan needs LD_LIBRARY_PATH
+  const out = await withCaller(args.backend, async (run) => {
+    const adapter = await call<Json & { swiftshader: boolean }>(run, 'engine', 'adapterInfo');
     log(`adapter ${adapter.vendor} ${adapter.architecture} (${adapter.swiftshader ? 'SwiftShader: a CPU, few repetitions' : 'GPU'})`);
     // SwiftShader is a CPU at ~0.5 GFLOP/s: a `small` step takes seconds, so repeat little there
     const reps = args.reps ?? (adapter.swiftshader ? 2 : 20);
     const configs: Record<string, Json> = {};
     const peer: Json = { backend: null, configs: {} as Record<string, Json> };
-    const defs = await call<Record<string, { model: Json; batch: number }>>(page, 'engine', 'benchConfigs');
+    const defs = await call<Record<string, { model: Json; batch: number }>>(run, 'engine', 'benchConfigs');
     for (const name of args.only ? [] : args.configs) {
       const { model, batch } = defs[name];
       const T = model.seqLen as number;
       log(`${name}: engine training step ×${reps}`);
       // on SwiftShader a profile costs several steps: only the first config gets one there
       const profile = args.profile && (!adapter.swiftshader || name === args.configs[0]);
-      const st = await call<Json & { step_ms_median: number; step_ms_min: number; profile: Json | null }>(page, 'engine', 'benchTrainStep', model, batch, T, reps, { profile });
+      const st = await call<Json & { step_ms_median: number; step_ms_min: number; profile: Json | null }>(run, 'engine', 'benchTrainStep', model, batch, T, reps, { profile });
       log(`${name}: engine sample 64 rows ×${reps}`);
-      const sm = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'engine', 'benchSample', model, 64, reps);
+      const sm = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(run, 'engine', 'benchSample', model, 64, reps);
       configs[name] = {
         model, batch, T,
         step_ms_median: r2(st.step_ms_median), step_ms_min: r2(st.step_ms_min),
@@ -189,10 +213,10 @@ async function main() {
         const peerReps = adapter.swiftshader ? (name === 'tiny' ? 2 : 1) : reps;
         const peerRows = adapter.swiftshader ? (name === 'tiny' ? 16 : 2) : 64;
         log(`${name}: TF.js training step ×${peerReps}`);
-        const pt = await call<Json & { step_ms_median: number; step_ms_min: number; backend: string }>(page, 'peer', 'peerTrainStep', model, batch, T, peerReps);
+        const pt = await call<Json & { step_ms_median: number; step_ms_min: number; backend: string }>(run, 'peer', 'peerTrainStep', model, batch, T, peerReps);
         log(`${name}: TF.js token-by-token sample ${peerRows} rows ×1`);
-        const ps = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(page, 'peer', 'peerSample', model, peerRows, 1);
-        const smSame = peerRows === 64 ? { sample_ms_median: sm.sample_ms_median } : await call<Json & { sample_ms_median: number }>(page, 'engine', 'benchSample', model, peerRows, reps);
+        const ps = await call<Json & { sample_ms_median: number; sample_ms_min: number }>(run, 'peer', 'peerSample', model, peerRows, 1);
+        const smSame = peerRows === 64 ? { sample_ms_median: sm.sample_ms_median } : await call<Json & { sample_ms_median: number }>(run, 'engine', 'benchSample', model, peerRows, reps);
         peer.backend = pt.backend;
         const flops = st.flops_per_step as number;
         (peer.configs as Record<string, Json>)[name] = {
@@ -212,18 +236,18 @@ async function main() {
     let grpo: Json | null = null;
     if (!args.only) {
       log(`GRPO step (default lesson) ×${reps}`);
-      grpo = await section('GRPO step', () => call<Json>(page, 'engine', 'benchGrpoStep', tiny, reps));
+      grpo = await section('GRPO step', () => call<Json>(run, 'engine', 'benchGrpoStep', tiny, reps));
     }
     log('matmul kernels');
     const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
-    const matmul = await section('matmul', () => call<Json>(page, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
+    const matmul = await section('matmul', () => call<Json>(run, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
     log('row-reduction kernels');
-    const reductions = await section('reductions', () => call<Json>(page, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20));
+    const reductions = await section('reductions', () => call<Json>(run, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20));
     let scaling: Json | null = null;
-    if (args.sweep) scaling = await section('sweep', () => sweep(page, adapter.swiftshader));
+    if (args.sweep) scaling = await section('sweep', () => sweep(run, adapter.swiftshader));
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
-      adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
+      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
       targets, seconds: Math.round((Date.now() - started) / 1000),
       formulas: {
         gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
@@ -241,7 +265,7 @@ function roundAll(x: unknown): Json {
 }
 
 /** Step time as D, G (rollout rows) and T grow, each alone from a micro base; exponents by log-log fit. */
-async function sweep(page: Page, swift: boolean): Promise<Json> {
+async function sweep(run: Caller, swift: boolean): Promise<Json> {
   const V = 51;
   const reps = swift ? 2 : 10;
   const base = { vocabSize: V, seqLen: 32, dModel: 64, nHeads: 4, nLayers: 2 };
@@ -253,21 +277,21 @@ async function sweep(page: Page, swift: boolean): Promise<Json> {
   const dMs: number[] = [];
   for (const D of Ds) {
     log(`sweep D=${D}`);
-    const r = await call<{ step_ms_median: number }>(page, 'engine', 'benchTrainStep', { ...base, dModel: D }, B, base.seqLen, reps);
+    const r = await call<{ step_ms_median: number }>(run, 'engine', 'benchTrainStep', { ...base, dModel: D }, B, base.seqLen, reps);
     dMs.push(r.step_ms_median);
     rows.push({ vary: 'D', D, T: base.seqLen, B, step_ms: r2(r.step_ms_median) });
   }
   const tMs: number[] = [];
   for (const T of Ts) {
     log(`sweep T=${T}`);
-    const r = await call<{ step_ms_median: number }>(page, 'engine', 'benchTrainStep', { ...base, seqLen: T }, B, T, reps);
+    const r = await call<{ step_ms_median: number }>(run, 'engine', 'benchTrainStep', { ...base, seqLen: T }, B, T, reps);
     tMs.push(r.step_ms_median);
     rows.push({ vary: 'T', D: base.dModel, T, B, step_ms: r2(r.step_ms_median) });
   }
   const gMs: number[] = [];
   for (const G of Gs) {
     log(`sweep G=${G} (rollout rows)`);
-    const r = await call<{ sample_ms_median: number }>(page, 'engine', 'benchSample', base, G, reps);
+    const r = await call<{ sample_ms_median: number }>(run, 'engine', 'benchSample', base, G, reps);
     gMs.push(r.sample_ms_median);
     rows.push({ vary: 'G', D: base.dModel, T: base.seqLen, G, sample_ms: r2(r.sample_ms_median) });
   }
