@@ -1,13 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App.tsx';
-import { SessionContext } from './ui/session.tsx';
+import { PresenterContext, SessionContext } from './ui/session.tsx';
 import { LabSession } from './lab/session.ts';
+import { Presenter } from './lab/presenter.ts';
 import { debugHooks } from './lab/debugHooks.ts';
 import { useLab } from './store/labStore.ts';
 import './ui/app.css';
 
 const session = new LabSession(useLab);
+const presenter = new Presenter(session, useLab);
 void session.init(location.search);
 // Test hooks: browser tests read real metrics from the store (and render crafted model output
 // through it), inject faults and read engine counters; the soak script waits for saves.
@@ -16,7 +18,9 @@ void session.init(location.search);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionContext value={session}>
-      <App />
+      <PresenterContext value={presenter}>
+        <App />
+      </PresenterContext>
     </SessionContext>
   </StrictMode>,
 );

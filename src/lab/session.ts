@@ -86,10 +86,10 @@ export class LabSession {
   /** Read the address, fill the store, keep the address in sync, load the model, offer a saved run. */
   init(search: string): Promise<void> {
     const u = parseLabUrl(search);
-    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden });
+    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden, presenter: u.present ? { item: 0 } : null });
     const address = (s: LabState) => location.pathname + labSearch({ ...s, backend: s.backendPref });
     this.store.subscribe((s, prev) => {
-      if (s.settings !== prev.settings || s.lessonId !== prev.lessonId || s.lessonVariant !== prev.lessonVariant || s.classroom !== prev.classroom || s.hidden !== prev.hidden || s.backendPref !== prev.backendPref) {
+      if (s.settings !== prev.settings || s.lessonId !== prev.lessonId || s.lessonVariant !== prev.lessonVariant || s.classroom !== prev.classroom || s.hidden !== prev.hidden || s.backendPref !== prev.backendPref || s.presenter !== prev.presenter) {
         if (typeof history !== 'undefined') history.replaceState(null, '', address(s));
       }
     });

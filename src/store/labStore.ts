@@ -58,6 +58,11 @@ export interface InspectorState {
   comparison?: ObjectiveComparison | null;
 }
 
+/** The presenter view (src/lab/presenter.ts): open, at this item of presenterItems (src/store/presenterView.ts). */
+export interface PresenterState {
+  item: number;
+}
+
 export interface SavedRun {
   id: number;
   label: string;
@@ -83,6 +88,8 @@ export interface LabState {
   backendPref: BackendPref;
   classroom: boolean;
   hidden: string[];
+  /** The presenter view, when open (the address carries present=1). */
+  presenter: PresenterState | null;
 
   status: RunStatus;
   /** What the page is busy with (shader compilation, checkpoint loading, evaluation), with a fraction when known. */
@@ -137,6 +144,7 @@ export const useLab = create<LabState>()(() => ({
   backendPref: 'auto',
   classroom: false,
   hidden: [],
+  presenter: null,
   status: 'loading',
   progress: null,
   backendName: null,

@@ -1,10 +1,10 @@
 /**
  * The lab's URL: every setting (from the one settings table, src/rl/settings.ts), the seed
  * (a setting), the lesson and its variant, the backend, and classroom mode with the controls
- * it hides. Opening a link reproduces the run; bad values never break the page, they are
- * clamped or replaced and named in `notices`.
+ * it hides; present=1 opens the presenter view. Opening a link reproduces the run; bad values
+ * never break the page, they are clamped or replaced and named in `notices`.
  *
- *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon
+ *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon&present=1
  */
 import { defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
 import { isSettingKey, ownSettingPairs } from '../persist/settingsFile.ts';
@@ -21,6 +21,8 @@ export interface LabUrlState {
   classroom: boolean;
   /** Setting keys hidden in classroom mode. */
   hidden: string[];
+  /** Open the presenter view on load. */
+  present: boolean;
   /** What was ignored, clamped or replaced, in words. */
   notices: string[];
 }
@@ -59,6 +61,7 @@ export function parseLabUrl(search: string): LabUrlState {
   let lessonVariant = 0;
   let backend: BackendPref = 'auto';
   let classroom = false;
+  let present = false;
   let hidden: string[] = [];
   const settingPairs: [string, string][] = [];
   /** Read one page option with a typed reader; a bad value leaves the default and says so. */
@@ -82,6 +85,8 @@ export function parseLabUrl(search: string): LabUrlState {
       backend = option(key, value, (src, p) => oneOf(src, p, ['cpu', 'webgpu', 'auto'] as const), 'using auto') ?? 'auto';
     } else if (key === 'classroom') {
       classroom = option(key, value, (src, p) => bool(src, p, { text: true }), 'classroom mode is off') ?? false;
+    } else if (key === 'present') {
+      present = option(key, value, (src, p) => bool(src, p, { text: true }), 'the presenter view stays closed') ?? false;
     } else if (key === 'hide') {
       const items = value.split(',').filter(Boolean);
       if (items.length > MAX_HIDDEN) notices.push(`only the first ${MAX_HIDDEN} of the ${items.length} controls to hide were read`);
@@ -103,11 +108,11 @@ export function parseLabUrl(search: string): LabUrlState {
   const { known, unknownNotices } = ownSettingPairs(settingPairs);
   const r = settingsFromRecord(known, base);
   hidden = [...new Set(hidden)];
-  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, notices: [...notices, ...unknownNotices, ...r.notices] };
+  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, present, notices: [...notices, ...unknownNotices, ...r.notices] };
 }
 
 /** The query string for a state: settings that differ from the defaults, then the page options. */
-export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[] }): string {
+export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[]; presenter?: object | null }): string {
   const p = new URLSearchParams();
   // Every setting that differs from the defaults, so a lesson's own values are explicit too (robust to lesson
   // edits) — and, under a lesson, every setting that differs from what the lesson would set, or a value
@@ -123,6 +128,7 @@ export function labSearch(s: { settings: Settings; lessonId: string | null; less
   if (s.backend !== 'auto') p.set('backend', s.backend);
   if (s.classroom) p.set('classroom', '1');
   if (s.hidden.length) p.set('hide', s.hidden.join(','));
+  if (s.presenter) p.set('present', '1');
   const q = p.toString();
   return q ? `?${q}` : '';
 }

@@ -1,7 +1,8 @@
 /**
  * The lab: settings on the left, transport and live charts in a grid, the step-through of one
  * GRPO update, lessons, sharing/export, and the explanation under the tool (TensorFlow
- * Playground's layout). Components read the store; the lab session does the work.
+ * Playground's layout); or, instead of all of it, the presenter view (Presenter.tsx).
+ * Components read the store; the lab session does the work.
  */
 import { useEffect, useState } from 'react';
 import { probeWebGPU, type WebGPUInfo } from './webgpuInfo.ts';
@@ -15,6 +16,7 @@ import { Lessons } from './Lessons.tsx';
 import { RunsPanel } from './RunsPanel.tsx';
 import { Profiling } from './Profiling.tsx';
 import { Explanations } from './Explanations.tsx';
+import { Presenter, PresenterButton } from './Presenter.tsx';
 
 function Notices() {
   const url = useLab((s) => s.urlNotices);
@@ -54,8 +56,10 @@ function Notices() {
 export function App() {
   const [gpu, setGpu] = useState<WebGPUInfo | null>(null);
   const classroom = useLab((s) => s.classroom);
+  const presenting = useLab((s) => s.presenter !== null);
   useEffect(() => { void probeWebGPU().then(setGpu); }, []);
   useTransportKeys();
+  if (presenting) return <Presenter />; // one thing at a time, the page's controls hidden (Esc comes back)
   return (
     <main className={`app${classroom ? ' classroom' : ''}`}>
       <header className="top">
@@ -68,6 +72,7 @@ export function App() {
               ? `WebGPU adapter: ${gpu.vendor} / ${gpu.architecture}${gpu.description ? ` (${gpu.description})` : ''}`
               : gpu.reason}
         </p>
+        <PresenterButton />
       </header>
       <Notices />
       <Lessons />

@@ -1,0 +1,135 @@
+import { expect, test, type Page } from './fixtures.ts';
+import { LESSONS, getLesson } from '../src/rl/lessons.ts';
+
+// The presenter view for classroom demos: one chart or one step-through phase at a time, in
+// large type, the controls hidden, driven by the keyboard alone (→ ← 1–7 Space Esc), opened by
+// its button or by ?present=1 in the address. CPU reference engine, small batches: fast here.
+// Screenshots go to test-results/ (or $PRESENTER_SHOTS): a chart and a phase at each size.
+
+const shots = process.env.PRESENTER_SHOTS ?? 'test-results';
+const store = (page: Page) => page.evaluate(() => (window as any).__lab.store.getState());
+const ready = (page: Page, text = 'paused · 0 steps') => expect(page.getByTestId('presenter-run').or(page.getByTestId('run-status'))).toContainText(text, { timeout: 60_000 });
+test.setTimeout(120_000);
+const px = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+
+test('opened by its button: large type, controls hidden, → ← through charts and real phases, a number picks a lesson, Esc leaves', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const groups = getLesson('mixed-groups')!;
+  await page.goto('/?backend=cpu&lesson=mixed-groups&promptsPerStep=4&numGenerations=4&evalEvery=50');
+  await ready(page);
+  await page.getByRole('button', { name: 'Presenter view' }).click();
+
+  const view = page.getByRole('dialog', { name: 'Presenter view' });
+  await expect(view).toBeVisible();
+  await expect(view).toBeFocused(); // keys work without a click first
+  await expect(page).toHaveURL(/[?&]present=1/);
+  // the page's controls are gone: settings, transport, lessons bar
+  await expect(page.getByRole('complementary', { name: 'Settings' })).toHaveCount(0);
+  await expect(page.getByRole('toolbar', { name: 'Transport' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Lessons' })).toHaveCount(0);
+  await expect(view.getByRole('button')).toHaveCount(0);
+  // large type at 1920×1080: the caption (body text) at least 24 px, the title larger
+  expect(await px(page, 'presenter-caption')).toBeGreaterThanOrEqual(24);
+  expect(await px(page, 'presenter-heading')).toBeGreaterThan(await px(page, 'presenter-caption'));
+
+  const heading = page.getByTestId('presenter-heading');
+  const item = page.getByTestId('presenter-item');
+  await expect(heading).toHaveText(groups.title);
+  const n = groups.charts.length;
+  await expect(item).toHaveText(`chart 1 of ${n}: Groups: all pass, all fail, mixed`);
+  await expect(page.getByTestId('presenter-caption')).toHaveText(/^A group teaches only if it mixes passes and failures/);
+  // one chart, filling the stage: the live chart itself, re-rendered large
+  await expect(view.locator('.chart-card')).toHaveCount(1);
+  const chart = (await view.locator('.chart-body').boundingBox())!;
+  expect(chart.height).toBeGreaterThan(600);
+  expect(chart.width).toBeGreaterThan(1700);
+  // Space plays, Space pauses: the chart shows the live run's numbers
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 3, null, { timeout: 60_000 });
+  await page.keyboard.press(' ');
+  await ready(page, 'paused');
+  const live = await store(page);
+  await expect(page.getByTestId('chart-groups')).toHaveAttribute('data-points', String(live.steps.length));
+  // the SVG itself is drawn at the large size (re-rendered, not scaled up)
+  expect(Number(await view.locator('.chart-body .recharts-wrapper > svg.recharts-surface').getAttribute('height'))).toBeGreaterThan(600);
+  await page.screenshot({ path: `${shots}/presenter-chart-1920.png` });
+
+  // → and ← move between the lesson's charts
+  await page.keyboard.press('ArrowRight');
+  await expect(item).toHaveText(`chart 2 of ${n}: Theory: P(mixed) against the pass rate`);
+  await expect(view.locator('[data-testid="chart-theory"]')).toHaveCount(1);
+  await page.keyboard.press('ArrowLeft');
+  await expect(item).toHaveText(/^chart 1 of /);
+  for (let i = 1; i < n; i++) await page.keyboard.press('ArrowRight');
+  await expect(item).toHaveText(`chart ${n} of ${n}: Group advantages`);
+
+  // past the last chart: the step-through, one real phase per →
+  await page.keyboard.press('ArrowRight');
+  await expect(item).toHaveText('step-through: phase 1 of 6 — prompts', { timeout: 60_000 });
+  const phase = view.getByTestId('inspector-phase');
+  await expect(phase).toHaveAttribute('data-phase', 'prompts');
+  await expect(page.getByTestId('presenter-caption')).toContainText('drawn from the training split');
+  const before = (await store(page)).stepsStarted;
+  await page.keyboard.press('ArrowRight');
+  await expect(item).toHaveText('step-through: phase 2 of 6 — answers');
+  await page.keyboard.press('ArrowRight');
+  await expect(item).toHaveText('step-through: phase 3 of 6 — verdicts', { timeout: 60_000 });
+  await expect(phase.locator('td.num').first()).toHaveText(/^r = \d/); // the verifier's rewards
+  await page.keyboard.press('ArrowRight');
+  await expect(item).toHaveText('step-through: phase 4 of 6 — advantages', { timeout: 60_000 });
+  await expect(phase.locator('td.adv').first()).toHaveText(/^A = -?\d/);
+  const ins = (await store(page)).inspector;
+  expect(ins.rollout.groups).toHaveLength(4); // this run's own batch: P = 4 prompts …
+  expect(ins.rollout.groups[0].answers).toHaveLength(4); // … of G = 4 answers
+  expect((await store(page)).stepsStarted).toBe(before); // one update, phase by phase
+  expect(await phase.evaluate((el) => parseFloat(getComputedStyle(el.querySelector('p')!).fontSize))).toBeGreaterThanOrEqual(24);
+  await page.screenshot({ path: `${shots}/presenter-phase-1920.png` });
+  await page.keyboard.press('ArrowLeft');
+  await expect(item).toHaveText('step-through: phase 3 of 6 — verdicts');
+
+  // a number key loads that lesson, through the Lessons panel's call (its base, its knobs)
+  await page.keyboard.press('7');
+  await expect(heading).toHaveText(LESSONS[6].title);
+  await expect(item).toHaveText(new RegExp(`^chart 1 of ${LESSONS[6].charts.length}: `));
+  await ready(page);
+  expect((await store(page)).lessonId).toBe(LESSONS[6].id);
+  await expect(page).toHaveURL(new RegExp(`lesson=${LESSONS[6].id}.*present=1|present=1.*lesson=${LESSONS[6].id}`));
+
+  // Esc: back to the page, the address without the flag, the keyboard on the button
+  await page.keyboard.press('Escape');
+  await expect(view).toHaveCount(0);
+  await expect(page.getByRole('toolbar', { name: 'Transport' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Settings' })).toBeVisible();
+  await expect(page).not.toHaveURL(/present=/);
+  await expect(page.getByRole('button', { name: 'Presenter view' })).toBeFocused();
+});
+
+test('?present=1 with a lesson opens the presenter view on load; the keys work at once', async ({ page }) => {
+  const lesson = LESSONS[6];
+  await page.goto(`/?backend=cpu&present=1&lesson=${lesson.id}&promptsPerStep=4&numGenerations=4&evalEvery=50`);
+  const view = page.getByRole('dialog', { name: 'Presenter view' });
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('presenter-heading')).toHaveText(lesson.title);
+  await expect(page.getByTestId('presenter-item')).toHaveText(/^chart 1 of /);
+  await expect(page.getByRole('toolbar', { name: 'Transport' })).toHaveCount(0);
+  await ready(page);
+  expect(await px(page, 'presenter-caption')).toBeGreaterThanOrEqual(20); // 1280×800: still large
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 3, null, { timeout: 60_000 });
+  await page.keyboard.press(' ');
+  await ready(page, 'paused');
+  await page.screenshot({ path: `${shots}/presenter-chart-1280.png` });
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('presenter-item')).toHaveText(/^chart 2 of /);
+  for (let i = 2; i <= lesson.charts.length; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('presenter-item')).toHaveText('step-through: phase 1 of 6 — prompts', { timeout: 60_000 });
+  for (const [k, ph] of [[2, 'answers'], [3, 'verdicts'], [4, 'advantages']] as const) {
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('presenter-item')).toHaveText(`step-through: phase ${k} of 6 — ${ph}`, { timeout: 60_000 });
+  }
+  await page.screenshot({ path: `${shots}/presenter-phase-1280.png` });
+  await page.keyboard.press('Escape');
+  await expect(view).toHaveCount(0);
+  await expect(page).not.toHaveURL(/present=/);
+  await expect(page).toHaveURL(new RegExp(`lesson=${lesson.id}`));
+});

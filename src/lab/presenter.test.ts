@@ -1,0 +1,104 @@
+// The presenter view's navigation (src/lab/presenter.ts) on a real store with a stand-in
+// session, its items and titles (src/store/presenterView.ts), and its address flag.
+import { describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import { LESSONS, getLesson, lessonSettings } from '../rl/lessons.ts';
+import { defaultSettings, type Settings } from '../rl/settings.ts';
+import { useLab, type InspectorState, type LabState } from '../store/labStore.ts';
+import { firstSentence, presenterIndex, presenterItems, presenterTitle } from '../store/presenterView.ts';
+import { labSearch, parseLabUrl } from '../store/url.ts';
+import { Presenter, type PresenterHost } from './presenter.ts';
+
+const inspector = (phase: number, computed = phase + 1): InspectorState => ({ phase, computed, busy: false, rollout: { step: 1, G: 2, groups: [] }, details: null, settings: null });
+
+/** A store at lesson 1 and a session that records the calls and moves the inspector as the step-through would. */
+function setup() {
+  const store = createStore<LabState>()(() => ({ ...useLab.getState(), settings: getLessonSettings('mixed-groups'), lessonId: 'mixed-groups' }));
+  const calls: string[] = [];
+  const host: PresenterHost = {
+    async applyLesson(id) { calls.push(`lesson ${id}`); store.setState({ lessonId: id, settings: getLessonSettings(id), stepMode: false, inspector: null }); },
+    async setStepMode(on) { calls.push(`stepMode ${on}`); store.setState({ stepMode: on }); },
+    togglePlay() { calls.push('play'); },
+    stepThrough: {
+      async forward() { calls.push('forward'); const i = store.getState().inspector; store.setState({ inspector: i ? { ...i, phase: i.phase + 1, computed: Math.max(i.computed, i.phase + 2) } : inspector(0, 2) }); },
+      back() { calls.push('back'); const i = store.getState().inspector!; store.setState({ inspector: { ...i, phase: i.phase - 1 } }); },
+    },
+  };
+  return { store, calls, presenter: new Presenter(host, store) };
+}
+const getLessonSettings = (id: string): Settings => lessonSettings(getLesson(id)!, defaultSettings(), 0);
+
+describe('presenter view', () => {
+  it('items: the lesson\'s charts in order, then the step-through; every chart without a lesson', () => {
+    const s = { lessonId: 'mixed-groups', settings: getLessonSettings('mixed-groups') };
+    expect(presenterItems(s)).toEqual([...getLesson('mixed-groups')!.charts.map((chart) => ({ kind: 'chart', chart })), { kind: 'step' }]);
+    const none = presenterItems({ lessonId: null, settings: defaultSettings() });
+    expect(none.at(-1)).toEqual({ kind: 'step' });
+    expect(none.length).toBeGreaterThan(5);
+    expect(presenterIndex({ item: 99 }, none)).toBe(none.length - 1);
+  });
+
+  it('→ through the charts into the step-through (step mode on, the first phase computed), then one phase per →; ← back', async () => {
+    const { store, calls, presenter } = setup();
+    const n = getLesson('mixed-groups')!.charts.length;
+    presenter.open();
+    expect(store.getState().presenter).toEqual({ item: 0 });
+    for (let i = 1; i < n; i++) await presenter.next();
+    expect(store.getState().presenter).toEqual({ item: n - 1 });
+    expect(calls).toEqual([]);
+    await presenter.next();
+    expect(calls).toEqual(['stepMode true', 'forward']);
+    const title = () => { const s = store.getState(); const items = presenterItems(s); const i = presenterIndex(s.presenter!, items); return presenterTitle(s, items[i], i, items.length - 1).item; };
+    expect(title()).toBe('step-through: phase 1 of 6 — prompts');
+    await presenter.next();
+    await presenter.next();
+    expect(title()).toBe('step-through: phase 3 of 6 — verdicts');
+    presenter.back();
+    expect(title()).toBe('step-through: phase 2 of 6 — answers');
+    presenter.back();
+    presenter.back(); // at phase 1: back to the last chart
+    expect(title()).toMatch(new RegExp(`^chart ${n} of ${n}: `));
+    expect(calls.filter((c) => c === 'back')).toHaveLength(2);
+  });
+
+  it('a number picks that lesson from its first chart; out of range does nothing; Space plays; Esc closes', async () => {
+    const { store, calls, presenter } = setup();
+    await presenter.lesson(3); // closed: keys do nothing
+    expect(calls).toEqual([]);
+    presenter.open();
+    await presenter.next();
+    await presenter.lesson(LESSONS.length);
+    expect(calls).toEqual([`lesson ${LESSONS[LESSONS.length - 1].id}`]);
+    expect(store.getState().presenter).toEqual({ item: 0 });
+    await presenter.lesson(LESSONS.length + 1);
+    expect(calls).toHaveLength(1);
+    presenter.togglePlay();
+    expect(calls.at(-1)).toBe('play');
+    presenter.close();
+    expect(store.getState().presenter).toBeNull();
+  });
+
+  it('opens at the step-through when one is on the page', () => {
+    const { store, presenter } = setup();
+    store.setState({ stepMode: true, inspector: inspector(2) });
+    presenter.open();
+    const items = presenterItems(store.getState());
+    expect(items[presenterIndex(store.getState().presenter!, items)]).toEqual({ kind: 'step' });
+  });
+
+  it('captions: the first sentence of the lesson\'s text', () => {
+    expect(firstSentence('A group teaches only if it mixes. Then more.')).toBe('A group teaches only if it mixes.');
+    expect(firstSentence('On the base ("7,12|20", about ten tokens) some answer (two). Next.')).toBe('On the base ("7,12|20", about ten tokens) some answer (two).');
+    expect(firstSentence('no full stop')).toBe('no full stop');
+  });
+
+  it('the address carries present=1 and reads it back; a bad value is named', () => {
+    const base = { settings: defaultSettings(), lessonId: 'kl-estimators', lessonVariant: 0, backend: 'cpu' as const, classroom: false, hidden: [] };
+    const q = labSearch({ ...base, presenter: { item: 2 } });
+    expect(q).toContain('present=1');
+    expect(parseLabUrl(q)).toMatchObject({ present: true, lessonId: 'kl-estimators', notices: [] });
+    expect(labSearch({ ...base, presenter: null })).not.toContain('present');
+    expect(parseLabUrl('?present=maybe').present).toBe(false);
+    expect(parseLabUrl('?present=maybe').notices.join()).toContain('present');
+  });
+});

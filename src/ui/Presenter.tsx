@@ -1,0 +1,99 @@
+/**
+ * The presenter view for classroom demos: one thing at a time, filling the screen — a lesson's
+ * chart (the live chart itself, re-rendered large) or the step-through's current phase — with a
+ * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
+ * → next (on the step-through: the next phase of a real update), ← back, 1–7 a lesson,
+ * Space play/pause, ↑ ↓ scroll a tall phase, Esc back to the page. The address carries it: ?present=1&lesson=<id>.
+ */
+import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
+import { LESSONS } from '../rl/lessons.ts';
+import { useLab } from '../store/labStore.ts';
+import { presenterIndex, presenterItems, presenterTitle, type PresenterChart } from '../store/presenterView.ts';
+import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, TheoryChart, ThinkingChart } from './Charts.tsx';
+import { Inspector } from './Inspector.tsx';
+import { usePresenter } from './session.tsx';
+
+const CHARTS: Record<PresenterChart, ComponentType> = {
+  reward: RewardChart, groups: GroupsChart, advantages: AdvantagesChart, theory: TheoryChart, entropy: EntropyChart,
+  length: LengthChart, thinking: ThinkingChart, kl: KlChart, passk: PassAtKChart,
+};
+
+/** The button on the page that opens the presenter view (Esc in the view comes back to it). */
+export function PresenterButton() {
+  const presenter = usePresenter();
+  return (
+    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–7 Space Esc)">
+      ⛶ Presenter view
+    </button>
+  );
+}
+
+/** The view's keys, on the window (capture phase, before the page's transport keys): no click needed first. */
+function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
+  const presenter = usePresenter();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
+      const n = /^[1-9]$/.test(e.key) ? Number(e.key) : 0;
+      const act =
+        e.key === 'ArrowRight' || e.key === 'PageDown' ? () => void presenter.next()
+        : e.key === 'ArrowLeft' || e.key === 'PageUp' ? () => presenter.back()
+        : e.key === 'Escape' ? () => presenter.close()
+        : e.key === ' ' ? () => presenter.togglePlay()
+        : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => stage.current?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * stage.current.clientHeight })
+        : n >= 1 && n <= LESSONS.length ? () => void presenter.lesson(n)
+        : null;
+      if (!act) return;
+      e.preventDefault();
+      e.stopPropagation();
+      act();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [presenter, stage]);
+}
+
+export function Presenter() {
+  const state = useLab((s) => s.presenter);
+  const lessonId = useLab((s) => s.lessonId);
+  const settings = useLab((s) => s.settings);
+  const inspector = useLab((s) => s.inspector);
+  const stepMode = useLab((s) => s.stepMode);
+  const status = useLab((s) => s.status);
+  const steps = useLab((s) => s.stepsCompleted);
+  const error = useLab((s) => s.error);
+  const backend = useLab((s) => s.backendName);
+  const ref = useRef<HTMLDivElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  usePresenterKeys(stage);
+  useEffect(() => {
+    ref.current?.focus();
+    // leaving: the keyboard goes back to the button that opens the view
+    return () => { setTimeout(() => document.querySelector<HTMLElement>('[data-testid="presenter-open"]')?.focus(), 0); };
+  }, []);
+  const items = useMemo(() => presenterItems({ lessonId, settings }), [lessonId, settings]);
+  if (!state) return null;
+  const index = presenterIndex(state, items);
+  const item = items[index];
+  const title = presenterTitle({ lessonId, settings, inspector, stepMode }, item, index, items.length - 1);
+  const Chart = item.kind === 'chart' ? CHARTS[item.chart] : null;
+  const run = status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${status === 'running' ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`;
+  return (
+    <div className="presenter" role="dialog" aria-modal="true" aria-label="Presenter view" tabIndex={-1} ref={ref} data-testid="presenter" data-item={item.kind === 'chart' ? item.chart : 'step-through'}>
+      <header className="presenter-bar">
+        <h1 data-testid="presenter-heading">{title.heading}</h1>
+        <p className="presenter-item" data-testid="presenter-item" aria-live="polite">{title.item}{inspector?.busy && item.kind === 'step' ? ' (computing…)' : ''}</p>
+      </header>
+      {error && <p className="presenter-error" role="alert">{error}</p>}
+      <div className={`presenter-stage ${item.kind}`} data-testid="presenter-stage" ref={stage}>
+        {Chart ? <Chart key={item.kind === 'chart' ? item.chart : ''} /> : stepMode ? <Inspector /> : <p className="presenter-empty">Press → to step through one real GRPO update, phase by phase.</p>}
+      </div>
+      <p className="presenter-caption" data-testid="presenter-caption">{title.caption}</p>
+      <footer className="presenter-keys" aria-label="Keys">
+        <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
+        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>Esc</kbd> leave</span>
+        <span className="presenter-run" data-testid="presenter-run" role="status">{run}{backend === 'cpu' ? ' · CPU reference' : ''}</span>
+      </footer>
+    </div>
+  );
+}
