@@ -1,18 +1,38 @@
 // GRPO on the WebGPU engine: the step stays on the GPU, and the policy learns.
 import { expect, test } from './fixtures.ts';
 
-test('one GRPO step: one submit + one readback for the rollout, one of each for the update', async ({ page }) => {
+test('one GRPO step: one submit + one readback for the rollout, one of each for the update, at any µ', async ({ page }) => {
+  await page.goto('/e2e/harness.html');
+  for (const mu of [1, 4]) {
+    const r = await page.evaluate(async (mu) => {
+      const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+      return m.countGrpoStep(mu);
+    }, mu);
+    console.log(`GRPO step on WebGPU (β > 0, µ = ${mu}):`, JSON.stringify(r));
+    expect(r.rollout).toEqual({ submits: 1, readbacks: 1 });
+    expect(r.advantages).toEqual({ submits: 0, readbacks: 0 }); // the verifier and advantages are CPU-only
+    expect(r.update, `µ = ${mu}`).toEqual({ submits: 1, readbacks: 1 }); // π_ref forward, then µ × (objective, backward, AdamW): one submit
+    expect(r.finite).toBe(true);
+    expect(r.kl).toBeGreaterThan(0); // β > 0 after one update: π_ref was evaluated and π_θ has moved from it
+  }
+});
+
+test('µ inner epochs in one submit equal µ separate updates: the same weights, each epoch\'s own loss and metrics', async ({ page }) => {
   await page.goto('/e2e/harness.html');
   const r = await page.evaluate(async () => {
     const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
-    return m.countGrpoStep();
+    return m.epochsInOneSubmit(3);
   });
-  console.log('GRPO step on WebGPU (β > 0, µ = 1):', JSON.stringify(r));
-  expect(r.rollout).toEqual({ submits: 1, readbacks: 1 });
-  expect(r.advantages).toEqual({ submits: 0, readbacks: 0 }); // the verifier and advantages are CPU-only
-  expect(r.update).toEqual({ submits: 1, readbacks: 1 }); // π_ref forward, objective, backward, AdamW: one submit
-  expect(r.finite).toBe(true);
-  expect(r.kl).toBeGreaterThan(0); // β > 0 after one update: π_ref was evaluated and π_θ has moved from it
+  console.log('µ = 3 in one submit vs three calls:', JSON.stringify(r));
+  expect(r.steps).toEqual([3, 3]); // AdamW's t advanced once per epoch in both
+  expect(r.weightsMaxDiff).toBeLessThan(1e-6);
+  expect(r.one.length).toBe(3);
+  for (let e = 0; e < 3; e++) {
+    expect(r.one[e].finite).toBe(true);
+    expect(Math.abs(r.one[e].loss - r.many[e].loss)).toBeLessThan(1e-6 + 1e-5 * Math.abs(r.many[e].loss));
+    expect(Math.abs(r.one[e].kl - r.many[e].kl)).toBeLessThan(1e-7 + 1e-5 * r.many[e].kl);
+  }
+  expect(r.one[2].kl).toBeGreaterThan(r.one[0].kl); // the epochs are not copies of one another: π_θ moves away from π_ref
 });
 
 test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base', async ({ page }) => {

@@ -237,6 +237,9 @@ async function main() {
     if (!args.only) {
       log(`GRPO step (default lesson) ×${reps}`);
       grpo = await section('GRPO step', () => call<Json>(run, 'engine', 'benchGrpoStep', tiny, reps));
+      log('GRPO step traffic at µ = 1, 2, 4');
+      const traffic = await section('GRPO traffic', () => call<Json[]>(run, 'engine', 'benchGrpoTraffic', tiny));
+      if (grpo) grpo = { ...grpo, by_mu: traffic };
     }
     log('matmul kernels');
     const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
@@ -322,6 +325,7 @@ export function printReport(o: Json): void {
   console.table(table);
   const g = o.grpo_step as Json | null;
   if (g) p(`GRPO step (lesson ${g.lesson}, ${g.prompts} prompts × G=${g.G}): ${g.ms_median} ms = rollout ${g.rollout_ms} + verify ${g.verify_ms} + update ${g.update_ms} + other ${g.other_ms}; readbacks ${g.readbacks}`);
+  if (g && Array.isArray(g.by_mu)) console.table(g.by_mu);
   const m = o.matmul as { M: number; K: number; N: number; rows: Json[]; speedup: number; error?: string };
   if (m.error) p(`matmul: ${m.error}`);
   else p(`matmul ${m.M}×${m.K}×${m.N}: register-blocked (${(m as Json).engineForm}, the engine's form here) / plain vec4 = ${m.speedup}×`);

@@ -109,8 +109,8 @@ export class WebGPUBackend implements Backend {
    */
   private scratchBuffers = new Map<string, GPUBuffer>();
   private decode: DecodeBuffers | null = null;
-  /** Uniforms rewritten every call. */
-  private readonly adamUniform: GPUBuffer;
+  /** Uniforms rewritten every call (AdamW's: one per inner epoch, grown on demand). */
+  private readonly adamUniforms: GPUBuffer[] = [];
   private readonly normUniform: GPUBuffer;
   private readonly sampleUniform: GPUBuffer;
   private readonly stepUniform: GPUBuffer;
@@ -139,7 +139,6 @@ export class WebGPUBackend implements Backend {
     this.layout = paramLayout(config);
     this.model = new GpuModel(ctx, config, weights);
     const o = ctx.ops;
-    this.adamUniform = o.dynamicUniform('adamw', 8);
     this.normUniform = o.dynamicUniform('gradnorm', 4);
     this.sampleUniform = o.dynamicUniform('sample', 8);
     this.stepUniform = o.dynamicUniform('decode.step', 4);
@@ -208,7 +207,14 @@ export class WebGPUBackend implements Backend {
     return { logprobs: Float32Array.from(lp), entropy: Float32Array.from(ent) };
   }
 
-  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+  /**
+   * `epochs` AdamW steps on the same batch and loss (the trainer's µ inner epochs) in one
+   * submit and one readback: π_ref's log-probs once, then per epoch forward, loss, backward,
+   * clip and AdamW, each epoch's metrics copied aside for the single readback.
+   */
+  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings, o: { epochs?: number } = {}): Promise<TrainStepResult> {
+    const epochs = o.epochs ?? 1;
+    if (!Number.isInteger(epochs) || epochs < 1) throw new Error(`trainStep: epochs must be a whole number ≥ 1, got ${epochs}`);
     const { B, T, mask } = batch;
     const N = B * T;
     const V = this.config.vocabSize;
@@ -231,11 +237,12 @@ export class WebGPUBackend implements Backend {
     } else {
       q.writeBuffer(policyIn!, 0, policyInputs(batch, loss));
     }
-    const t = this.step + 1;
+    const t0 = this.step;
     const n = this.layout.total;
-    const o = this.ctx.ops;
-    o.writeUniform(this.adamUniform, Ops.adamwUniform(n, t, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
-    o.writeUniform(this.normUniform, o.gradNormUniform(n, opt.gradClip));
+    const ops = this.ctx.ops;
+    // one AdamW uniform per epoch: each carries its own bias correction (t0 + e + 1)
+    for (let e = 0; e < epochs; e++) ops.writeUniform(this.adamUniformOf(e), Ops.adamwUniform(n, t0 + e + 1, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
+    ops.writeUniform(this.normUniform, ops.gradNormUniform(n, opt.gradClip));
 
     const m = this.model;
     const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });
@@ -251,36 +258,58 @@ export class WebGPUBackend implements Backend {
       // and its logits, for the exact KL over the vocabulary (a metric: shaders/kl.wgsl)
       enc.copyBufferToBuffer(a.logits, 0, this.scratch('refLogits', a.capRows * V), 0, N * V * 4);
     }
-    const pass = enc.beginComputePass({ label: 'trainStep' });
-    m.recordForward(pass, m.params, B, T);
-    if (loss.kind === 'policy') {
-      m.recordLogsoftmax(pass, B, T, tau);
-      if (refLogprobs) o.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
-      const rowStats = this.scratch('policyRowStats', Ops.POLICY_ROW_STATS * a.capRows);
-      o.policyLoss(pass, m.metrics, a.gradLogprob, a.gradEntropy, rowStats, a.logprobs, a.entropy, a.mask, refLogprobs, policyIn!, loss, loss.oldLogprobs !== null, B, T);
-    } else {
-      // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
-      m.recordLogsoftmaxWithGrad(pass, B, T, tau);
-      o.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
+    const epochMetrics = epochs > 1 ? this.scratch('epochMetrics', epochs * METRIC_FLOATS) : null;
+    for (let e = 0; e < epochs; e++) {
+      const pass = enc.beginComputePass({ label: `trainStep epoch ${e + 1}/${epochs}` });
+      m.recordForward(pass, m.params, B, T);
+      if (loss.kind === 'policy') {
+        m.recordLogsoftmax(pass, B, T, tau);
+        if (refLogprobs) ops.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
+        const rowStats = this.scratch('policyRowStats', Ops.POLICY_ROW_STATS * a.capRows);
+        ops.policyLoss(pass, m.metrics, a.gradLogprob, a.gradEntropy, rowStats, a.logprobs, a.entropy, a.mask, refLogprobs, policyIn!, loss, loss.oldLogprobs !== null, B, T);
+      } else {
+        // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
+        m.recordLogsoftmaxWithGrad(pass, B, T, tau);
+        ops.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
+      }
+      m.recordBackward(pass, B, T, tau, { dlogitsReady: loss.kind !== 'policy' });
+      ops.phase = 'optimizer';
+      ops.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
+      ops.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniformOf(e));
+      pass.end();
+      if (epochMetrics) enc.copyBufferToBuffer(m.metrics, 0, epochMetrics, e * METRIC_FLOATS * 4, METRIC_FLOATS * 4);
     }
-    m.recordBackward(pass, B, T, tau, { dlogitsReady: loss.kind !== 'policy' });
-    o.phase = 'optimizer';
-    o.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
-    o.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniform);
-    pass.end();
-    const reads = [{ buffer: m.metrics, floats: METRIC_FLOATS }];
+    const reads = [{ buffer: epochMetrics ?? m.metrics, floats: epochs * METRIC_FLOATS }];
     // the mirror rides in the same staging buffer as the metrics: one readback either way
     if (this.lastGoodState) reads.push({ buffer: m.params, floats: n }, { buffer: m.m, floats: n }, { buffer: m.v, floats: n });
     const [met, mirrorW, mirrorM, mirrorV] = await this.ctx.submitAndRead(enc, reads);
 
-    const finite = met[M.FINITE] === 1;
-    if (finite) this.step = t;
-    if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: t, m: mirrorM, v: mirrorV } };
+    // each epoch's result, up to the first that was not finite (AdamW skipped it; the caller rolls back)
+    const results: TrainStepResult[] = [];
+    for (let e = 0; e < epochs; e++) {
+      const r = this.epochResult(met.subarray(e * METRIC_FLOATS, (e + 1) * METRIC_FLOATS), loss.kind === 'policy', refLogprobs !== null);
+      results.push(r);
+      if (!r.finite) break;
+    }
+    const finite = results.length === epochs && results.every((r) => r.finite);
+    if (finite) this.step = t0 + epochs;
+    if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: this.step, m: mirrorM, v: mirrorV } };
+    return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}) };
+  }
+
+  /** One epoch's metrics, as read back. */
+  private epochResult(met: Float32Array, policy: boolean, kl: boolean): TrainStepResult {
     const metrics: Record<string, number> = {};
-    if (loss.kind === 'policy') for (const s of POLICY_METRIC_SLOTS) metrics[s.metric!] = met[s.slot];
-    if (refLogprobs) metrics[METRIC_SLOTS.KL_EXACT.metric] = met[M.KL_EXACT];
+    if (policy) for (const s of POLICY_METRIC_SLOTS) metrics[s.metric!] = met[s.slot];
+    if (kl) metrics[METRIC_SLOTS.KL_EXACT.metric] = met[M.KL_EXACT];
     if (!('entropy' in metrics)) metrics.entropy = met[M.MASK_SUM] > 0 ? met[M.ENTROPY_SUM] / met[M.MASK_SUM] : 0;
-    return { loss: met[M.LOSS], gradNorm: met[M.GRAD_NORM], finite, metrics };
+    return { loss: met[M.LOSS], gradNorm: met[M.GRAD_NORM], finite: met[M.FINITE] === 1, metrics };
+  }
+
+  /** AdamW's uniform for epoch e of a step (one per epoch: one submit carries them all). */
+  private adamUniformOf(e: number): GPUBuffer {
+    while (this.adamUniforms.length <= e) this.adamUniforms.push(this.ctx.ops.dynamicUniform(`adamw.${this.adamUniforms.length}`, 8));
+    return this.adamUniforms[e];
   }
 
   async sample(req: SampleRequest): Promise<SampleResult> {

@@ -108,6 +108,11 @@ export interface TrainStepResult {
   finite: boolean;
   /** Objective metrics by name (policy loss: clip_ratio/low_mean, clip_ratio/high_mean, clip_ratio/region_mean, kl, ratio_min/mean/max, entropy). */
   metrics: Record<string, number>;
+  /**
+   * With `epochs` > 1: each epoch's result, up to and including the first that was not finite
+   * (loss, gradNorm and metrics above are the last one's; finite is all of them).
+   */
+  epochs?: TrainStepResult[];
 }
 
 export interface SampleRequest {
@@ -146,7 +151,7 @@ export interface Backend {
   /** Per-token log-probs and entropies; `reference` evaluates π_ref instead of π_θ. */
   logprobs(batch: TokenBatch, opts?: { temperature?: number; reference?: boolean }): Promise<PerTokenOutputs>;
   /** One update: forward, loss, backward, global-norm clip, AdamW. On WebGPU: one submit, one readback. */
-  trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult>;
+  trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings, o?: { epochs?: number }): Promise<TrainStepResult>;
   /** Batched sampling: G responses per prompt, stopping at EOS. On WebGPU: one submit, one readback. */
   sample(req: SampleRequest): Promise<SampleResult>;
   dispose(): void;

@@ -151,9 +151,9 @@ export class RecoverableBackend implements Backend {
   logprobs(batch: TokenBatch, opts?: { temperature?: number; reference?: boolean }): Promise<PerTokenOutputs> {
     return this.guard(() => this.engineValue.logprobs(batch, opts));
   }
-  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings, o?: { epochs?: number }): Promise<TrainStepResult> {
     const engine = this.engineValue;
-    const r = await this.guard(() => engine.trainStep(batch, loss, opt));
+    const r = await this.guard(() => engine.trainStep(batch, loss, opt, o));
     if (r.finite) {
       const mirrored = engine.lastGoodState;
       // the WebGPU mirror came with the step's readback; the CPU reference copies for free

@@ -81,7 +81,7 @@ export interface ObjectiveComparison {
   runObjective: ObjectiveId | null;
   /** B, the answers in the batch (the weights' scale). */
   answers: number;
-  /** Engine calls the comparison made: per objective µ train steps and one log-prob pass. */
+  /** Engine calls the comparison made (each one submit on WebGPU): per objective the update (its µ epochs in one call) and one log-prob pass. */
   engineCalls: number;
 }
 
@@ -113,8 +113,8 @@ export async function compareObjectives(backend: Backend, rollout: Rollout, batc
     const A = groupAdvantages(rewards, G, os.advantage, os.scaleRewards);
     const spec = { ...policyLossOf(rollout, batch, os), advantages: Float32Array.from(A) };
     const out = policyObjective({ B, T, logprobs: before.logprobs, entropy: before.entropy, mask, oldLogprobs: spec.oldLogprobs, refLogprobs: ref?.logprobs ?? null, advantages: spec.advantages }, spec, { terms: true });
-    let finite = true;
-    for (let it = 0; it < os.numIterations && finite; it++, engineCalls++) finite = (await backend.trainStep(batch, spec, adamw)).finite;
+    const { finite } = await backend.trainStep(batch, spec, adamw, { epochs: os.numIterations }); // µ epochs, one submit
+    engineCalls++;
     const after = await backend.logprobs(batch, { temperature: s.temperature });
     engineCalls++;
     await backend.setWeights(saved.weights);

@@ -10,8 +10,8 @@
  *               strict correctness is always recorded, so reward hacking shows. (Dynamic
  *               sampling verifies inside the rollout: it keeps only groups that teach.)
  *   advantages  groupAdvantages (grpo | dr_grpo | rloo | reinforce, scale_rewards)
- *   update      µ = num_iterations calls of backend.trainStep with the clipped policy objective
- *               (on WebGPU each is one submit and one readback of the step's metrics)
+ *   update      µ = num_iterations inner epochs of the clipped policy objective in one
+ *               backend.trainStep (on WebGPU one submit and one readback of every epoch's metrics)
  *   metrics     the step's numbers; the step is counted only if its update was finite
  *   evaluation  held-out accuracy, when the step count reaches a multiple of evalEvery
  *
@@ -242,15 +242,16 @@ export class GrpoTrainer {
     const spec = policyLossOf(rollout, batch, s);
     const sums: Record<string, number> = {};
     const epochs: Record<string, number>[] = [];
-    let loss = 0, gradNorm = 0, finite = true;
-    for (let it = 0; it < s.numIterations; it++) {
-      const r = await this.backend.trainStep(batch, spec, adamw);
-      if (!r.finite) { finite = false; break; }
-      epochs.push(r.metrics);
-      loss += r.loss / s.numIterations;
-      gradNorm += r.gradNorm / s.numIterations;
-      for (const [k, v] of Object.entries(r.metrics)) sums[k] = (sums[k] ?? 0) + v / s.numIterations;
+    let loss = 0, gradNorm = 0;
+    // the µ inner epochs in one engine call (on WebGPU one submit and one readback)
+    const r = await this.backend.trainStep(batch, spec, adamw, { epochs: s.numIterations });
+    for (const e of (r.epochs ?? [r]).filter((x) => x.finite)) {
+      epochs.push(e.metrics);
+      loss += e.loss / s.numIterations;
+      gradNorm += e.gradNorm / s.numIterations;
+      for (const [k, v] of Object.entries(e.metrics)) sums[k] = (sums[k] ?? 0) + v / s.numIterations;
     }
+    const finite = r.finite;
     const answers = rollout.groups.reduce((a, g) => a + g.tokens.length, 0);
     return { loss, gradNorm, finite, metrics: sums, epochs, answers, updateMs: now() - t0 };
   }

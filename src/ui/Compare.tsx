@@ -85,7 +85,7 @@ export function Compare({ ins }: { ins: InspectorState }) {
     return (
       <div className="compare" data-testid="compare">
         {pendingUpdate
-          ? <p><button onClick={() => void lab.stepThrough.compare()} disabled={ins.busy}>Compare objectives on this batch</button> <span className="note">Applies this batch's update under GRPO, Dr. GRPO, DAPO and GSPO, each from the same weights (µ = {st.numIterations} engine updates each), then puts the weights back: the run goes on with its own objective.</span></p>
+          ? <p><button onClick={() => void lab.stepThrough.compare()} disabled={ins.busy}>Compare objectives on this batch</button> <span className="note">Applies this batch's update under GRPO, Dr. GRPO, DAPO and GSPO, each from the same weights (one engine update of µ = {st.numIterations} inner epochs each), then puts the weights back: the run goes on with its own objective.</span></p>
           : <p className="note">The comparison runs before the update: step to phase 4 of the next update and press “Compare objectives on this batch”.</p>}
       </div>
     );

@@ -231,6 +231,53 @@ export async function benchGrpoStep(config: ModelConfig, reps: number): Promise<
   }
 }
 
+/** GPU traffic of one GRPO step of the default lesson at each µ: what stays on the GPU. */
+export interface GrpoTrafficRow {
+  mu: number;
+  /** queue.submit calls in the whole step (rollout + update; the verifier and advantages are CPU-only). */
+  submits: number;
+  /** buffer.mapAsync readbacks in the whole step. */
+  readbacks: number;
+  /** Compute dispatches recorded in the whole step (sampling's per-position dispatches included). */
+  dispatches: number;
+  /** Of them, in the update (µ epochs of forward, loss, backward, clip and AdamW, π_ref once). */
+  update_dispatches: number;
+}
+
+/** Submits, readbacks and dispatches of one GRPO step (the default lesson) at µ = 1, 2, 4, after a warm-up step. */
+export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 2, 4]): Promise<GrpoTrafficRow[]> {
+  const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }, { installGpuCounters }] = await Promise.all([
+    import('../../rl/trainer.ts'),
+    import('../../rl/lessons.ts'),
+    import('../../rl/settings.ts'),
+    import('../testing/counters.ts'),
+  ]);
+  const rows: GrpoTrafficRow[] = [];
+  for (const mu of mus) {
+    const settings = { ...lessonSettings(LESSONS[0], defaultSettings()), numIterations: mu };
+    const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter' });
+    try {
+      const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
+      await trainer.trainStep();
+      const { counts, restore } = installGpuCounters();
+      const d0 = be.ctx.ops.dispatches;
+      let dUpdate = 0;
+      try {
+        for await (const ph of trainer.runStep()) {
+          if (ph.kind === 'advantages') dUpdate = be.ctx.ops.dispatches;
+          if (ph.kind === 'update') dUpdate = be.ctx.ops.dispatches - dUpdate;
+        }
+      } finally {
+        restore();
+      }
+      rows.push({ mu, submits: counts.submits, readbacks: counts.maps, dispatches: be.ctx.ops.dispatches - d0, update_dispatches: dUpdate });
+    } finally {
+      be.dispose();
+    }
+  }
+  return rows;
+}
+
 export interface MatmulBench {
   M: number;
   K: number;

@@ -109,9 +109,22 @@ export class ReferenceBackend implements Backend {
     return { logprobs: Float32Array.from(out.logprobs), entropy: Float32Array.from(out.entropy) };
   }
 
-  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+  /** `epochs` AdamW steps on the same batch and loss (the trainer's µ inner epochs), stopping after the first that is not finite. */
+  async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings, o: { epochs?: number } = {}): Promise<TrainStepResult> {
+    const epochs = o.epochs ?? 1;
+    if (!Number.isInteger(epochs) || epochs < 1) throw new Error(`trainStep: epochs must be a whole number ≥ 1, got ${epochs}`);
     validateBatch(batch, this.config, 'trainStep');
     validateLoss(batch, loss, 'trainStep');
+    const results: TrainStepResult[] = [];
+    for (let e = 0; e < epochs; e++) {
+      results.push(this.epoch(batch, loss, opt));
+      if (!results[e].finite) break;
+    }
+    const finite = results.length === epochs && results.every((r) => r.finite);
+    return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}) };
+  }
+
+  private epoch(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): TrainStepResult {
     const { B, T, mask } = batch;
     const N = B * T;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;

@@ -10,13 +10,15 @@ import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { createBackend } from '../../model/engines.ts';
 import { defaultSettings, type Settings } from '../settings.ts';
 import type { ObjectiveComparison } from '../counterfactual.ts';
-import { GrpoTrainer, type UpdateResult } from '../trainer.ts';
+import { GrpoTrainer, policyLossOf, type UpdateResult } from '../trainer.ts';
+import { adamwSettings } from '../../model/backend.ts';
+import { rolloutWithAdvantages } from './phases.ts';
 import { installGpuCounters } from '../../gpu/testing/counters.ts';
 
-export async function countGrpoStep() {
+export async function countGrpoStep(mu = 1) {
   const be = await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1 });
   await be.snapshotReference();
-  const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: 1 };
+  const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: mu };
   const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
   await tr.trainStep(); // warm: pipelines, buffers and bind groups exist after this
   const { counts, restore } = installGpuCounters();
@@ -99,4 +101,31 @@ export async function inspectedStepOnWebGPU() {
   }
   be.dispose();
   return out;
+}
+
+/**
+ * µ inner epochs in one submit against the same epochs as µ separate calls, from the same
+ * state on the same batch: the weights after, and each epoch's loss and metrics.
+ */
+export async function epochsInOneSubmit(mu: number) {
+  const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
+  const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: mu, learningRate: 3e-3, warmupSteps: 0 };
+  const runs = [];
+  for (const oneCall of [true, false]) {
+    const be = await createBackend('webgpu', config, { seed: 2 });
+    await be.snapshotReference();
+    const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
+    const { rollout, batch } = await rolloutWithAdvantages(tr);
+    const spec = policyLossOf(rollout, batch, settings);
+    const opt = adamwSettings(settings.learningRate, settings.maxGradNorm);
+    const epochs = oneCall
+      ? (await be.trainStep(batch, spec, opt, { epochs: mu })).epochs!
+      : await (async () => { const r = []; for (let e = 0; e < mu; e++) r.push(await be.trainStep(batch, spec, opt)); return r; })();
+    runs.push({ weights: await be.getWeights(), step: (await be.getOptimizerState()).step, epochs: epochs.map((e) => ({ loss: e.loss, gradNorm: e.gradNorm, kl: e.metrics.kl, clip: e.metrics['clip_ratio/region_mean'], finite: e.finite })) });
+    be.dispose();
+  }
+  const [one, many] = runs;
+  let maxDiff = 0;
+  for (let i = 0; i < one.weights.length; i++) maxDiff = Math.max(maxDiff, Math.abs(one.weights[i] - many.weights[i]));
+  return { one: one.epochs, many: many.epochs, steps: [one.step, many.step], weightsMaxDiff: maxDiff };
 }
