@@ -159,6 +159,15 @@ export class KernelRegistry {
     return new KernelRegistry(pipelines, failures);
   }
 
+  /**
+   * Replace one kernel's pipeline with one compiled from `code` (the self-check's tests inject a
+   * broken form this way). Cached bind groups belong to the old pipeline: clear them (Ops.clearBindGroups).
+   */
+  async replace(device: GPUDevice, name: KernelName, code: string): Promise<void> {
+    const module = device.createShaderModule({ label: `${name} (replaced)`, code });
+    this.pipelines.set(name, await device.createComputePipelineAsync({ label: `${name} (replaced)`, layout: 'auto', compute: { module, entryPoint: name } }));
+  }
+
   /** Whether `name` compiled (optional-feature kernels may not have). */
   has(name: KernelName): boolean {
     return this.pipelines.has(name);

@@ -4,13 +4,15 @@
  * can train here, else the CPU reference, with a sentence saying why), and rebuilding a lost
  * GPU engine from the run's committed state.
  */
-import { adamwSettings, type Backend } from '../model/backend.ts';
+import type { Backend } from '../model/backend.ts';
+import { selfCheck } from '../model/selfCheck.ts';
+import type { WebGPUBackend } from '../gpu/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { CONFIGS, type ModelConfig } from '../model/config.ts';
 import { createBackend } from '../model/engines.ts';
 import type { RecoverableBackend } from '../model/recoverable.ts';
 import { WebGPUUnavailableError } from '../gpu/device.ts';
-import { EOS, VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { baseFor } from '../rl/bases.ts';
 import type { Settings } from '../rl/settings.ts';
 import type { BackendPref } from '../store/url.ts';
@@ -62,8 +64,11 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
         mirrorState: true, // the last good state rides in each update's readback (NaN rollback, device loss, saving)
         onProgress: (p) => progress({ label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) }),
       });
-      await probePolicyUpdate(be);
-      return be;
+      // the engine checks itself against the CPU reference with this adapter's kernel forms
+      const check = await selfCheck(be as WebGPUBackend, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }) });
+      notices.push(check.sentence);
+      if (check.ok) return be;
+      be.dispose();
     } catch (e) {
       notices.push(e instanceof WebGPUUnavailableError
         ? 'WebGPU is present but gave no usable GPU (blocked or unsupported), so the lab runs on the CPU reference: same math and features, slower.'
@@ -75,20 +80,15 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   return createBackend('cpu', config, { seed, weights });
 }
 
-/** One policy update with lr 0 on a one-answer batch, then the weights and AdamW state restored: proves the engine can train. */
-async function probePolicyUpdate(be: Backend): Promise<void> {
-  const w = await be.getWeights();
-  const opt = await be.getOptimizerState();
-  const T = be.config.seqLen;
-  const inputs = new Int32Array(T), targets = new Int32Array(T), mask = new Float32Array(T);
-  inputs[0] = 1; targets[0] = EOS; mask[0] = 1;
-  await be.snapshotReference();
-  await be.trainStep({ B: 1, T, inputs, targets, mask }, {
-    kind: 'policy', advantages: new Float32Array([1]), oldLogprobs: null, epsilon: 0.2, epsilonHigh: 0.2, beta: 0, klEstimator: 'k3',
-    lossType: 'grpo', importanceSamplingLevel: 'token', entropyCoef: 0, maxCompletionLength: 1, temperature: 1,
-  }, adamwSettings(0, 1));
-  await be.setWeights(w);
-  await be.setOptimizerState(opt);
+/** A new WebGPU engine that passed its self-check (the kernel forms it settled on stay set). */
+async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array): Promise<Backend> {
+  const be = await createBackend('webgpu', config, { seed, weights, mirrorState: true });
+  const check = await selfCheck(be as WebGPUBackend);
+  if (!check.ok) {
+    be.dispose();
+    throw new Error(check.sentence);
+  }
+  return be;
 }
 
 /**
@@ -98,7 +98,7 @@ async function probePolicyUpdate(be: Backend): Promise<void> {
  */
 export async function rebuildEngine(be: RecoverableBackend, seed: number): Promise<{ restoredStep: number; fellBack: string }> {
   try {
-    return { restoredStep: await be.replaceEngine((w) => createBackend('webgpu', be.config, { seed, weights: w, mirrorState: true })), fellBack: '' };
+    return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w)), fellBack: '' };
   } catch (e) {
     const fellBack = `WebGPU could not be restarted (${(e as Error).message.slice(0, 80)}), so the run continues on the CPU reference.`;
     return { restoredStep: await be.replaceEngine((w) => createBackend('cpu', be.config, { seed, weights: w })), fellBack };
