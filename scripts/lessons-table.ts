@@ -7,7 +7,8 @@
  * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
  * the seeds given) — the promise a lesson makes to a teacher — or if lesson 2's length drift
  * (wrong answers longer under GRPO than under Dr. GRPO after its steps, same seed) does not show
- * on most seeds.
+ * on most seeds, or lesson 8's contrast (a higher late thinking share under process reward than
+ * under outcome reward, same seed) shows on fewer than 4 of 5.
  */
 import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
@@ -69,6 +70,17 @@ async function main() {
     if (!(longer > seeds.length / 2 && meanDiff > 0.2)) driftFails = true;
   }
   const failing: string[] = driftFails ? ['length-bias drift'] : [];
+  // Lesson 8's contrast, across variants: the late thinking share, process minus outcome reward, per seed.
+  const processRuns = runs.filter((r) => r.lesson === 'process-reward');
+  if (processRuns.length) {
+    const diffs = seeds.map((seed) => {
+      const at = (v: number) => processRuns.find((r) => r.seed === seed && r.variant === v)?.evidence.think_late ?? NaN;
+      return at(1) - at(0);
+    });
+    const higher = diffs.filter((d) => d > 0).length;
+    console.log(`process-reward contrast: late thinking share, process − outcome reward, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (higher under process reward on ${higher} of ${seeds.length})`);
+    if (!enough(higher, seeds.length)) failing.push('process-reward contrast');
+  }
   for (const key of [...new Set(runs.map((r) => `${r.lesson}#${r.variant}`))]) {
     const rs = runs.filter((r) => `${r.lesson}#${r.variant}` === key);
     const n = rs.filter((r) => r.holds).length;

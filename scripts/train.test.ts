@@ -30,6 +30,13 @@ describe('npm run train (CPU reference)', () => {
     expect(r.stderr).toMatch(/from public\/checkpoints\/reverse-d2\.ckpt/); // progress on stderr
   });
 
+  it('process reward on a task without checkable steps: a notice on stderr, and the run uses outcome reward', () => {
+    const r = train('--task', 'add', '--rewardMode', 'process', '--steps', '0', '--eval-size', '4', '--no-pass-at-k');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('notice: rewardMode process needs a task with checkable scratchpad steps (chain, digitsum, modsum); task add has none, so the run uses outcome reward');
+    expect(train('--task', 'chain', '--rewardMode', 'process', '--steps', '0', '--eval-size', '4', '--no-pass-at-k').stderr).not.toContain('notice:');
+  });
+
   it('lessons headless: --list-lessons prints one JSON line each; --lesson runs one with its verdict in the summary; unknown ones exit 2', () => {
     const list = train('--list-lessons');
     expect(list.status, list.stderr).toBe(0);

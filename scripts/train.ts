@@ -13,6 +13,7 @@ import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
+import { rewardModeNotice } from '../src/rl/processReward.ts';
 
 const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
 
@@ -24,7 +25,7 @@ function fail(msg: string): never {
 const TRL_TO_KEY: Record<string, string> = {};
 for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
-export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean }
+export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean; notices: string[] }
 
 /** --lesson ID [--variant N]: the lesson's settings (base task and difficulty, knobs, variant) under every other flag. */
 function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefined {
@@ -45,7 +46,7 @@ function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefin
 export function parseArgs(argv: string[]): CliArgs {
   const lesson = lessonOf(argv);
   const settings = (lesson ? lessonSettings(lesson.lesson, defaultSettings(), lesson.variant) : defaultSettings()) as unknown as Record<string, unknown>;
-  const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: 32, passAtK: true, lesson };
+  const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: 32, passAtK: true, lesson, notices: [] };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (!flag.startsWith('--')) fail(`unexpected argument "${flag}": flags look like --name value`);
@@ -71,6 +72,12 @@ export function parseArgs(argv: string[]): CliArgs {
       if (!r.ok) fail(r.error);
       settings[key] = r.value;
     }
+  }
+  // process reward on a task without checkable steps: said, and run with outcome reward (as the lab does)
+  const processNotice = rewardModeNotice(a.settings);
+  if (processNotice) {
+    a.notices.push(processNotice);
+    settings.rewardMode = 'outcome';
   }
   return a;
 }
@@ -100,6 +107,7 @@ async function main() {
   const lesson = a.lesson && { id: a.lesson.lesson.id, variant: a.lesson.variant, claim: a.lesson.lesson.variants[a.lesson.variant].claim };
   const start = loadStart(a);
   const log = (m: string) => process.stderr.write(`${m}\n`);
+  for (const n of a.notices) log(`notice: ${n}`);
   log(`train: task ${a.settings.task}, ${a.steps} steps, seed ${a.settings.seed}, backend ${a.backend}, from ${start.source}`);
   const emit = (r: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(r)}\n`);
   let finalWeights: Float32Array;

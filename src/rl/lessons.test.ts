@@ -9,6 +9,7 @@ import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { getTask } from '../tasks/registry.ts';
 import { decode } from '../tasks/tokenizer.ts';
+import { scratchpadSteps } from '../tasks/common.ts';
 import { maxNewTokens } from './rollout.ts';
 import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
@@ -254,5 +255,23 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     }
     expect(rows[0].k3_sd).toBeLessThan(rows[0].k1_sd); // close policies: k3 is the quieter estimator
     expect(rows[1].k3_sd).toBeGreaterThan(rows[1].k1_sd); // farther apart: e^d's tail makes k3 the noisier
+  });
+  it('8. process vs outcome reward: on the same answers, the step credit pays scratchpads with wrong answers, so thinking answers get larger advantages', async () => {
+    const l = getLesson('process-reward')!;
+    const arms = [];
+    for (const v of [0, 1]) {
+      const s = { ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8, numGenerations: 8 };
+      const { rollout } = await rolloutWithAdvantages(await trainerFor(s));
+      arms.push(rollout.groups.flatMap((g) => g.responses.map((r, i) => ({ r, think: scratchpadSteps(r) !== null, correct: g.correct[i], reward: g.rewards[i], advantage: g.advantages[i] }))));
+    }
+    const [outcome, process] = arms;
+    expect(process.map((a) => a.r)).toEqual(outcome.map((a) => a.r)); // same seed, same base: the same answers
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const thinkAdv = (arm: typeof outcome) => mean(arm.filter((a) => a.think).map((a) => a.advantage));
+    const paidWrong = process.filter((a, i) => a.think && !a.correct && a.reward > 0 && outcome[i].reward === 0).length;
+    console.table([{ answers: outcome.length, thinking: outcome.filter((a) => a.think).length, wrong_scratchpads_paid_by_steps: paidWrong, think_advantage_outcome: thinkAdv(outcome), think_advantage_process: thinkAdv(process) }]);
+    expect(paidWrong).toBeGreaterThan(0);
+    process.forEach((a, i) => { if (!a.think) expect(a.reward).toBe(outcome[i].reward); }); // direct answers keep their outcome reward
+    expect(thinkAdv(process)).toBeGreaterThan(thinkAdv(outcome) + 0.1);
   });
 });

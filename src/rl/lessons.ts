@@ -11,7 +11,7 @@
  * check per lesson on a micro model that its effect appears) all read this table.
  */
 import type { Settings } from './settings.ts';
-import { claim, early, fmt2, late, overall, type Claim } from './claims.ts';
+import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory';
@@ -70,6 +70,16 @@ const passRateRises = (text: string): Claim => claim({
   sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
   hint: 'Run more steps: the rise is a few points per ten steps at this scale, and each step\'s rate is noisy.',
 });
+
+/** Lesson 8's numbers (both variants): thinking share, step score (share of an answer's steps that are right, 0 for a direct answer), reward over strict accuracy. */
+const processMeasure = (r: RunRecord) => ({
+  think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction),
+  steps_right_early: early(r, (m) => m.process_reward), steps_right_late: late(r, (m) => m.process_reward),
+  reward_over_accuracy: overall(r, (m) => m.reward - m.accuracy),
+});
+const processSentence = (e: Record<string, number>) =>
+  `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}, step score ${fmt2(e.steps_right_early)} → ${fmt2(e.steps_right_late)}, ` +
+  `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward − accuracy ${fmt2(e.reward_over_accuracy)}`;
 
 export const LESSONS: Lesson[] = [
   {
@@ -274,6 +284,47 @@ export const LESSONS: Lesson[] = [
       'the noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
       'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
+  },
+  {
+    id: 'process-reward',
+    title: '8. Process vs outcome reward: paying for the steps',
+    base: { task: 'digitsum', difficulty: 2 },
+    settings: { maxCompletionLength: 18, formatReward: 0, promptsPerStep: 16, processWeight: 0.5 },
+    variants: [
+      {
+        label: 'Outcome reward: only the answer is paid', settings: { rewardMode: 'outcome' },
+        claim: claim({
+          text: 'Paid only for the answer, the scratchpad recedes on this task: its running sums are often wrong, so direct answers win their groups and the share of answers that think falls.',
+          steps: 20,
+          measure: (r) => processMeasure(r),
+          holds: (e) => e.think_late < e.think_early - 0.1,
+          sentence: (e) => processSentence(e),
+          hint: 'Run more steps: the share falls as direct answers win their groups.',
+        }),
+      },
+      {
+        label: 'Process reward (w = 0.5): right steps are paid too', settings: { rewardMode: 'process' },
+        claim: claim({
+          text: 'Paid for its right steps, a scratchpad earns reward even when its answer is wrong: the share of answers that think rises, and the reward sits above strict accuracy by the step credit.',
+          steps: 20,
+          measure: (r) => processMeasure(r),
+          holds: (e) => e.think_late > e.think_early + 0.05 && e.reward_over_accuracy > 0,
+          sentence: (e) => processSentence(e),
+          hint: 'Run more steps, or raise the process weight w: the share rises as scratchpads win their groups.',
+        }),
+      },
+    ],
+    watch:
+      'Under process reward an answer that writes running sums ("7,12,20|20") earns (1 − w)·r_outcome + w·(share of its ' +
+      'steps that are right: its step score); a direct answer keeps its outcome reward, so a right direct answer still earns 1. The task ' +
+      'is lesson 6\'s control, the whole digit sum, whose running sums reach 45 and which this model often writes wrong. ' +
+      'Paid only for the answer, thinking loses its groups and recedes, and accuracy rises on direct answers. Paid for ' +
+      'its right steps, a scratchpad with a wrong answer still earns something, so thinking spreads — same base, same ' +
+      'prompts, only the reward differs. What is paid is what grows: the step credit lifts the reward above accuracy, but within the ' +
+      'lesson\'s steps strict accuracy rises less under process reward than under outcome reward on most seeds: the ' +
+      'steps it pays are not yet the way to the answer. A dense reward shapes the route; where the route is the way to ' +
+      'the answer (lesson 6\'s one-digit steps) both rewards spread thinking. Run both variants, compare the thinking chart.',
+    charts: ['thinking', 'reward', 'length'],
   },
 ];
 

@@ -11,6 +11,7 @@ import { getTask, getWeakVerifier } from '../tasks/registry.ts';
 import { samplePrompts } from '../tasks/split.ts';
 import type { Verdict } from '../tasks/types.ts';
 import type { Settings } from './settings.ts';
+import { effectiveRewardMode, mixProcessReward, stepFraction } from './processReward.ts';
 
 /** One prompt's group of G answers, with everything the charts and the step-through show. */
 export interface Group {
@@ -27,7 +28,7 @@ export interface Group {
   verdicts: Verdict[];
   /** Strict correctness, always (accuracy is never measured by a weak verifier). */
   correct: boolean[];
-  /** Reward after shaping (overlong penalty, KL-in-reward), what the advantages use. */
+  /** Reward after process credit (processReward.ts) and shaping (overlong penalty, KL-in-reward), what the advantages use. */
   rewards: number[];
   advantages: number[];
 }
@@ -68,6 +69,7 @@ export async function sampleGroups(backend: Backend, s: Settings, promptRng: Rng
   const difficulty = taskDifficulty(s);
   const weak = s.weakVerifier === 'strict' ? null : getWeakVerifier(s.weakVerifier);
   const weights = { unparseable: 0, wrong: s.formatReward, correct: 1 };
+  const process = effectiveRewardMode(s) === 'process';
   const groups: Group[] = [];
   let promptsDrawn = 0, rollouts = 0, tokensGenerated = 0, rolloutMs = 0, verifyMs = 0;
   const attempts = s.dynamicSampling ? s.maxResample : 1;
@@ -98,7 +100,7 @@ export async function sampleGroups(backend: Backend, s: Settings, promptRng: Rng
         const strict = task.verify(prompts[p], text, weights);
         const verdict = weak ? weak.verify(task, prompts[p], text, weights) : strict;
         let reward = verdict.reward;
-        if (s.rewardMode === 'process' && task.processReward) reward = task.processReward(prompts[p], text);
+        if (process) reward = mixProcessReward(verdict.reward, stepFraction(task, prompts[p], text), s.processWeight);
         if (s.overlongPenalty) reward += overlongPenalty(res.tokens[k].length, maxNewTokens(backend, promptTokens[p].length, s), s.overlongBuffer);
         g.responses.push(text);
         g.tokens.push(res.tokens[k]);

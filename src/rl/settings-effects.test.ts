@@ -1,6 +1,6 @@
 /**
  * Every setting that changes what a step does has a trainer-level test that fails when the
- * setting is ignored: KL placement, mask truncated, reward mode, the overlong buffer, warm-up,
+ * setting is ignored: KL placement, mask truncated, reward mode and process weight, the overlong buffer, warm-up,
  * dynamic sampling, and RFT's verifier. CPU reference, from shipped base checkpoints.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { defaultSettings, type Settings } from './settings.ts';
 import { rolloutWithAdvantages } from './testing/phases.ts';
 import { GrpoTrainer, overlongPenalty, type StepPhase } from './trainer.ts';
 import { maxNewTokens } from './rollout.ts';
+import { mixProcessReward, stepFraction } from './processReward.ts';
 
 function fromBase(s: Settings): { be: ReferenceBackend; tr: GrpoTrainer } {
   const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty)!)));
@@ -74,17 +75,36 @@ describe('settings change what the trainer does', () => {
     finished.forEach((_, b) => expect(batch.mask.subarray(b * batch.T, (b + 1) * batch.T).some((m) => m !== 0)).toBe(true));
   });
 
-  it('reward mode: process pays the share of correct scratchpad steps, outcome the verdict', async () => {
-    const s: Settings = { ...defaultSettings(), task: 'digitsum', difficulty: 1, promptsPerStep: 6, numGenerations: 6, maxCompletionLength: 14 };
+  it('reward mode: process mixes the share of correct scratchpad steps into the outcome, by w; direct answers keep the outcome', async () => {
+    const s: Settings = { ...defaultSettings(), task: 'digitsum', difficulty: 1, promptsPerStep: 6, numGenerations: 6, maxCompletionLength: 14, rewardMode: 'process', processWeight: 0.5 };
     const task = getTask('digitsum');
-    const proc = await rolloutWithAdvantages(fromBase({ ...s, rewardMode: 'process' }).tr);
-    const rewards = proc.rollout.groups.flatMap((g) => g.rewards);
-    const expected = proc.rollout.groups.flatMap((g) => g.responses.map((r) => task.processReward!(g.prompt, r)));
-    expect(rewards).toEqual(expected);
-    const verdicts = proc.rollout.groups.flatMap((g) => g.verdicts.map((v) => v.reward));
-    expect(rewards).not.toEqual(verdicts); // same answers (same seed), other rewards
+    const proc = await rolloutWithAdvantages(fromBase(s).tr);
+    const answers = proc.rollout.groups.flatMap((g) => g.responses.map((r, i) => ({ r, reward: g.rewards[i], outcome: g.verdicts[i].reward, f: stepFraction(task, g.prompt, r) })));
+    answers.forEach((a) => expect(a.reward, a.r).toBeCloseTo(a.f === null ? a.outcome : 0.5 * a.outcome + 0.5 * a.f, 12));
+    expect(answers.some((a) => a.f === null && a.outcome === 1)).toBe(true); // correct direct answers, paid 1
+    expect(answers.some((a) => a.f !== null && Math.abs(a.reward - a.outcome) > 0.1)).toBe(true); // the step credit is not nothing
     const out = await rolloutWithAdvantages(fromBase({ ...s, rewardMode: 'outcome' }).tr);
     expect(out.rollout.groups.flatMap((g) => g.rewards)).toEqual(out.rollout.groups.flatMap((g) => g.verdicts.map((v) => v.reward)));
+    // on a task without steps, process reward runs as outcome reward
+    const add = await rolloutWithAdvantages(fromBase({ ...defaultSettings(), task: 'add', difficulty: 2, promptsPerStep: 4, numGenerations: 4, rewardMode: 'process' }).tr);
+    expect(add.rollout.groups.flatMap((g) => g.rewards)).toEqual(add.rollout.groups.flatMap((g) => g.verdicts.map((v) => v.reward)));
+  });
+
+  it('process reward with a weak verifier and the overlong penalty: the weak verdict is mixed, the penalty added on top', async () => {
+    const s: Settings = { ...defaultSettings(), task: 'digitsum', difficulty: 1, promptsPerStep: 6, numGenerations: 6, maxCompletionLength: 14, rewardMode: 'process', processWeight: 0.3, weakVerifier: 'anywhere', formatReward: 0, overlongPenalty: true, overlongBuffer: 6 };
+    const task = getTask('digitsum');
+    const { be, tr } = fromBase(s);
+    const { rollout } = await rolloutWithAdvantages(tr);
+    let penalised = 0, weakPaid = 0;
+    for (const g of rollout.groups) g.responses.forEach((r, i) => {
+      const f = stepFraction(task, g.prompt, r);
+      const pen = overlongPenalty(g.tokens[i].length, maxNewTokens(be, g.promptTokens.length, s), s.overlongBuffer);
+      expect(g.rewards[i], r).toBeCloseTo(mixProcessReward(g.verdicts[i].reward, f, 0.3) + pen, 12);
+      if (pen < 0) penalised++;
+      if (g.verdicts[i].reward === 1 && !g.correct[i]) weakPaid++;
+    });
+    expect(penalised).toBeGreaterThan(0);
+    expect(weakPaid).toBeGreaterThan(0);
   });
 
   it('overlong penalty: answers in the last L_cache tokens lose (L − (L_max − L_cache)) / L_cache; the buffer size matters', async () => {

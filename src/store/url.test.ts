@@ -27,6 +27,13 @@ describe('lab URL', () => {
     }
   });
 
+  it('process reward on a task without checkable steps: a notice, and the run uses outcome reward', () => {
+    const r = parseLabUrl('?rewardMode=process&task=add');
+    expect(r.settings.rewardMode).toBe('outcome');
+    expect(r.notices).toEqual(['rewardMode process needs a task with checkable scratchpad steps (chain, digitsum, modsum); task add has none, so the run uses outcome reward']);
+    expect(parseLabUrl('?rewardMode=process&task=chain').notices).toEqual([]);
+  });
+
   it('a lesson sets its knobs and explicit settings override them', () => {
     const r = parseLabUrl('?lesson=entropy-collapse&beta=0.2');
     expect(r.settings.numIterations).toBe(4);

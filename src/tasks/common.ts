@@ -146,17 +146,27 @@ export function makeTask(spec: TaskSpec): Task {
     const steps = spec.steps;
     task.processReward = (prompt: string, response: string): number => {
       const expected = steps(prompt);
-      if (response.length > MAX_RESPONSE_CHARS) return 0;
-      const sep = response.indexOf(ANSWER_SEPARATOR);
-      if (sep < 0) return 0;
-      const written = response.slice(0, sep).split(',').map(stripSpaces);
-      if (written.length === 1 && written[0] === '') return 0;
+      const written = scratchpadSteps(response);
+      if (written === null) return 0;
       let good = 0;
       for (let i = 0; i < Math.min(expected.length, written.length); i++) if (written[i] === expected[i]) good++;
       return good / Math.max(expected.length, written.length);
     };
   }
   return task;
+}
+
+/**
+ * The scratchpad steps a response writes before its answer separator ("12,10,17|17" → 12, 10,
+ * 17; spaces around a step ignored), or null when it writes none: no separator, nothing but
+ * spaces before it, or a response too long to read. processReward grades these steps.
+ */
+export function scratchpadSteps(response: string): string[] | null {
+  if (typeof response !== 'string' || response.length > MAX_RESPONSE_CHARS) return null;
+  const sep = response.indexOf(ANSWER_SEPARATOR);
+  if (sep < 0) return null;
+  const written = response.slice(0, sep).split(',').map(stripSpaces);
+  return written.length === 1 && written[0] === '' ? null : written;
 }
 
 /** Exact-match grading for tasks whose answer is a single canonical string. */

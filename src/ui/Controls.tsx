@@ -3,7 +3,8 @@
  * is labelled with the parameter in words and symbol, and carries a tooltip with the formula
  * it enters and TRL's name. Changes go to the run controller and apply from the next step.
  */
-import { SETTINGS, type SettingSpec, type Settings } from '../rl/settings.ts';
+import { SETTINGS, type SettingKey, type SettingSpec, type Settings } from '../rl/settings.ts';
+import { settingAvailability } from '../rl/processReward.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 import { fmt } from './palette.ts';
@@ -41,9 +42,22 @@ function Tooltip({ spec, id }: { spec: SettingSpec; id: string }) {
   );
 }
 
+/** Why a control does not apply to the current settings (null when it does): the rule is settingAvailability's. */
+function useUnavailable(key: string): { reason: string | null; shown: unknown } {
+  const reason = useLab((s) => settingAvailability(key as SettingKey, s.settings).reason);
+  const shown = useLab((s) => settingAvailability(key as SettingKey, s.settings).shown);
+  return { reason, shown };
+}
+
+/** The reason under a disabled control, visible (not only in a tooltip). */
+function Why({ settingKey, reason }: { settingKey: string; reason: string | null }) {
+  return reason ? <p className="hint" id={`ctl-${settingKey}-why`} data-testid={`why-${settingKey}`} style={{ margin: '2px 0 0' }}>{reason}</p> : null;
+}
+
 function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' | 'int' }> }) {
   const lab = useSession();
   const value = useLab((s) => (s.settings as unknown as Record<string, number>)[spec.key]);
+  const { reason } = useUnavailable(spec.key);
   const id = `ctl-${spec.key}`;
   const key = spec.key as keyof Settings;
   const wide = spec.kind === 'int' && spec.max - spec.min > 200;
@@ -70,10 +84,11 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
     <div className="control" data-testid={`control-${spec.key}`}>
       <label htmlFor={id}>{spec.label}</label>
       <div className="slider-row">
-        <input id={id} type="range" min={0} max={n} step={1} value={pos} aria-valuetext={fmt(value, 5)} aria-describedby={`${id}-tip`}
+        <input id={id} type="range" min={0} max={n} step={1} value={pos} aria-valuetext={fmt(value, 5)} aria-describedby={reason ? `${id}-why ${id}-tip` : `${id}-tip`} disabled={reason !== null}
           onChange={(e) => lab.setSetting(key, toValue(Number(e.target.value)) as never)} />
         <output htmlFor={id} data-testid={`value-${spec.key}`}>{fmt(value, 5)}</output>
       </div>
+      <Why settingKey={spec.key} reason={reason} />
       <Tooltip spec={spec} id={`${id}-tip`} />
     </div>
   );
@@ -82,13 +97,15 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
 function EnumControl({ spec }: { spec: Extract<SettingSpec, { kind: 'enum' }> }) {
   const lab = useSession();
   const value = useLab((s) => (s.settings as unknown as Record<string, string>)[spec.key]);
+  const { reason, shown } = useUnavailable(spec.key);
   const id = `ctl-${spec.key}`;
   return (
     <div className="control" data-testid={`control-${spec.key}`}>
       <label htmlFor={id}>{spec.label}</label>
-      <select id={id} value={value} aria-describedby={`${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.value as never)}>
+      <select id={id} value={typeof shown === 'string' ? shown : value} disabled={reason !== null} aria-describedby={reason ? `${id}-why ${id}-tip` : `${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.value as never)}>
         {spec.options.map((o) => <option key={o} value={o}>{o}</option>)}
       </select>
+      <Why settingKey={spec.key} reason={reason} />
       <Tooltip spec={spec} id={`${id}-tip`} />
     </div>
   );

@@ -1,0 +1,70 @@
+/**
+ * Process reward: credit for the scratchpad steps an answer gets right, mixed with the outcome.
+ *
+ * Tasks with checkable steps (chain, digitsum, modsum) know the running results a scratchpad
+ * should write ("7,12,20|20"); task.processReward is the share of written steps that equal them.
+ * Under rewardMode = process an answer that writes a scratchpad earns a mix of that share and its
+ * outcome reward (weight w, the processWeight setting); a direct answer keeps its outcome reward,
+ * so a correct direct answer still earns 1. On tasks without steps process reward does not
+ * exist: the control is disabled with the reason, and a URL, file or CLI run that asks for it
+ * is told so and runs with outcome reward.
+ */
+import { scratchpadSteps } from '../tasks/common.ts';
+import { TASKS } from '../tasks/registry.ts';
+import type { Task } from '../tasks/types.ts';
+import type { SettingKey, Settings } from './settings.ts';
+
+/**
+ * The reward of one answer under process reward, with r_o its outcome reward (the verdict's:
+ * 1 right, the format reward if well-formed but wrong, 0 unparseable; a weak verifier's verdict
+ * when one is set) and f the fraction of its scratchpad steps that are right (null: it wrote none):
+ *
+ *   r = r_o                    if f is null (a direct answer keeps its outcome reward)
+ *   r = (1 − w)·r_o + w·f      otherwise
+ *
+ * A right answer whose steps are all right gets 1 either way; a wrong one is paid for its right
+ * steps. Shaping applied after it (the overlong penalty, KL in the reward) adds on top.
+ */
+export function mixProcessReward(outcome: number, stepFraction: number | null, w: number): number {
+  return stepFraction === null ? outcome : (1 - w) * outcome + w * stepFraction;
+}
+
+/** f for an answer: the share of its scratchpad steps that are right, or null when it wrote none (or the task has no steps). */
+export function stepFraction(task: Task, prompt: string, response: string): number | null {
+  if (!task.processReward || scratchpadSteps(response) === null) return null;
+  return task.processReward(prompt, response);
+}
+
+/** The ids of the tasks with checkable scratchpad steps. */
+export const STEP_TASKS: readonly string[] = TASKS.filter((t) => t.processReward).map((t) => t.id);
+
+const hasSteps = (task: string) => STEP_TASKS.includes(task);
+
+/** The reward mode a run actually uses: process only on a task with checkable steps. */
+export function effectiveRewardMode(s: Pick<Settings, 'task' | 'rewardMode'>): Settings['rewardMode'] {
+  return s.rewardMode === 'process' && hasSteps(s.task) ? 'process' : 'outcome';
+}
+
+/** The sentence for settings that ask for process reward on a task without steps (null when they do not). */
+export function rewardModeNotice(s: Pick<Settings, 'task' | 'rewardMode'>): string | null {
+  if (s.rewardMode !== 'process' || hasSteps(s.task)) return null;
+  return `rewardMode process needs a task with checkable scratchpad steps (${STEP_TASKS.join(', ')}); task ${s.task} has none, so the run uses outcome reward`;
+}
+
+export interface Availability {
+  disabled: boolean;
+  /** Why the control is disabled, in words (null when it is not). */
+  reason: string | null;
+  /** The value in effect, when it differs from the stored one (process reward on a task without steps runs as outcome). */
+  shown?: string | number | boolean;
+}
+
+/** Whether a setting's control applies to these settings, and why not. */
+export function settingAvailability(key: SettingKey, s: Settings): Availability {
+  const none: Availability = { disabled: false, reason: null };
+  if (key === 'rewardMode' && !hasSteps(s.task)) {
+    return { disabled: true, reason: `Task ${s.task} has no checkable steps (only ${STEP_TASKS.join(', ')} have running results to check), so this run uses outcome reward.`, shown: 'outcome' };
+  }
+  if (key === 'processWeight' && effectiveRewardMode(s) !== 'process') return { disabled: true, reason: 'Used only when Reward is process.' };
+  return none;
+}
