@@ -9,7 +9,8 @@
  *     one answer per question — every time, not once at training time.
  *
  * Every result reports generated tokens so one chart can put GRPO, RFT and best-of-N on the
- * same x-axis.
+ * same x-axis. The lab's chart (lesson 5, matchedTokens.ts) reads best-of-N from the held-out
+ * evaluation's own G samples (pass@N) at step 0; bestOfN here draws fresh samples (tests).
  */
 import type { Backend } from '../model/backend.ts';
 import { decode, encodePrompt } from '../tasks/tokenizer.ts';

@@ -21,6 +21,7 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
   const samples: EvalMetrics['samples'] = [];
   let correct = 0, total = 0;
   const passSums: Record<string, number> = {};
+  let sampledTokens = 0, sampledAnswers = 0;
   for (const d of diffs) {
     const prompts = heldoutPrompts(task, d, o.size, s.seed);
     const promptTokens = prompts.map(encodePrompt);
@@ -42,13 +43,16 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
       for (let p = 0; p < prompts.length; p++) {
         let cp = 0;
         for (let i = 0; i < G; i++) if (task.verify(prompts[p], decode(res.tokens[p * G + i])).correct) cp++;
+        for (let i = 0; i < G; i++) sampledTokens += res.tokens[p * G + i].length;
+        sampledAnswers += G;
         for (let k = 1; k <= G; k *= 2) passSums[String(k)] = (passSums[String(k)] ?? 0) + passAtK(G, cp, k);
       }
     }
   }
   const pass_at_k: Record<string, number> = {};
   for (const [k, v] of Object.entries(passSums)) pass_at_k[k] = v / total;
-  return { step: o.step, heldout_accuracy: correct / total, pass_at_k, by_difficulty: byDifficulty, samples };
+  const mean_length = sampledAnswers ? sampledTokens / sampledAnswers : undefined;
+  return { step: o.step, heldout_accuracy: correct / total, pass_at_k, by_difficulty: byDifficulty, samples, ...(mean_length === undefined ? {} : { mean_length }) };
 }
 
 /** The fixed held-out evaluation prompts for a task and difficulty (seeded by the run seed). */

@@ -19,7 +19,7 @@ import { GrpoTrainer, heldoutPrompts, type StepMetrics } from './trainer.ts';
 import { policyObjective } from '../model/objective.ts';
 import { bestOfN } from './baselines.ts';
 
-const CHARTS = ['reward', 'groups', 'advantages', 'entropy', 'length', 'thinking', 'kl', 'passk', 'theory'];
+const CHARTS = ['reward', 'groups', 'advantages', 'entropy', 'length', 'thinking', 'kl', 'passk', 'theory', 'tokens'];
 
 async function trainerFor(s: Settings) {
   const path = baseCheckpointPath(s.task, s.difficulty)!;

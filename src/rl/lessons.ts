@@ -12,9 +12,10 @@
  */
 import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
+import { matchedTokensSummary } from './matchedTokens.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
-export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory';
+export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
 
 export interface LessonVariant {
   label: string;
@@ -61,14 +62,23 @@ const lengthClaim = (lossType: 'grpo' | 'dr_grpo'): Claim => claim({
   hint: 'No group had two wrong answers of different lengths yet: run a few more steps.',
 });
 
-/** Lesson 5: training raises the sampled pass rate (judged at 40 steps: a few points per ten steps, noisy per step). */
-const passRateRises = (text: string): Claim => claim({
-  text,
+/**
+ * Lesson 5, at equal tokens (matchedTokens.ts): after T training tokens the trained held-out pass@1
+ * a (mean of the last two evaluations) is above the base's best-of-1, and best-of-N on the base
+ * (step-0 evaluation) matches it at N between 1 and G samples a question, so training pays for
+ * itself after T / (N·L̄₀ − L̄) questions. Measured on seeds 2–6, 40 steps: a − pass@1 of the base
+ * 0.10–0.14 (GRPO), 0.09–0.12 (RFT); N 1.6–2.2; 9k–18k questions.
+ */
+const matchedTokensClaim = (name: string): Claim => claim({
+  text: `At equal tokens: after T training tokens, ${name}'s held-out pass@1 beats the base's best-of-1 by more than five points, and best-of-N on the base matches it at some N between 1 and G samples a question (N× the tokens of one answer). So best-of-N is the cheaper way to that accuracy for up to T / (N·L̄₀ − L̄) questions; past them ${name}'s training has paid for itself.`,
   steps: 40,
-  measure: (r) => ({ accuracy_early: early(r, (m) => m.accuracy), accuracy_late: late(r, (m) => m.accuracy), tokens: r.steps.at(-1)?.num_tokens ?? 0 }),
-  holds: (e) => e.accuracy_late > e.accuracy_early + 0.05,
-  sentence: (e) => `sampled accuracy ${fmt2(e.accuracy_early)} → ${fmt2(e.accuracy_late)} after ${e.tokens} generated tokens`,
-  hint: 'Run more steps: the rise is a few points per ten steps at this scale, and each step\'s rate is noisy.',
+  measure: matchedTokensSummary,
+  holds: (e) => e.pass1_trained > e.pass1_base + 0.05 && e.samples_to_match > 1 && Number.isFinite(e.break_even_questions),
+  sentence: (e) => `after ${e.training_tokens.toLocaleString('en')} training tokens, held-out pass@1 ${fmt2(e.pass1_base)} → ${fmt2(e.pass1_trained)}; ` +
+    (Number.isFinite(e.samples_to_match) ? `best-of-N on the base matches it at N ≈ ${e.samples_to_match.toFixed(1)} (best-of-${e.G}: ${fmt2(e.passG_base)}), ` : `best-of-${e.G} on the base (${fmt2(e.passG_base)}) does not reach it, `) +
+    `answers ${e.answer_tokens_base.toFixed(1)} → ${e.answer_tokens_trained.toFixed(1)} tokens: ` +
+    (Number.isFinite(e.break_even_questions) ? `training pays for itself after about ${Math.round(e.break_even_questions).toLocaleString('en')} questions` : 'no break-even at these numbers'),
+  hint: 'Run more steps (the verdict needs evaluations at step 0 and after training, with pass@k): the gain in pass@1 is a few points per ten steps at this scale.',
 });
 
 /** Lesson 8's numbers (both variants): thinking share, step score (share of an answer's steps that are right, 0 for a direct answer), reward over strict accuracy. */
@@ -205,16 +215,20 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: { numGenerations: 8, evalEvery: 5 },
     variants: [
-      { label: 'GRPO', settings: { algorithm: 'grpo' }, claim: passRateRises('GRPO raises the sampled pass rate: the policy moves pass@1 toward what best-of-N gets by sampling N answers.') },
-      { label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' }, claim: passRateRises('RFT (cross-entropy on the verified answers only) also raises the sampled pass rate, for the same generated tokens.') },
+      { label: 'GRPO', settings: { algorithm: 'grpo' }, claim: matchedTokensClaim('GRPO') },
+      { label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' }, claim: matchedTokensClaim('RFT') },
     ],
     watch:
-      'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N, drawn on the ' +
-      'pass@k chart — but it pays N× the tokens for every question, forever. GRPO and rejection-sampling fine-tuning ' +
-      '(RFT: cross-entropy on the verified answers only) spend the same generated tokens per step (num_tokens), once, at ' +
-      'training time, to move pass@1 toward pass@N. RFT only imitates the successes; GRPO also learns from the failures: ' +
-      'every answer of a mixed group has a non-zero advantage.',
-    charts: ['passk', 'reward'],
+      'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N — but it pays ' +
+      'N× the tokens of one answer for every question, forever. GRPO and rejection-sampling fine-tuning (RFT: ' +
+      'cross-entropy on the verified answers only) pay their rollouts\' tokens T once, at training time (the same per ' +
+      'step for both), then answer with one sample. The matched-tokens chart puts all three on one axis: the generated ' +
+      'tokens it takes to serve Q questions (choose Q). The trained curve starts at best-of-1 and moves right by T, up ' +
+      'by held-out pass@1; best-of-N on the base moves right N× per question. For few questions best-of-N is cheaper; ' +
+      'past T / (N·L̄₀ − L̄) questions (L̄: tokens an answer) training has paid for itself — the verdict computes it for ' +
+      'this run. Run GRPO, then RFT: the previous run stays on the chart. RFT only imitates the successes; GRPO also ' +
+      'learns from the failures: every answer of a mixed group has a non-zero advantage.',
+    charts: ['tokens', 'passk', 'reward'],
   },
   {
     id: 'scratchpad',

@@ -80,6 +80,11 @@ export interface EvalMetrics {
   /** pass@k for k = 1, 2, 4, … ≤ G (unbiased estimator from G samples per prompt). */
   pass_at_k: Record<string, number>;
   by_difficulty: Record<string, number>;
+  /**
+   * Tokens per sampled answer (EOS included, as num_tokens counts them) over the pass@k samples
+   * at τ: what one answer costs at inference. Absent without pass@k (and in older saved runs).
+   */
+  mean_length?: number;
   /** The held-out prompts' greedy answers (the step inspector and tests show some). */
   samples: { prompt: string; response: string; correct: boolean }[];
 }

@@ -68,7 +68,7 @@ export interface SavedRun {
   label: string;
   settings: Settings;
   steps: StepMetrics[];
-  evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy'>[];
+  evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'mean_length'>[];
 }
 
 export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';

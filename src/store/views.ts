@@ -33,6 +33,6 @@ export function archivedRun(s: LabState, rs: Settings, lesson: { id: string | nu
     label: `Run ${id}: ${rs.task}, G=${rs.numGenerations}, β=${rs.beta}, ε=${rs.epsilon}${tag}, ${s.steps.at(-1)!.step + 1} steps`,
     settings: { ...rs },
     steps: s.steps, // already bounded (history.ts)
-    evals: s.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy })),
+    evals: s.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, mean_length: e.mean_length })), // pass@1 and answer length: the matched-tokens chart
   };
 }

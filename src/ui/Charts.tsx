@@ -3,14 +3,16 @@
  * latest rollout, via the store). Each card says the question it answers, shows the stop
  * signals that concern it with their evidence, and exports itself as PNG.
  */
-import { useMemo, useRef, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import {
-  Bar, CartesianGrid, Cell, ComposedChart, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
+  Bar, CartesianGrid, Cell, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
+import { fmt2 } from '../rl/claims.ts';
+import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import type { StepMetrics } from '../rl/trainer.ts';
 import { useLab } from '../store/labStore.ts';
 import { download, svgToPng } from '../store/exports.ts';
@@ -20,7 +22,7 @@ const AXIS = { fontSize: 15, fill: '#111' };
 const H = 230;
 const fin = (x: number) => (Number.isFinite(x) ? x : null);
 
-function ChartCard({ id, title, question, points, children }: { id: ChartId; title: string; question: string; points: number; children: ReactNode }) {
+function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
   const signals = useLab((s) => s.signals);
   const lessonId = useLab((s) => s.lessonId);
   const mine = signals.filter((sig) => sig.chart === id);
@@ -37,15 +39,17 @@ function ChartCard({ id, title, question, points, children }: { id: ChartId; tit
         <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
       </header>
       <p className="question">{question}</p>
+      {controls}
       {mine.map((sig) => (
         <div key={sig.id} className="signal" role="alert" data-testid={`signal-${sig.id}`}>
           <strong>⚠ Stop signal (step {sig.step}):</strong> {sig.message}
           <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
         </div>
       ))}
-      <div className="chart-body" ref={ref} style={{ height: H }}>
+      <div className="chart-body" ref={ref} style={{ height }}>
         {points ? children : <p className="empty">No data yet: press Play or Step.</p>}
       </div>
+      {footer}
     </section>
   );
 }
@@ -267,6 +271,72 @@ export function TheoryChart() {
   );
 }
 
+/** A log axis from the 1-2-5 tick just below the data to the one just above, its ticks (only powers of ten over wide ranges). */
+function logAxis(xs: number[]): { domain: [number, number]; ticks: number[] } {
+  const lo = Math.min(...xs) / 1.2, hi = Math.max(...xs) * 1.2;
+  const all: number[] = [];
+  for (let d = Math.floor(Math.log10(lo)); d <= Math.ceil(Math.log10(hi)); d++) for (const m of [1, 2, 5]) all.push(m * 10 ** d);
+  const domain: [number, number] = [Math.max(...all.filter((t) => t <= lo)), Math.min(...all.filter((t) => t >= hi))];
+  const ticks = all.filter((t) => t >= domain[0] && t <= domain[1]);
+  return { domain, ticks: ticks.length > 7 ? ticks.filter((t) => Number.isInteger(Math.log10(t))) : ticks };
+}
+const tokensLabel = (t: number) => (t >= 1e6 ? `${t / 1e6}M` : t >= 1e3 ? `${t / 1e3}k` : String(t));
+const WORKLOADS = [100, 1_000, 10_000, 100_000, 1_000_000];
+const ALGO = (a: string) => a.toUpperCase();
+
+/** Lesson 5: GRPO (or RFT), with its overlay, and best-of-N on the base, at the tokens each needs to serve Q questions (src/rl/matchedTokens.ts). */
+export function MatchedTokensChart() {
+  const [Q, setQ] = useState(1_000);
+  const steps = useLab((s) => s.steps);
+  const evals = useLab((s) => s.evals);
+  const algorithm = useLab((s) => s.settings.algorithm);
+  const overlay = useOverlayRun();
+  const mine = useMemo(() => trainedPoints(steps, evals, Q).map((p) => ({ ...p, what: `${ALGO(algorithm)}, step ${p.step}: ${p.training_tokens.toLocaleString('en')} training + ${Q.toLocaleString('en')} × ${fmt(p.answer_tokens, 2)} answer tokens` })), [steps, evals, Q, algorithm]);
+  const theirs = useMemo(() => (overlay ? trainedPoints(overlay.steps, overlay.evals, Q).map((p) => ({ ...p, what: `${ALGO(overlay.settings.algorithm)}, ${overlay.label.split(':')[0]}, step ${p.step}` })) : []), [overlay, Q]);
+  const bon = useMemo(() => bestOfNPoints(evals, Q)?.map((p) => ({ ...p, label: `N=${p.n}`, what: `best-of-${p.n}: ${Q.toLocaleString('en')} × ${p.n} × ${fmt(p.answer_tokens / p.n, 2)} tokens` })) ?? null, [evals, Q]);
+  const xs = [...mine, ...theirs, ...(bon ?? [])].map((p) => p.tokens);
+  const axis = logAxis(xs.length ? xs : [1, 10]);
+  const even = useMemo(() => matchedTokensSummary({ steps, evals }), [steps, evals]);
+  const overlayName = overlay ? `${ALGO(overlay.settings.algorithm)}, ${overlay.label.split(':')[0]}` : '';
+  const tip = ({ active, payload }: { active?: boolean; payload?: readonly { name?: unknown; payload?: { what?: string; pass: number } }[] }) => (active && payload?.length ? <div style={{ background: '#fff', border: '1px solid #999', padding: '4px 8px', fontSize: 14 }}>{payload[0].payload?.what ?? String(payload[0].name)}: pass {fmt(payload[0].payload?.pass)}</div> : null);
+  const controls = (
+    <label className="note">Questions to serve Q:{' '}
+      <select value={Q} onChange={(e) => setQ(Number(e.target.value))} data-testid="tokens-questions" aria-label="Questions to serve">
+        {WORKLOADS.map((q) => <option key={q} value={q}>{q.toLocaleString('en')}</option>)}
+      </select>
+      {bon ? '' : ' · No evaluation of the base at step 0 in this run: best-of-N is not drawn.'}
+      {Number.isFinite(even.break_even_questions) && <span data-testid="tokens-break-even"> · This run: best-of-N matches its pass@1 {fmt2(even.pass1_trained)} at N ≈ {even.samples_to_match.toFixed(1)}; training pays for itself after ≈ {Math.round(even.break_even_questions).toLocaleString('en')} questions.</span>}
+    </label>
+  );
+  const rows = [...mine.map((p) => [`${ALGO(algorithm)} (this run), step ${p.step}`, p.tokens, p.pass]), ...theirs.map((p) => [`${overlayName}, step ${p.step}`, p.tokens, p.pass]), ...(bon ?? []).map((p) => [`best-of-${p.n} on the base`, p.tokens, p.pass])] as [string, number, number][];
+  const footer = (
+    <details className="note"><summary>The points as numbers</summary>
+      <table className="answers" data-testid="tokens-table"><thead><tr><th>point</th><th>generated tokens</th><th>held-out pass</th></tr></thead>
+        <tbody>{rows.map(([w, t, p]) => <tr key={w}><td>{w}</td><td>{Math.round(t).toLocaleString('en')}</td><td>{p.toFixed(3)}</td></tr>)}</tbody></table>
+    </details>
+  );
+  return (
+    <ChartCard id="tokens" title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, pass@1. Best-of-N on the base: N answers a question, pass@N. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart margin={{ ...margin, top: 4, bottom: 18, right: 24, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
+          <YAxis dataKey="pass" domain={[0, 1]} tick={AXIS} width={62} label={{ value: 'held-out pass rate', angle: -90, position: 'insideLeft', offset: 0, fontSize: 14, fill: '#111', style: { textAnchor: 'middle' } }} />
+          <Tooltip content={tip} />
+          <Legend verticalAlign="top" wrapperStyle={{ fontSize: 14, paddingBottom: 6 }} />
+          <Scatter data={mine} dataKey="pass" name={`${ALGO(algorithm)}, this run (pass@1)`} fill={C.blue} legendType="circle" line={{ stroke: C.blue, strokeWidth: 2.5 }} isAnimationActive={false} />
+          {overlay && <Scatter data={theirs} dataKey="pass" name={`${overlayName} (pass@1)`} fill={C.vermillion} shape="triangle" legendType="triangle" line={{ stroke: C.vermillion, strokeWidth: 2, strokeDasharray: '6 4' }} isAnimationActive={false} />}
+          {bon && (
+            <Scatter data={bon} dataKey="pass" name="best-of-N, base (pass@N)" fill={C.black} shape="diamond" legendType="diamond" line={{ stroke: C.black, strokeWidth: 2, strokeDasharray: '2 3' }} isAnimationActive={false}>
+              <LabelList dataKey="label" position="top" fontSize={13} fill="#000" />
+            </Scatter>
+          )}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  );
+}
+
 export function Charts() {
   return (
     <div className="charts" aria-label="Live charts">
@@ -279,6 +349,7 @@ export function Charts() {
       <ThinkingChart />
       <KlChart />
       <PassAtKChart />
+      <MatchedTokensChart />
     </div>
   );
 }
