@@ -14,14 +14,19 @@
  * driver; scripts/device-check runs it on a lent GPU.
  */
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { installDawn, withDawnEnv } from './dawn.ts';
 
-withDawnEnv();
-
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
+export interface DawnCheckOptions {
+  /** The kernels and a short micro GRPO run only. */
+  quick?: boolean;
+  /** GRPO steps (default 20; quick 3). */
+  steps?: number;
+  /** Held-out prompts per evaluation (default 32; quick 8). */
+  evalSize?: number;
+  /** GRPO on a micro model from its seed instead of the reverse base. */
+  micro?: boolean;
+}
 
 /** GRPO on the engine: from the shipped reverse base (learning, pass@1 before/after), or `micro` (a micro model from its seed: the update runs and stays finite). */
 async function grpo(steps: number, evalSize: number, micro: boolean) {
@@ -46,9 +51,9 @@ async function grpo(steps: number, evalSize: number, micro: boolean) {
   return { steps, finite, pass1Before: before.pass_at_k['1'], pass1After: after.pass_at_k['1'], greedyBefore: before.heldout_accuracy, greedyAfter: after.heldout_accuracy, msPerStep };
 }
 
-async function main() {
+/** The checks on the engine that navigator.gpu gives (Dawn here, installed by the caller). */
+export async function runDawnCheck(o: DawnCheckOptions = {}) {
   const t0 = performance.now();
-  const adapter = await installDawn();
   const { runKernelParity } = await import('../src/gpu/testing/kernel-parity.ts');
   const { runPolicyLossParity } = await import('../src/gpu/testing/policy-loss-parity.ts');
   const { runModelParity } = await import('../src/gpu/testing/model-parity.ts');
@@ -61,25 +66,38 @@ async function main() {
   };
   const kernels = await timed('kernels', () => runKernelParity({ limits: 'default' }));
   // --quick: the kernels and a micro GRPO run only (the browser suite covers the rest on every CI run)
-  const quick = process.argv.includes('--quick');
+  const quick = o.quick ?? false;
   const policy = quick ? [] : await timed('policyLoss', () => runPolicyLossParity());
   const model = quick ? { rows: [], steps: [] } : await timed('model', () => runModelParity());
   const modelWorst = Math.max(0, ...model.rows.flatMap((r) => [r.ce, r.pertoken ?? 0]), ...model.steps.flatMap((s) => [s.relErr, s.normRelErr]));
-  const g = await timed('grpo', () => grpo(arg('steps', quick ? 3 : 20), arg('eval-size', quick ? 8 : 32), quick || process.argv.includes('--micro')));
+  const g = await timed('grpo', () => grpo(o.steps ?? (quick ? 3 : 20), o.evalSize ?? (quick ? 8 : 32), quick || (o.micro ?? false)));
   const out = {
-    adapter,
     kernels: { rows: kernels.length, failed: kernels.filter((r) => !(r.worst <= 1)).map((r) => `${r.kernel} ${r.shape}: ${r.firstBad}`), worstOverTolerance: Math.max(...kernels.map((r) => r.worst)) },
     policyLoss: { cases: policy.length, worst: Math.max(0, ...policy.flatMap((r) => [r.loss, r.metrics, r.grads])) },
     model: { tensors: model.rows.length, steps: model.steps.length, worstRelErr: modelWorst },
     grpo: g,
     seconds: { ...seconds, total: Number(((performance.now() - t0) / 1000).toFixed(2)) },
   };
-  process.stdout.write(`${JSON.stringify(out)}\n`);
-  const ok = out.kernels.failed.length === 0 && out.model.worstRelErr < 1e-3 && g.finite;
-  process.exit(ok ? 0 : 1);
+  return { ...out, ok: out.kernels.failed.length === 0 && out.model.worstRelErr < 1e-3 && g.finite };
 }
 
-main().catch((e) => {
-  process.stderr.write(`dawn-check failed: ${(e as Error).message}\n`);
-  process.exit(1);
-});
+const arg = (name: string, dflt?: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+
+async function main() {
+  withDawnEnv();
+  const adapter = await installDawn();
+  const out = await runDawnCheck({ quick: process.argv.includes('--quick'), micro: process.argv.includes('--micro'), steps: arg('steps'), evalSize: arg('eval-size') });
+  process.stdout.write(`${JSON.stringify({ adapter, ...out })}\n`);
+  process.exit(out.ok ? 0 : 1);
+}
+
+// run as a script (not when imported, nor inside the device bundle, where every module shares one import.meta.url)
+if (/dawn-check\.ts$/.test(process.argv[1] ?? '') && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    process.stderr.write(`dawn-check failed: ${(e as Error).message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,20 +1,26 @@
 // The WGSL engine in Node through Dawn (the `webgpu` package), on the SwiftShader Vulkan driver
-// that CI's chromium package installs: every kernel against its CPU reference op, and a short
-// GRPO run whose update stays finite. (scripts/dawn-check.ts; the full form adds the policy-loss
-// parity, the PyTorch goldens and a learning run: `scripts/device-check` runs it on a GPU.)
+// that CI's chromium package installs: scripts/device-check (what a lent GPU runs) in its quick
+// form from the packed bundle — every kernel against its CPU reference op, a short GRPO run, a
+// GRPO step's GPU traffic — and `npm run train -- --backend dawn`. The full form of the check
+// adds the policy-loss parity, the PyTorch goldens, a 40-step learning run and the bench.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 describe('Dawn in Node', () => {
-  it('runs the kernel parity suite and a GRPO run with no browser', () => {
-    const r = spawnSync('npx', ['tsx', '--import', './scripts/wgsl-raw.mjs', 'scripts/dawn-check.ts', '--quick'], { encoding: 'utf8', timeout: 300_000 });
+  it('scripts/device-check --quick, from the packed bundle: kernel parity, a GRPO run and its GPU traffic, with no browser', () => {
+    const pack = spawnSync('node', ['scripts/device-pack.mjs', '--no-node'], { encoding: 'utf8', timeout: 60_000 });
+    expect(pack.status, pack.stderr).toBe(0);
+    const r = spawnSync('scripts/device-check', ['--quick'], { encoding: 'utf8', timeout: 300_000 });
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
-    console.log(`Dawn in Node: ${out.adapter}; ${out.kernels.rows} kernel rows, worst ${out.kernels.worstOverTolerance.toFixed(3)} of tolerance; GRPO ${out.grpo.steps} steps ${out.grpo.msPerStep.toFixed(0)} ms/step; ${JSON.stringify(out.seconds)} s`);
-    expect(out.kernels.rows).toBeGreaterThan(200);
-    expect(out.kernels.failed).toEqual([]);
-    expect(out.grpo.finite).toBe(true);
-    expect(out.grpo.steps).toBe(3);
+    console.log(`device-check --quick: ${out.adapter.dawn}; ${out.check.kernels.rows} kernel rows, worst ${out.check.kernels.worstOverTolerance.toFixed(3)} of tolerance; GRPO traffic ${JSON.stringify(out.bench.grpo_step.by_mu)}; ${out.seconds.toFixed(0)} s`);
+    expect(out.check.ok).toBe(true);
+    expect(out.check.kernels.rows).toBeGreaterThan(200);
+    expect(out.check.kernels.failed).toEqual([]);
+    expect(out.check.grpo.finite).toBe(true);
+    // a GRPO step stays on the GPU at any µ: one submit and one readback for the rollout, one of each for the update
+    for (const row of out.bench.grpo_step.by_mu) expect({ submits: row.submits, readbacks: row.readbacks }, `µ = ${row.mu}`).toEqual({ submits: 2, readbacks: 2 });
+    expect(out.bench.grpo_step.by_mu.map((x: { mu: number }) => x.mu)).toEqual([1, 2]);
   }, 320_000);
 
   it('npm run train -- --backend dawn: a GRPO run on the WGSL engine in Node, JSONL as on the CPU', () => {

@@ -15,7 +15,7 @@ import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
 
-const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend webgpu|cpu] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
+const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`);

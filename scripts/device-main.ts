@@ -1,0 +1,62 @@
+/**
+ * What `scripts/device-check` runs on a machine with a GPU (or here, on SwiftShader): the WGSL
+ * engine in Node through Dawn and Vulkan, no browser. Prints one JSON object:
+ *
+ *   adapter   what Dawn found (vendor, architecture, description)
+ *   check     scripts/dawn-check.ts: kernel parity, policy-loss parity, the PyTorch goldens,
+ *             and GRPO from the shipped reverse base (held-out pass@1 before and after)
+ *   bench     src/gpu/bench/engineBench.ts: per config (tiny, small) the training step and
+ *             the sampling of 64 rows, apart; one GRPO step of the lab's default lesson (its
+ *             phases, steps per second) and its GPU traffic at µ = 1, 2, 4; the matmul and
+ *             row-reduction kernel forms
+ *
+ *   device-main [--quick]   (--quick: kernels + 3 micro GRPO steps, and of the bench only the
+ *                            GRPO step and its traffic at µ = 1, 2: what the unit test runs here)
+ */
+import { pathToFileURL } from 'node:url';
+import { installDawn, withDawnEnv } from './dawn.ts';
+import { runDawnCheck } from './dawn-check.ts';
+
+export async function runDeviceCheck(quick: boolean) {
+  const t0 = performance.now();
+  const adapter = await installDawn();
+  const check = await runDawnCheck(quick ? { quick: true } : { steps: 40, evalSize: 64 });
+  const b = await import('../src/gpu/bench/engineBench.ts');
+  const info = await b.adapterInfo();
+  const reps = quick ? 1 : info.swiftshader ? 2 : 20;
+  const defs = await b.benchConfigs();
+  const configs: Record<string, unknown> = {};
+  for (const name of quick ? [] : ['tiny', 'small'] as const) {
+    const { model, batch } = defs[name as 'tiny' | 'small'];
+    const st = await b.benchTrainStep(model, batch, model.seqLen, reps);
+    const sm = await b.benchSample(model, 64, reps);
+    configs[name] = {
+      step_ms_median: st.step_ms_median, step_ms_min: st.step_ms_min, tokens_per_s: st.tokens_per_s, gflops: st.gflops,
+      dispatches_per_step: st.dispatches_per_step, readbacks_per_step: st.readbacks_per_step,
+      sample_ms_median: sm.sample_ms_median, sample_ms_min: sm.sample_ms_min, sample_submits: sm.submits, sample_readbacks: sm.readbacks,
+    };
+  }
+  const grpo = await b.benchGrpoStep(defs.tiny.model, reps);
+  const traffic = await b.benchGrpoTraffic(defs.tiny.model, quick ? [1, 2] : [1, 2, 4]);
+  const matmul = quick ? null : await b.benchMatmul(1024, 1024, 1024, 3, info.swiftshader ? 2 : 20);
+  const reductions = quick ? null : await b.benchReductions(2048, 128, 51, 3, info.swiftshader ? 2 : 20);
+  return {
+    adapter: { ...info, dawn: adapter },
+    check,
+    bench: { reps, configs, grpo_step: { ...grpo, steps_per_s: 1000 / grpo.ms_median, by_mu: traffic }, matmul, reductions },
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+if (/device-main\.(ts|mjs)$/.test(process.argv[1] ?? '') && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  withDawnEnv();
+  runDeviceCheck(process.argv.includes('--quick'))
+    .then((out) => {
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+      process.exit(out.check.ok ? 0 : 1);
+    })
+    .catch((e) => {
+      process.stderr.write(`device-check failed: ${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    });
+}
