@@ -3,17 +3,16 @@
 // leaves nothing to run on the GPU. The engine's weights come back unchanged each time.
 import { expect, test } from './fixtures.ts';
 
-const run = (page: import('@playwright/test').Page, broken: 'none' | 'tiled-matmul' | 'adamw') =>
-  page.evaluate(async (broken) => {
-    const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
-    return m.runSelfCheck(broken);
-  }, broken);
 
 test('self-check: passes with the GPU forms, replaces a broken tiled matmul by the direct form, gives up when every form is broken', async ({ page }) => {
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const ok = await run(page, 'none');
+  const [ok, tiled, adamw, again] = await page.evaluate(async () => {
+    const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
+    // intact, broken tiled matmul, broken AdamW; then intact again: the broken kernels were put back
+    return m.runSelfChecks(['none', 'tiled-matmul', 'adamw', 'none']);
+  });
   console.log(`intact: ${ok.sentence} (${ok.numbers} numbers, ${ok.ms.toFixed(0)} ms)`);
   expect(ok.ok).toBe(true);
   expect(ok.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup' });
@@ -23,7 +22,6 @@ test('self-check: passes with the GPU forms, replaces a broken tiled matmul by t
   expect(ok.sentence).toMatch(/^Self-check: \d+ kernels passed against the CPU reference, worst error \de-\d+ \([\d.e-]+ of the tolerance\)\.$/);
   expect(ok.restored).toBe(true);
 
-  const tiled = await run(page, 'tiled-matmul');
   console.log(`broken tiled matmul: ${tiled.sentence}`);
   expect(tiled.ok).toBe(true);
   expect(tiled.forms).toEqual({ matmul: 'direct', reduction: 'workgroup' });
@@ -32,11 +30,14 @@ test('self-check: passes with the GPU forms, replaces a broken tiled matmul by t
   expect(tiled.sentence).toMatch(/replaced the tiled matmul \(workgroup memory\) by the direct matmul \(no barriers\), which gave wrong numbers here \(forward log-probs/);
   expect(tiled.restored).toBe(true);
 
-  const adamw = await run(page, 'adamw');
   console.log(`broken AdamW: ${adamw.sentence} (${adamw.failures.length} combinations tried)`);
   expect(adamw.ok).toBe(false);
   expect(adamw.failures.length).toBeGreaterThanOrEqual(3); // tiled, direct, plain (and the reductions)
   for (const f of adamw.failures) expect(f.what).toMatch(/AdamW v/);
   expect(adamw.sentence).toMatch(/so the lab runs on the CPU reference\.$/);
   expect(adamw.restored).toBe(true);
+
+  // with the kernels put back, the GPU forms pass again
+  expect(again.ok).toBe(true);
+  expect(again.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup' });
 });
