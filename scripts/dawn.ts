@@ -28,7 +28,7 @@ function systemVulkanLoader(): boolean {
  * it (returns only in the process that should go on; the parent exits with the child's status).
  */
 export function withDawnEnv(): void {
-  if (process.env.RLVR_DAWN_ENV === '1' || systemVulkanLoader() || !existsSync(SWIFTSHADER_ICD)) return;
+  if (process.platform !== 'linux' || process.env.RLVR_DAWN_ENV === '1' || systemVulkanLoader() || !existsSync(SWIFTSHADER_ICD)) return;
   const env = { ...process.env, RLVR_DAWN_ENV: '1', VK_ICD_FILENAMES: process.env.VK_ICD_FILENAMES ?? SWIFTSHADER_ICD, LD_LIBRARY_PATH: [CHROMIUM_LIB, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') };
   const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: 'inherit' });
   process.exit(r.status ?? 1);
@@ -36,7 +36,8 @@ export function withDawnEnv(): void {
 
 /** What this machine lacks for Dawn, in one sentence (null: nothing known to be missing). */
 export function dawnMissing(): string | null {
-  if (systemVulkanLoader() || process.env.RLVR_DAWN_ENV === '1') return null;
+  // Dawn uses Metal on macOS and Direct3D 12 on Windows: only Linux needs a Vulkan driver
+  if (process.platform !== 'linux' || systemVulkanLoader() || process.env.RLVR_DAWN_ENV === '1') return null;
   if (existsSync(SWIFTSHADER_ICD)) return null;
   return `no Vulkan driver: this machine has neither a Vulkan loader (libvulkan.so.1) with a GPU driver nor Chromium's SwiftShader (${SWIFTSHADER_ICD}); install the GPU's Vulkan driver or \`apt-get install chromium\``;
 }
