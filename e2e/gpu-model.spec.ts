@@ -3,7 +3,8 @@ import { expect, test } from './fixtures.ts';
 
 const TOL = 1e-3;
 
-for (const forms of [{}, { matmulForm: 'tiled', reductionForm: 'workgroup' }, { matmulForm: 'direct', reductionForm: 'subgroup' }] as const) {
+// the GPU forms (tiled attention included) and the CPU-adapter forms, forced, besides the adapter's own
+for (const forms of [{}, { matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled' }, { matmulForm: 'direct', reductionForm: 'subgroup', attentionForm: 'row' }] as const) {
 test(`logits, every gradient and 10 AdamW-step losses match PyTorch within 1e-3 relative (kernel forms: ${JSON.stringify(forms) === '{}' ? "the adapter's" : JSON.stringify(forms)})`, async ({ page }) => {
   // other engineers edit this tree while tests run: stub Vite's HMR client so an edit elsewhere
   // cannot full-reload the page in the middle of a GPU run (the engine modules need no HMR)

@@ -10,7 +10,8 @@
  *   training step (median, min ms; tokens/s; GFLOP/s by the formula in
  *   src/gpu/bench/engineBench.ts; dispatches per step), and ms to sample 64 rows of T tokens;
  * the same for TF.js and the ratios peer/engine; one full GRPO step of the lab's default
- * lesson with its phases and readbacks; the matmul kernels (register-blocked vs plain vec4);
+ * lesson with its phases and readbacks; attention forward + backward in its two forms (row, tiled)
+ * at the tiny and small training shapes; the matmul kernels (register-blocked vs plain vec4);
  * with --sweep, step time as D, G (rows per rollout) and T grow, with fitted exponents.
  *
  * --backend dawn runs the same bench modules in Node through Dawn (scripts/dawn.ts), no browser
@@ -25,7 +26,7 @@ import { findBrowser } from './find-browser.mjs';
 
 type Json = Record<string, unknown>;
 
-const USAGE = 'usage: npm run bench -- [--json] [--backend webgpu|dawn] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--no-profile] [--only matmul|sweep]';
+const USAGE = 'usage: npm run bench -- [--json] [--backend webgpu|dawn] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--no-profile] [--only matmul|sweep|attention]';
 const NAMES = ['tiny', 'small'] as const;
 
 interface Args { json: boolean; only: string | null; configs: string[]; reps: number | null; sweep: boolean; peer: boolean; profile: boolean; backend: 'webgpu' | 'dawn' }
@@ -39,7 +40,7 @@ export function parseBenchArgs(argv: string[]): Args {
     else if (f === '--no-peer') a.peer = false;
     else if (f === '--only') {
       const v = argv[++i];
-      if (v !== 'matmul' && v !== 'sweep') fail(`--only must be matmul or sweep, got "${v ?? ''}"`);
+      if (v !== 'matmul' && v !== 'sweep' && v !== 'attention') fail(`--only must be matmul, sweep or attention, got "${v ?? ''}"`);
       a.only = v;
       if (v === 'sweep') a.sweep = true;
     }
@@ -241,6 +242,10 @@ async function main() {
       const traffic = await section('GRPO traffic', () => call<Json[]>(run, 'engine', 'benchGrpoTraffic', tiny));
       if (grpo) grpo = { ...grpo, by_mu: traffic };
     }
+    log('attention kernels (row and tiled forms)');
+    const attShape = (n: string): [number, number, number, number] => { const { model: m, batch } = defs[n]; return [batch, m.seqLen as number, m.dModel as number, m.nHeads as number]; };
+    const attention = await section('attention', () => call<Json>(run, 'engine', 'benchAttention', NAMES.map(attShape), 3, adapter.swiftshader ? 2 : 20));
+    if (args.only === 'attention') return { backend: args.backend, adapter, attention: roundAll(attention), seconds: Math.round((Date.now() - started) / 1000) };
     log('matmul kernels');
     const mm = adapter.swiftshader ? [256, 256, 256] : [1024, 1024, 1024];
     const matmul = await section('matmul', () => call<Json>(run, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
@@ -250,7 +255,7 @@ async function main() {
     if (args.sweep) scaling = await section('sweep', () => sweep(run, adapter.swiftshader));
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
-      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
+      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
       targets, seconds: Math.round((Date.now() - started) / 1000),
       formulas: {
         gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
@@ -309,6 +314,10 @@ export function printReport(o: Json): void {
   const a = o.adapter as Json;
   const p = (s = '') => process.stdout.write(`${s}\n`);
   p(`adapter: ${a.vendor} ${a.architecture} ${a.description ?? ''}`);
+  const att = o.attention as { rows?: Json[]; engineForm?: string; error?: string } | undefined;
+  if (att) p(`attention forward + backward (engine form here: ${att.engineForm ?? att.error}):`);
+  if (att?.rows) console.table(att.rows);
+  if (!o.configs) return; // --only attention
   p(`repetitions: ${o.reps}  (${o.seconds} s in all)`);
   p('');
   const peer = o.peer as { backend: string | null; configs: Record<string, Json> };

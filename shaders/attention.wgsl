@@ -1,5 +1,7 @@
 // Causal multi-head self-attention from a fused qkv tensor, its backward, and the one-position
 // decode step over a KV cache.
+// This is the row form (CPU adapters); GPUs take attention_tiled.wgsl (query tiles, K/V tiles
+// through workgroup memory) for the forward and backward, this file's decode in both forms.
 //
 // qkv [B,T,3D]: per position [q (D) | k (D) | v (D)]; head h uses columns h·hs..(h+1)·hs of each.
 //   attention_forward      preatt[t2] = scale·q_t·k_t2 (t2 ≤ t), scale = 1/√hs

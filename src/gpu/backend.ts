@@ -55,6 +55,7 @@ export interface WebGPUBackendOptions {
   /** Override the per-adapter kernel forms (tests run the GPU forms on SwiftShader too). */
   matmulForm?: 'tiled' | 'direct';
   reductionForm?: 'row' | 'workgroup' | 'subgroup';
+  attentionForm?: 'tiled' | 'row';
   /** Start from these weights [layout.total] instead of the seeded init. */
   weights?: Float32Array;
   /**
@@ -85,7 +86,7 @@ interface DecodeBuffers {
 }
 
 export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBackendOptions): Promise<WebGPUBackend> {
-  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps, matmulForm: opts.matmulForm, reductionForm: opts.reductionForm };
+  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps, matmulForm: opts.matmulForm, reductionForm: opts.reductionForm, attentionForm: opts.attentionForm };
   const ctx = await GpuContext.create(ctxOpts);
   const layout = paramLayout(config);
   const weights = opts.weights ?? initWeights(layout, opts.seed);

@@ -19,6 +19,8 @@ export interface ContextOptions extends DeviceOptions {
   matmulForm?: 'tiled' | 'direct';
   /** Override the per-adapter choice of row-reduction form (see Ops.reductionForm). */
   reductionForm?: 'row' | 'workgroup' | 'subgroup';
+  /** Override the per-adapter choice of attention form (see Ops.attentionForm). */
+  attentionForm?: 'tiled' | 'row';
 }
 
 /** An adapter that runs compute on the CPU (SwiftShader, or one that says it is a CPU). */
@@ -60,6 +62,7 @@ export class GpuContext {
     const ops = new Ops(device, kernels, arena);
     ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');
     ops.reductionForm = opts.reductionForm ?? (cpuAdapter ? 'row' : kernels.has('layernorm_forward_sg') ? 'subgroup' : 'workgroup');
+    ops.attentionForm = opts.attentionForm ?? (cpuAdapter || !kernels.has('attention_forward_tiled') ? 'row' : 'tiled');
     return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena));
   }
 

@@ -7,6 +7,7 @@
  */
 import adamwSrc from '../../shaders/adamw.wgsl?raw';
 import attentionSrc from '../../shaders/attention.wgsl?raw';
+import attentionTiledSrc from '../../shaders/attention_tiled.wgsl?raw';
 import embeddingSrc from '../../shaders/embedding.wgsl?raw';
 import geluSrc from '../../shaders/gelu.wgsl?raw';
 import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
@@ -25,6 +26,7 @@ import { withMetricSlots } from './metricSlots.ts';
 const FILES = {
   adamw: adamwSrc,
   attention: attentionSrc,
+  attention_tiled: attentionTiledSrc,
   embedding: embeddingSrc,
   gelu: geluSrc,
   gradnorm: gradnormSrc,
@@ -81,6 +83,8 @@ export const KERNELS = {
   attention_backward_q: 'attention',
   attention_backward_kv: 'attention',
   attention_decode: 'attention',
+  attention_forward_tiled: 'attention_tiled',
+  attention_backward_tiled: 'attention_tiled',
   gelu_forward: 'gelu',
   gelu_backward: 'gelu',
   gelu_backward_inplace: 'gelu',

@@ -331,15 +331,42 @@ export class Ops {
   // ---------------------------------------------------------------------------------------------
   // attention
 
+  /**
+   * How causal attention runs: 'row' = one (b,h,t) query row per invocation reading K and V
+   * from storage, the backward in two dispatches (attention.wgsl); 'tiled' = a workgroup per
+   * 64-row query tile of one (b,h) streaming K and V through workgroup memory, the backward of a
+   * head in one dispatch (attention_tiled.wgsl). Set per adapter by GpuContext; head sizes above
+   * ATTENTION_TILED_MAX_HS take the row form. The bench measures both.
+   */
+  attentionForm: 'tiled' | 'row' = 'tiled';
+  /** Largest head size of the tiled form (its per-row registers; HS_MAX in attention_tiled.wgsl). */
+  static readonly ATTENTION_TILED_MAX_HS = 64;
+
+  /** Workgroups of heads in the tiled form: two (b,h) per workgroup of 64 when T ≤ 32, else one. */
+  static attentionHeadGroups(B: number, T: number, H: number): number {
+    return Math.ceil((B * H) / (T <= 32 ? 2 : 1));
+  }
+
+  private attentionTiled(D: number, H: number): boolean {
+    return this.attentionForm === 'tiled' && D / H <= Ops.ATTENTION_TILED_MAX_HS;
+  }
+
   attentionForward(pass: GPUComputePassEncoder, out: Binding, att: Binding, qkv: Binding, B: number, T: number, D: number, H: number): void {
-    this.dispatch(pass, 'attention_forward', this.uniform([B, T, D, H]), { 1: qkv, 2: att, 3: out }, [ceil(B * H * T, 64)]);
+    const u = this.uniform([B, T, D, H]);
+    if (this.attentionTiled(D, H)) this.dispatch(pass, 'attention_forward_tiled', u, { 1: qkv, 2: att, 3: out }, grid1d(Ops.attentionHeadGroups(B, T, H) * Math.ceil(T / (T <= 32 ? 32 : 64)), 1));
+    else this.dispatch(pass, 'attention_forward', u, { 1: qkv, 2: att, 3: out }, [ceil(B * H * T, 64)]);
   }
 
   /** dqkv written; dpreatt [B,H,T,T] is scratch. */
   attentionBackward(pass: GPUComputePassEncoder, dqkv: Binding, dpreatt: Binding, dout: Binding, qkv: Binding, att: Binding, B: number, T: number, D: number, H: number): void {
     const u = this.uniform([B, T, D, H]);
-    this.dispatch(pass, 'attention_backward_q', u, { 1: qkv, 2: att, 4: dout, 5: dpreatt, 6: dqkv }, [ceil(B * H * T, 64)]);
-    this.dispatch(pass, 'attention_backward_kv', u, { 1: qkv, 2: att, 4: dout, 5: dpreatt, 6: dqkv }, [ceil(B * H * T, 64)]);
+    const b = { 1: qkv, 2: att, 4: dout, 5: dpreatt, 6: dqkv };
+    if (this.attentionTiled(D, H)) {
+      this.dispatch(pass, 'attention_backward_tiled', u, b, grid1d(Ops.attentionHeadGroups(B, T, H), 1));
+      return;
+    }
+    this.dispatch(pass, 'attention_backward_q', u, b, [ceil(B * H * T, 64)]);
+    this.dispatch(pass, 'attention_backward_kv', u, b, [ceil(B * H * T, 64)]);
   }
 
   /** Decode one position per row over the KV cache [R,S,D] (appends k, v at pos). */

@@ -434,3 +434,63 @@ export async function benchReductions(N: number, C: number, V: number, reps: num
     ctx.destroy();
   }
 }
+
+export interface AttentionBench {
+  /** ms per recording (fastest repetition), per shape and form: forward, backward, both in one pass. */
+  rows: { shape: string; rows: number; form: 'row' | 'tiled'; forward_ms: number; backward_ms: number; fwd_bwd_ms: number; dispatches: number; maxAbsDiff: number }[];
+  /** The form the engine uses on this adapter. */
+  engineForm: 'row' | 'tiled';
+}
+
+/**
+ * Causal attention forward + backward in both forms (row: one query row per invocation, K and V
+ * read from storage, backward in two dispatches; tiled: 64-row query tiles with K/V tiles through
+ * workgroup memory, backward in one dispatch per head) at each [B, T, D, H] (the bench configs'
+ * training shapes: B·H·T query rows). maxAbsDiff: max |tiled − row| over out, att and dqkv.
+ */
+export async function benchAttention(shapes: [number, number, number, number][], reps: number, inner: number): Promise<AttentionBench> {
+  const ctx = await GpuContext.create({ limits: 'adapter' });
+  try {
+    const o = ctx.ops;
+    const engineForm = o.attentionForm;
+    const rng = new Rng(11);
+    const rows: AttentionBench['rows'] = [];
+    for (const [B, T, D, H] of shapes) {
+      const qkv = ctx.upload('qkv', Float32Array.from({ length: B * T * 3 * D }, () => rng.normal()));
+      const dout = ctx.upload('dout', Float32Array.from({ length: B * T * D }, () => rng.normal()));
+      const [out, att, dpre, dqkv] = [B * T * D, B * H * T * T, B * H * T * T, B * T * 3 * D].map((n) => ctx.arena.storage('a', n));
+      const time = async (rec: (p: GPUComputePassEncoder) => void) => {
+        await ctx.run(rec, [{ buffer: out, floats: 4 }]);
+        const xs: number[] = [];
+        for (let r = 0; r < reps; r++) {
+          const t0 = performance.now();
+          await ctx.run((p) => { for (let i = 0; i < inner; i++) rec(p); }, [{ buffer: out, floats: 4 }]);
+          xs.push((performance.now() - t0) / inner);
+        }
+        return Math.min(...xs);
+      };
+      const results: Float32Array[][] = [];
+      for (const form of ['row', 'tiled'] as const) {
+        o.attentionForm = form;
+        const fwd = (p: GPUComputePassEncoder) => o.attentionForward(p, out, att, qkv, B, T, D, H);
+        const bwd = (p: GPUComputePassEncoder) => o.attentionBackward(p, dqkv, dpre, dout, qkv, att, B, T, D, H);
+        const d0 = o.dispatches;
+        results.push(await ctx.run((p) => { fwd(p); bwd(p); }, [{ buffer: out, floats: B * T * D }, { buffer: att, floats: B * H * T * T }, { buffer: dqkv, floats: B * T * 3 * D }]));
+        const dispatches = o.dispatches - d0;
+        const forward_ms = await time(fwd);
+        const backward_ms = await time(bwd);
+        const fwd_bwd_ms = await time((p) => { fwd(p); bwd(p); });
+        rows.push({ shape: `B${B} T${T} D${D} H${H}`, rows: B * H * T, form, forward_ms, backward_ms, fwd_bwd_ms, dispatches, maxAbsDiff: 0 });
+      }
+      let d = 0;
+      for (let k = 0; k < 3; k++) for (let i = 0; i < results[0][k].length; i++) { const x = Math.abs(results[0][k][i] - results[1][k][i]); d = x <= d ? d : x; }
+      rows.at(-1)!.maxAbsDiff = d;
+      for (const b of [qkv, dout, out, att, dpre, dqkv]) ctx.arena.destroy(b);
+    }
+    o.attentionForm = engineForm;
+    if (ctx.errors.length) throw new Error(`WebGPU errors: ${ctx.errors.join('; ')}`);
+    return { rows, engineForm };
+  } finally {
+    ctx.destroy();
+  }
+}

@@ -153,8 +153,15 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     );
   }
 
-  // ---- attention
-  for (const [B, T, D, H] of [[2, 7, 12, 3], [1, 33, 16, 2], [3, 1, 8, 1]]) {
+  // ---- attention, in both forms (row: one query row per invocation; tiled: 64-row query tiles,
+  // K/V tiles of 1024/hs rows through workgroup memory): head sizes 4, 8, 16, 32, T = 1, T not a
+  // multiple of either tile (70 = 64 + 6 queries, 32 + 32 + 6 keys at hs 32), T = 32 (two heads per
+  // workgroup, 16-key tiles at hs 32) with an odd number of heads, H = 1 and 4.
+  // att and dqkv start as NaN: every element, the masked future included, must be written.
+  const defaultAttention = ops.attentionForm;
+  const attentionCases = [[2, 7, 12, 3], [1, 33, 16, 2], [3, 1, 8, 1], [2, 70, 128, 4], [1, 65, 16, 1], [2, 33, 32, 4], [3, 32, 96, 3], [1, 1, 32, 1]] as const;
+  for (const [B, T, D, H, form] of (['row', 'tiled'] as const).flatMap((f) => attentionCases.map(([b, t, d, h]) => [b, t, d, h, f] as const))) {
+    ops.attentionForm = form;
     const qkv = randn(B * T * 3 * D);
     const dout = randn(B * T * D);
     const out = new Float32Array(B * T * D);
@@ -163,7 +170,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     ref.attentionForward(out, preatt, att, qkv, B, T, D, H);
     const dqkv = new Float32Array(B * T * 3 * D);
     ref.attentionBackward(dqkv, new Float32Array(B * H * T * T), new Float32Array(B * H * T * T), dout, qkv, att, B, T, D, H);
-    const [bQkv, bD, bOut, bAtt, bDqkv, bDpre] = [buf(qkv), buf(dout), empty(B * T * D), empty(B * H * T * T), empty(B * T * 3 * D), empty(B * H * T * T)];
+    const nan = (n: number) => buf(new Float32Array(n).fill(NaN));
+    const [bQkv, bD, bOut, bAtt, bDqkv, bDpre] = [buf(qkv), buf(dout), nan(B * T * D), nan(B * H * T * T), nan(B * T * 3 * D), empty(B * H * T * T)];
     const r = await ctx.run(
       (p) => {
         ops.attentionForward(p, bOut, bAtt, bQkv, B, T, D, H);
@@ -171,9 +179,10 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       },
       [{ buffer: bOut, floats: B * T * D }, { buffer: bAtt, floats: B * H * T * T }, { buffer: bDqkv, floats: B * T * 3 * D }],
     );
-    const shape = `B${B} T${T} D${D} H${H}`;
+    const shape = `B${B} T${T} D${D} H${H} ${form}`;
     rows.push(compare('attention_forward', shape, r[0], out), compare('attention_forward (att)', shape, r[1], att), compare('attention_backward (dqkv)', shape, r[2], dqkv));
   }
+  ops.attentionForm = defaultAttention;
 
   // ---- fused bias + GELU (forward) and GELU-backward epilogue (fc2's dinp), vec4 and scalar paths
   for (const [N, C, OC, scalar, form] of [[33, 12, 20, false, 'tiled'], [70, 64, 36, false, 'tiled'], [33, 12, 20, false, 'direct'], [70, 64, 36, false, 'direct'], [33, 12, 20, true, 'tiled'], [33, 12, 20, true, 'direct'], [17, 9, 31, false, 'tiled'], [17, 9, 31, false, 'direct']] as const) {

@@ -55,7 +55,7 @@ async function gradients(be: WebGPUBackend, gL: Float32Array, gE: Float32Array, 
   return { logits, loss: met[M.LOSS], grads };
 }
 
-export async function runModelParity(forms: { matmulForm?: 'tiled' | 'direct'; reductionForm?: 'row' | 'workgroup' | 'subgroup' } = {}): Promise<{ rows: GoldenRow[]; steps: { step: number; torch: number; gpu: number; relErr: number; normRelErr: number }[] }> {
+export async function runModelParity(forms: { matmulForm?: 'tiled' | 'direct'; reductionForm?: 'row' | 'workgroup' | 'subgroup'; attentionForm?: 'tiled' | 'row' } = {}): Promise<{ rows: GoldenRow[]; steps: { step: number; torch: number; gpu: number; relErr: number; normRelErr: number }[] }> {
   const config = golden.config as ModelConfig;
   const layout = paramLayout(config);
   const w = initWeights(layout, golden.seed);
