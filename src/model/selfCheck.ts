@@ -3,12 +3,14 @@
  * the CPU reference run the same small work from the same weights — a forward (per-token
  * log-probs and entropies), a clipped-policy update of two inner epochs with a KL leash (each
  * epoch's loss and metrics, then AdamW's m and v, which hold the gradient, and the weights) and
- * greedy sampling — and every number must agree within atol + rtol·|ref|.
+ * greedy sampling — and every number must agree within atol·max|ref| + rtol·|ref| (the absolute
+ * part scaled to its tensor, so small gradients are held to their own scale).
  *
  * It runs with exactly the kernel forms the engine picked for this adapter. A form that gives
  * wrong numbers is replaced by the next safer one — matmul: tiled (workgroup memory) → direct
  * (no barriers) → plain (scalar kernels); row reductions: subgroup → workgroup tree → one row
- * per invocation — and the check runs again. The engine's weights and AdamW state are put
+ * per invocation; attention: tiled (K/V through workgroup memory) → one row per invocation —
+ * and the check runs again. The engine's weights and AdamW state are put
  * back afterwards. If no combination passes, the caller runs the CPU reference.
  */
 import { ReferenceBackend } from './reference/backend.ts';
@@ -19,55 +21,68 @@ import { BOS, EOS } from '../tasks/tokenizer.ts';
 
 export type MatmulLevel = 'tiled' | 'direct' | 'plain';
 export type ReductionLevel = 'subgroup' | 'workgroup' | 'row';
-const MATMUL: MatmulLevel[] = ['tiled', 'direct', 'plain'];
-const REDUCTION: ReductionLevel[] = ['subgroup', 'workgroup', 'row'];
-const MATMUL_WORDS: Record<MatmulLevel, string> = { tiled: 'tiled matmul (workgroup memory)', direct: 'direct matmul (no barriers)', plain: 'plain scalar matmul' };
-const REDUCTION_WORDS: Record<ReductionLevel, string> = { subgroup: 'subgroup reductions', workgroup: 'workgroup-tree reductions', row: 'one-row-per-invocation reductions' };
+export type AttentionLevel = 'tiled' | 'row';
+/** The kernel forms the check can choose among, GPU-friendliest first in each family. */
+export interface Forms { matmul: MatmulLevel; reduction: ReductionLevel; attention: AttentionLevel }
+const LEVELS: { [K in keyof Forms]: Forms[K][] } = { matmul: ['tiled', 'direct', 'plain'], reduction: ['subgroup', 'workgroup', 'row'], attention: ['tiled', 'row'] };
+const WORDS: { [K in keyof Forms]: Record<Forms[K], string> } = {
+  matmul: { tiled: 'the tiled matmul (workgroup memory)', direct: 'the direct matmul (no barriers)', plain: 'the plain scalar matmul' },
+  reduction: { subgroup: 'the subgroup reductions', workgroup: 'the workgroup-tree reductions', row: 'the one-row-per-invocation reductions' },
+  attention: { tiled: 'the tiled attention (K/V through workgroup memory)', row: 'the one-row-per-invocation attention' },
+};
 
+/** Tolerance per number: SELF_CHECK_ATOL × the largest |ref| of its tensor + SELF_CHECK_RTOL × |ref|. */
 export const SELF_CHECK_ATOL = 1e-4;
 export const SELF_CHECK_RTOL = 1e-3;
 
 export interface SelfCheckReport {
   ok: boolean;
-  /** The forms the engine runs with from now on (the ones that passed, or the last tried). */
-  forms: { matmul: MatmulLevel; reduction: ReductionLevel };
+  /** The forms the engine runs with from now on (the ones that passed; the adapter's choice when none did). */
+  forms: Forms;
   /** Distinct kernels the passing check dispatched. */
   kernels: number;
   /** Numbers compared in the passing check. */
   numbers: number;
-  /** Largest |gpu − ref| / (atol + rtol·|ref|) of the passing check (≤ 1 passes). */
+  /** Largest |gpu − ref| / (atol·max|ref| + rtol·|ref|) of the passing check (≤ 1 passes). */
   worst: number;
   /** Largest |gpu − ref| of the passing check. */
   worstAbs: number;
   /** What failed on the way, per combination tried: its forms, what disagreed first and by how much (× the tolerance). */
-  failures: { forms: { matmul: MatmulLevel; reduction: ReductionLevel }; what: string; worst: number }[];
+  failures: { forms: Forms; what: string; worst: number }[];
   /** For the page's engine line: what passed, or which form was replaced and why. */
   sentence: string;
   ms: number;
 }
 
 /** The forms the engine uses now. */
-function formsOf(be: WebGPUBackend): { matmul: MatmulLevel; reduction: ReductionLevel } {
+function formsOf(be: WebGPUBackend): Forms {
   const o = be.ctx.ops;
-  return { matmul: o.forceScalarMatmul ? 'plain' : o.matmulForm, reduction: o.reductionForm };
+  return { matmul: o.forceScalarMatmul ? 'plain' : o.matmulForm, reduction: o.reductionForm, attention: o.attentionForm };
 }
 
-function setForms(be: WebGPUBackend, f: { matmul: MatmulLevel; reduction: ReductionLevel }): void {
+function setForms(be: WebGPUBackend, f: Forms): void {
   const o = be.ctx.ops;
   o.matmulForm = f.matmul === 'tiled' ? 'tiled' : 'direct';
   o.forceScalarMatmul = f.matmul === 'plain';
   o.reductionForm = f.reduction;
+  o.attentionForm = f.attention;
 }
 
-/** The combinations to try, safest last: every matmul level from the current one, each with every reduction level from the current one. */
-function ladder(start: { matmul: MatmulLevel; reduction: ReductionLevel }, subgroups: boolean): { matmul: MatmulLevel; reduction: ReductionLevel }[] {
-  const ms = MATMUL.slice(MATMUL.indexOf(start.matmul));
-  const rs = REDUCTION.slice(REDUCTION.indexOf(start.reduction)).filter((r) => r !== 'subgroup' || subgroups);
-  const out: { matmul: MatmulLevel; reduction: ReductionLevel }[] = [];
-  // change one thing at a time first: the matmul down its ladder, then the reductions down theirs
-  for (const m of ms) out.push({ matmul: m, reduction: rs[0] });
-  for (const r of rs.slice(1)) for (const m of ms) out.push({ matmul: m, reduction: r });
-  return out;
+/**
+ * The combinations to try: the adapter's own first, then each family alone one step safer at a
+ * time (a broken tiled matmul should cost only the matmul), then every mix of safer forms, the
+ * fewest families changed first; the safest combination last.
+ */
+function ladder(start: Forms, available: (f: Forms) => boolean): Forms[] {
+  const keys = Object.keys(LEVELS) as (keyof Forms)[];
+  const levels = LEVELS as Record<keyof Forms, string[]>;
+  const from = (k: keyof Forms) => levels[k].slice(levels[k].indexOf(start[k]));
+  let all: Forms[] = [{ ...start }];
+  for (const k of keys) all = all.flatMap((f) => from(k).map((v) => ({ ...f, [k]: v })));
+  const changed = (f: Forms) => keys.filter((k) => f[k] !== start[k]).length;
+  const depth = (f: Forms) => keys.reduce((a, k) => a + levels[k].indexOf(f[k]), 0);
+  const first = (f: Forms) => keys.findIndex((k) => f[k] !== start[k]);
+  return all.filter(available).sort((a, b) => changed(a) - changed(b) || first(a) - first(b) || depth(a) - depth(b));
 }
 
 class Comparer {
@@ -82,9 +97,13 @@ class Comparer {
       this.fail(what, `${gpu.length} numbers, expected ${ref.length}`, Infinity);
       return;
     }
+    // the absolute part scales with the tensor: AdamW's m holds gradients of 1e-4, log-probs are near −4
+    let scale = 0;
+    for (let i = 0; i < ref.length; i++) scale = Math.max(scale, Math.abs(ref[i]));
+    const atol = SELF_CHECK_ATOL * Math.max(scale, 1e-12);
     for (let i = 0; i < ref.length; i++) {
       const d = Math.abs(gpu[i] - ref[i]);
-      const r = d / (SELF_CHECK_ATOL + SELF_CHECK_RTOL * Math.abs(ref[i]));
+      const r = d / (atol + SELF_CHECK_RTOL * Math.abs(ref[i]));
       this.numbers++;
       if (d > this.worstAbs) this.worstAbs = d;
       if (!(r <= this.worst)) this.worst = Number.isNaN(r) ? Infinity : Math.max(this.worst, r);
@@ -148,9 +167,10 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
   const t0 = performance.now();
   const saved = { weights: await be.getWeights(), optimizer: await be.getOptimizerState() };
   const start = formsOf(be);
-  const combos = ladder(start, be.ctx.kernels.has('layernorm_forward_sg'));
+  const k = be.ctx.kernels;
+  const combos = ladder(start, (f) => (f.reduction !== 'subgroup' || k.has('layernorm_forward_sg')) && (f.attention !== 'tiled' || k.has('attention_forward_tiled')));
   const failures: SelfCheckReport['failures'] = [];
-  let passed: { forms: typeof start; c: Comparer; kernels: number } | null = null;
+  let passed: { forms: Forms; c: Comparer; kernels: number } | null = null;
   try {
     for (let i = 0; i < combos.length && !passed; i++) {
       o.onProgress?.(i, combos.length);
@@ -179,17 +199,16 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
     await be.setOptimizerState(saved.optimizer);
     await be.snapshotReference();
   }
-  const forms = passed?.forms ?? combos[combos.length - 1];
-  setForms(be, passed ? forms : start);
+  const forms = passed?.forms ?? start;
+  setForms(be, forms);
   const ms = performance.now() - t0;
   const fmt = (x: number) => (Number.isFinite(x) ? (x >= 10 ? x.toFixed(0) : x.toPrecision(2)) : 'an infinite multiple of');
   let sentence: string;
   if (!passed) {
     sentence = `Self-check: no kernel form gave the CPU reference's numbers on this GPU (${failures[0]?.what ?? ''}), so the lab runs on the CPU reference.`;
   } else {
-    const replaced: string[] = [];
-    if (forms.matmul !== start.matmul) replaced.push(`the ${MATMUL_WORDS[start.matmul]} by the ${MATMUL_WORDS[forms.matmul]}`);
-    if (forms.reduction !== start.reduction) replaced.push(`the ${REDUCTION_WORDS[start.reduction]} by ${REDUCTION_WORDS[forms.reduction]}`);
+    const replaced = (Object.keys(LEVELS) as (keyof Forms)[]).filter((key) => forms[key] !== start[key])
+      .map((key) => `${(WORDS[key] as Record<string, string>)[start[key]]} by ${(WORDS[key] as Record<string, string>)[forms[key]]}`);
     const why = failures[0] ? ` (${failures[0].what}, ${fmt(failures[0].worst)}× the tolerance)` : '';
     sentence = `Self-check: ${passed.kernels} kernels passed against the CPU reference, worst error ${passed.c.worstAbs.toExponential(0)} (${passed.c.worst.toPrecision(1)} of the tolerance)`
       + (replaced.length ? `; replaced ${replaced.join(' and ')}, which gave wrong numbers here${why}.` : '.');
