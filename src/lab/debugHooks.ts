@@ -1,10 +1,12 @@
 /**
- * Test and soak hooks on window.__lab (installed by src/main.tsx): the store, fault injection
- * (NaN weights, a destroyed device) and engine counters. They reach into engine internals on
- * purpose — that is what they test — and nothing in the lab calls them.
+ * Test and soak hooks on window.__lab (installed by src/main.tsx, the production build too): the
+ * store, fault injection (NaN weights, a destroyed device), engine counters and the page bench's
+ * replay. They reach into engine internals on purpose — that is what they test — and nothing in
+ * the lab calls them.
  */
 import { paramLayout } from '../model/config.ts';
 import type { LabSession } from './session.ts';
+import { replayHooks } from './replay.ts';
 
 interface WebGPUEngineInternals {
   ctx: { device: GPUDevice; arena: { live: number; bytes: number }; ring: { reads: number }; ops: { cacheSizes: { uniforms: number; bindGroups: number } } };
@@ -62,5 +64,7 @@ export function debugHooks(session: LabSession) {
       return { weights: maxAbsDiff(w, good.weights), m: maxAbsDiff(o.m, good.optimizer.m), v: maxAbsDiff(o.v, good.optimizer.v), step: [o.step, good.optimizer.step], finite: w.every(Number.isFinite) };
     },
     savesSettled: () => session.autosave.settled(),
+    /** The page bench: a recorded run's history into the store, and more of its steps through the run loop's recorder. */
+    replay: replayHooks(session.frames, session.recorder),
   };
 }

@@ -5,29 +5,32 @@
  * lab store. Components read the store and call these actions; nothing else.
  *
  * One step from the Play button: play() → loop() → runOneStep() pulls the phases of
- * GrpoTrainer.runStep (src/rl/trainer.ts) and records each (record()): the rollout and the
+ * GrpoTrainer.runStep (src/rl/trainer.ts) and records each (recorder.ts): the rollout and the
  * update each run on the engine (src/model/recoverable.ts → the WebGPU engine or the CPU
  * reference), the trainer commits or rolls back, and the metrics and evaluations land in the
  * store. The loop yields to the browser between phases and between steps; a pause takes
  * effect before the next step starts. Settings are read from the store when a step starts, so
- * a change applies from the next step.
+ * a change applies from the next step. The loop's writes are batched to animation frames
+ * (frameBatch.ts): at most one commit a frame, paced while a run streams; any other write lands
+ * them first.
  */
 import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
-import { GrpoTrainer, type StepPhase } from '../rl/trainer.ts';
-import { pushBounded } from '../store/history.ts';
+import { GrpoTrainer } from '../rl/trainer.ts';
 import type { FaultNotice, LabState } from '../store/labStore.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
-import { archivedRun, rolloutView } from '../store/views.ts';
+import { archivedRun } from '../store/views.ts';
+import { FrameBatch } from './frameBatch.ts';
+import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave } from './autosave.ts';
 import { chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
-import { deviceLostSentence, rejectionSentence } from './sentences.ts';
+import { deviceLostSentence } from './sentences.ts';
 
 /** Held-out prompts per evaluation (greedy accuracy and pass@k). */
 const EVAL_SIZE = 24;
@@ -59,8 +62,12 @@ export class LabSession {
   private recovering: Promise<void> | null = null;
   readonly autosave: Autosave;
   readonly stepThrough: StepThrough;
+  readonly frames: FrameBatch<LabState>;
+  readonly recorder: StepRecorder;
 
   constructor(private readonly store: LabStoreApi) {
+    this.frames = new FrameBatch(store);
+    this.recorder = new StepRecorder({ frames: this.frames, trainer: () => this.trainer!, stop: () => { this.pauseRequested = true; }, stepRecorded: () => this.autosave.stepRecorded() });
     this.autosave = new Autosave({
       get: () => this.get(),
       set: (p) => this.set(p),
@@ -72,14 +79,17 @@ export class LabSession {
       set: (p) => this.set(p),
       ready: () => this.ensureReady(),
       trainer: () => this.trainer!,
-      record: (ph) => this.record(ph),
+      record: (ph) => this.recorder.record(ph),
     });
   }
 
+  /** The store, with the loop's writes still waiting for their frame. */
   private get(): LabState {
-    return this.store.getState();
+    return this.frames.view();
   }
+  /** Write now (after the loop's waiting writes). */
   private set(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void {
+    this.frames.flush();
     this.store.setState(patch);
   }
 
@@ -162,41 +172,15 @@ export class LabSession {
     return this.trainer !== null;
   }
 
-  /**
-   * Record one phase of a step in the store. Metrics of an accepted step go into the bounded
-   * history with the stop signals; a rejected (non-finite) step is not recorded at all — the
-   * trainer rolled it back — and the run pauses and says why.
-   */
-  private async record(ph: StepPhase): Promise<void> {
-    if (ph.kind === 'metrics') {
-      if (!ph.accepted) {
-        this.pauseRequested = true;
-        const back = this.trainer!.step;
-        this.set({ error: rejectionSentence(ph.step, back, this.trainer!.settings), rejected: { step: ph.step, rolledBackTo: back } });
-        return;
-      }
-      const steps = pushBounded(this.get().steps, ph.metrics);
-      this.set({ steps, lastRollout: rolloutView(ph.rollout, this.trainer!.settings.numGenerations), signals: detectStopSignals(steps, this.get().evals) });
-      this.autosave.stepRecorded();
-      if (ph.evaluationFollows) {
-        this.set({ progress: { label: 'Evaluating on held-out prompts…' } });
-        await tick();
-      }
-    } else if (ph.kind === 'evaluation') {
-      const evals = pushBounded(this.get().evals, ph.evaluation);
-      this.set({ evals, progress: null, signals: detectStopSignals(this.get().steps, evals) });
-    }
-  }
-
   /** One whole GRPO step, yielding to the page between its phases. A lost device discards only this step. */
   private async runOneStep(): Promise<void> {
     if (this.recovering) await this.recovering;
     const t = this.trainer!;
-    this.set((s) => ({ stepsStarted: s.stepsStarted + 1, inStep: true }));
+    this.recorder.started();
     const stepBefore = t.step;
     try {
       for await (const ph of t.runStep(this.get().settings)) {
-        await this.record(ph);
+        await this.recorder.record(ph);
         if (ph.kind === 'rollout' || ph.kind === 'advantages') await tick();
       }
     } catch (e) {
@@ -206,7 +190,7 @@ export class LabSession {
       // the step in progress is redone if its update was not recorded; an evaluation after it is skipped
       if (t.step === stepBefore) this.set((s) => ({ discardedSteps: s.discardedSteps + 1, lastRecovery: s.lastRecovery && { ...s.lastRecovery, discardedSteps: s.lastRecovery.discardedSteps + 1 } }));
     } finally {
-      this.set((s) => ({ inStep: false, stepsCompleted: s.stepsCompleted + 1 }));
+      this.recorder.ended();
     }
   }
 

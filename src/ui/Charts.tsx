@@ -2,10 +2,16 @@
  * The live charts, fed only by the trainer's real metrics (StepMetrics, EvalMetrics and the
  * latest rollout, via the store). Each card says the question it answers, shows the stop
  * signals that concern it with their evidence, and exports itself as PNG.
+ *
+ * Kept cheap while a run streams (the page must never be the bottleneck): each chart's body is
+ * memoised on its own data, so a store update redraws only the charts whose data changed;
+ * per-step lines are thinned to real points (src/store/thin.ts: first, last and each stretch's
+ * extremes, never averaged); selectors that derive arrays return the previous array while its
+ * contents are unchanged; no series animates.
  */
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
-  Bar, CartesianGrid, Cell, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
+  Bar, CartesianGrid, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -15,6 +21,8 @@ import { fmt2 } from '../rl/claims.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import type { StepMetrics } from '../rl/trainer.ts';
 import { useLab } from '../store/labStore.ts';
+import { useLabStable, useOverlayRun, useStable } from './chartHooks.ts';
+import { stepLine, thinSeries } from '../store/thin.ts';
 import { download, svgToPng } from '../store/exports.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
@@ -22,10 +30,9 @@ const AXIS = { fontSize: 15, fill: '#111' };
 const H = 230;
 const fin = (x: number) => (Number.isFinite(x) ? x : null);
 
-function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
-  const signals = useLab((s) => s.signals);
+const ChartCard = memo(function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
+  const mine = useLabStable((s) => s.signals.filter((sig) => sig.chart === id));
   const lessonId = useLab((s) => s.lessonId);
-  const mine = signals.filter((sig) => sig.chart === id);
   const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
   const ref = useRef<HTMLDivElement>(null);
   async function png() {
@@ -52,24 +59,11 @@ function ChartCard({ id, title, question, points, children, controls, footer, he
       {footer}
     </section>
   );
-}
-
-function useStepRows<T>(f: (m: StepMetrics) => T): T[] {
-  const steps = useLab((s) => s.steps);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useMemo(() => steps.map(f), [steps]);
-}
+});
 
 const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} label={{ value: 'step', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />;
 const legend = <Legend wrapperStyle={{ fontSize: 14 }} />;
 const margin = { top: 8, right: 16, bottom: 4, left: 0 };
-
-/** The previous run chosen for overlay (Runs panel), if any. */
-function useOverlayRun() {
-  const runs = useLab((s) => s.runs);
-  const overlayId = useLab((s) => s.overlayRunId);
-  return runs.find((r) => r.id === overlayId);
-}
 
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
 interface Series {
@@ -80,52 +74,66 @@ interface Series {
   width?: number;
 }
 
-/** A card of per-step lines (most charts): the x axis is the step, one line per series. */
+/** A card of per-step lines (most charts): the x axis is the step, one thinned line per series. */
 function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
-  const rows = useStepRows((m) => Object.fromEntries([['step', m.step], ...series.map((sr, i) => [`s${i}`, fin(sr.value(m))])]));
+  const steps = useLab((s) => s.steps);
   const overlay = useOverlayRun();
+  const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
   const main = series[0];
-  const overlayRows = useMemo(() => overlay?.steps.map((m) => ({ step: m.step, overlay: fin(main.value(m)) })) ?? [], [overlay, main]);
-  return (
-    <ChartCard id={id} title={title} question={question} points={rows.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
-          <Tooltip />
-          {legend}
-          {series.map((sr, i) => (
-            <Line key={i} data={rows} dataKey={`s${i}`} name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
-          ))}
-          {overlay && <Line data={overlayRows} dataKey="overlay" name={`${main.name}, ${overlay.label.split(':')[0]}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
-        </LineChart>
-      </ResponsiveContainer>
-    </ChartCard>
-  );
+  const overlayLine = useMemo(() => (overlay ? stepLine(overlay.steps, main.value) : null), [overlay, main]);
+  const overlayName = overlay ? `${main.name}, ${overlay.label.split(':')[0]}` : '';
+  const body = useMemo(() => (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart margin={margin}>
+        <CartesianGrid strokeDasharray="3 3" />
+        {xAxis}
+        <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
+        <Tooltip />
+        {legend}
+        {series.map((sr, i) => (
+          <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
+        ))}
+        {overlayLine && <Line data={overlayLine} dataKey="v" name={overlayName} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
+      </LineChart>
+    </ResponsiveContainer>
+  ), [lines, overlayLine, overlayName, series, yDomain, yWidth]);
+  return <ChartCard id={id} title={title} question={question} points={steps.length}>{body}</ChartCard>;
 }
 
+const reward = (m: StepMetrics) => m.reward;
+const accuracy = (m: StepMetrics) => m.accuracy;
+
 export function RewardChart() {
-  const rows = useStepRows((m) => ({ step: m.step, reward: fin(m.reward), accuracy: fin(m.accuracy) }));
+  const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
   const overlay = useOverlayRun();
+  const rewardLine = useMemo(() => stepLine(steps, reward), [steps]);
+  const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
   const heldout = useMemo(() => evals.map((e) => ({ step: e.step, heldout: e.heldout_accuracy })), [evals]);
+  const overlayLines = useMemo(() => overlay && {
+    name: overlay.label.split(':')[0],
+    reward: stepLine(overlay.steps, reward),
+    heldout: thinSeries(overlay.evals, (e) => e.heldout_accuracy).map((e) => ({ step: e.step, overlayHeldout: e.heldout_accuracy })),
+  }, [overlay]);
+  const body = useMemo(() => (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart margin={margin}>
+        <CartesianGrid strokeDasharray="3 3" />
+        {xAxis}
+        <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+        <Tooltip />
+        {legend}
+        <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+        <Line data={accuracyLine} dataKey="v" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
+        <Line data={heldout} dataKey="heldout" name="held-out accuracy" stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
+        {overlayLines && <Line data={overlayLines.reward} dataKey="v" name={`reward, ${overlayLines.name}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
+        {overlayLines && <Line data={overlayLines.heldout} dataKey="overlayHeldout" name={`held-out, ${overlayLines.name}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
+      </LineChart>
+    </ResponsiveContainer>
+  ), [rewardLine, accuracyLine, heldout, overlayLines]);
   return (
-    <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={rows.length + heldout.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-          <Tooltip />
-          {legend}
-          <Line data={rows} dataKey="reward" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-          <Line data={rows} dataKey="accuracy" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line data={heldout} dataKey="heldout" name="held-out accuracy" stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
-          {overlay && <Line data={overlay.steps.map((m) => ({ step: m.step, overlay: fin(m.reward) }))} dataKey="overlay" name={`reward, ${overlay.label.split(':')[0]}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
-          {overlay && <Line data={overlay.evals.map((e) => ({ step: e.step, overlayHeldout: e.heldout_accuracy }))} dataKey="overlayHeldout" name={`held-out, ${overlay.label.split(':')[0]}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
-        </LineChart>
-      </ResponsiveContainer>
+    <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={steps.length + heldout.length}>
+      {body}
     </ChartCard>
   );
 }
@@ -142,42 +150,49 @@ export function GroupsChart() {
   );
 }
 
+/** The verdict mark of every answer, drawn even where A = 0 (an all-equal group draws no bar). */
+const verdictMark = (p: { cx?: number; cy?: number; payload?: { mark: string; advantage: number | null } }) => (
+  p.payload?.mark ? <text x={p.cx} y={(p.cy ?? 0) + ((p.payload.advantage ?? 0) < 0 ? 16 : -5)} textAnchor="middle" fontSize={13} fill="#000" className="verdict-mark">{p.payload.mark}</text> : <g />
+);
+const KINDS = Object.keys(VERDICT) as (keyof typeof VERDICT)[];
+/** Marks are drawn up to this many answers (beyond, they would overlap). */
+const MAX_MARKS = 96;
+
 export function AdvantagesChart() {
   const rollout = useLab((s) => s.lastRollout);
-  const rows = useMemo(() => {
-    if (!rollout) return [];
-    const out: { label: string; advantage: number | null; kind: string; mark: string }[] = [];
-    rollout.groups.forEach((g, p) => {
+  const { rows, n, ticks } = useMemo(() => {
+    const out: ({ label: string; advantage: number | null; kind: string; mark: string } & Partial<Record<keyof typeof VERDICT, number | null>>)[] = [];
+    const groups = rollout?.groups ?? [];
+    // Label at most 8 prompts so the names stay readable with 32 prompts on a projector.
+    const every = Math.max(1, Math.ceil(groups.length / 8));
+    const ticks: string[] = [];
+    groups.forEach((g, p) => {
       if (p > 0) out.push({ label: `gap${p}`, advantage: null, kind: 'gap', mark: '' });
+      if (p % every === 0) ticks.push(`P${p + 1}`);
       g.answers.forEach((a, i) => {
         const k = verdictKind(a);
-        out.push({ label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, advantage: fin(a.advantage), kind: k, mark: VERDICT[k].mark });
+        const advantage = fin(a.advantage);
+        out.push({ label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, advantage, kind: k, mark: VERDICT[k].mark, [k]: advantage }); // one bar per answer, in its verdict's colour
       });
     });
-    return out;
+    return { rows: out, n: out.length - Math.max(0, groups.length - 1), ticks };
   }, [rollout]);
-  const n = rows.filter((r) => r.kind !== 'gap').length;
-  // Label at most 8 prompts so the names stay readable with 32 prompts on a projector.
-  const every = Math.max(1, Math.ceil((rollout?.groups.length ?? 1) / 8));
-  const promptTick = (l: string) => { const m = /^P(\d+)$/.exec(l); return m && (Number(m[1]) - 1) % every === 0 ? l : ''; };
+  const body = useMemo(() => (
+    <ResponsiveContainer width="100%" height="100%">
+      <ComposedChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey="label" interval={0} ticks={ticks} tick={AXIS} />
+        <YAxis tick={AXIS} width={44} />
+        <ReferenceLine y={0} stroke="#000" />
+        <Tooltip formatter={(v) => fmt(Number(v))} />
+        {KINDS.map((k) => <Bar key={k} dataKey={k} name={VERDICT[k].word} stackId="advantage" fill={VERDICT[k].color} isAnimationActive={false} />)}
+        {n <= MAX_MARKS && <Scatter dataKey="advantage" isAnimationActive={false} shape={verdictMark} />}
+      </ComposedChart>
+    </ResponsiveContainer>
+  ), [rows, n, ticks]);
   return (
     <ChartCard id="advantages" title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" interval={0} tick={AXIS} tickFormatter={promptTick} />
-          <YAxis tick={AXIS} width={44} />
-          <ReferenceLine y={0} stroke="#000" />
-          <Tooltip formatter={(v) => fmt(Number(v))} />
-          <Bar dataKey="advantage" isAnimationActive={false}>
-            {rows.map((r, i) => <Cell key={i} fill={r.kind === 'gap' ? 'transparent' : VERDICT[r.kind as keyof typeof VERDICT].color} />)}
-          </Bar>
-          {/* The verdict mark of every answer, drawn even where A = 0 (an all-equal group draws no bar). */}
-          <Scatter dataKey="advantage" isAnimationActive={false} shape={(p: { cx?: number; cy?: number; payload?: { mark: string; advantage: number | null } }) => (
-            p.payload?.mark && n <= 96 ? <text x={p.cx} y={(p.cy ?? 0) + ((p.payload.advantage ?? 0) < 0 ? 16 : -5)} textAnchor="middle" fontSize={13} fill="#000" className="verdict-mark">{p.payload.mark}</text> : <g />
-          )} />
-        </ComposedChart>
-      </ResponsiveContainer>
+      {body}
     </ChartCard>
   );
 }
@@ -250,23 +265,26 @@ export function TheoryChart() {
   const G = useLab((s) => s.settings.numGenerations);
   const rollout = useLab((s) => s.lastRollout);
   const curve = useMemo(() => Array.from({ length: 101 }, (_, i) => ({ p: i / 100, curve: mixedGroupProbability(i / 100, G) })), [G]);
-  const points = useMemo(() => (rollout ? rollout.groups.map((g) => {
+  const points = useStable(useMemo(() => (rollout ? rollout.groups.map((g) => {
     const p = g.answers.filter((a) => a.correct).length / g.answers.length;
     return { p, prompt: mixedGroupProbability(p, rollout.G) };
-  }) : []), [rollout]);
+  }) : []), [rollout]));
+  const body = useMemo(() => (
+    <ResponsiveContainer width="100%" height="100%">
+      <ComposedChart margin={margin}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+        <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+        <Tooltip formatter={(v) => fmt(Number(v))} />
+        {legend}
+        <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+        <Scatter data={points} dataKey="prompt" name="this step's prompts" fill={C.vermillion} shape="diamond" isAnimationActive={false} />
+      </ComposedChart>
+    </ResponsiveContainer>
+  ), [curve, points, G]);
   return (
     <ChartCard id="theory" title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-          <Tooltip formatter={(v) => fmt(Number(v))} />
-          {legend}
-          <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-          <Scatter data={points} dataKey="prompt" name="this step's prompts" fill={C.vermillion} shape="diamond" isAnimationActive={false} />
-        </ComposedChart>
-      </ResponsiveContainer>
+      {body}
     </ChartCard>
   );
 }
@@ -283,6 +301,7 @@ function logAxis(xs: number[]): { domain: [number, number]; ticks: number[] } {
 const tokensLabel = (t: number) => (t >= 1e6 ? `${t / 1e6}M` : t >= 1e3 ? `${t / 1e3}k` : String(t));
 const WORKLOADS = [100, 1_000, 10_000, 100_000, 1_000_000];
 const ALGO = (a: string) => a.toUpperCase();
+const tip = ({ active, payload }: { active?: boolean; payload?: readonly { name?: unknown; payload?: { what?: string; pass: number } }[] }) => (active && payload?.length ? <div style={{ background: '#fff', border: '1px solid #999', padding: '4px 8px', fontSize: 14 }}>{payload[0].payload?.what ?? String(payload[0].name)}: pass {fmt(payload[0].payload?.pass)}</div> : null);
 
 /** Lesson 5: GRPO (or RFT), with its overlay, and best-of-N on the base, at the tokens each needs to serve Q questions (src/rl/matchedTokens.ts). */
 export function MatchedTokensChart() {
@@ -291,14 +310,15 @@ export function MatchedTokensChart() {
   const evals = useLab((s) => s.evals);
   const algorithm = useLab((s) => s.settings.algorithm);
   const overlay = useOverlayRun();
-  const mine = useMemo(() => trainedPoints(steps, evals, Q).map((p) => ({ ...p, what: `${ALGO(algorithm)}, step ${p.step}: ${p.training_tokens.toLocaleString('en')} training + ${Q.toLocaleString('en')} × ${fmt(p.answer_tokens, 2)} answer tokens` })), [steps, evals, Q, algorithm]);
+  const mine = useStable(useMemo(() => trainedPoints(steps, evals, Q).map((p) => ({ ...p, what: `${ALGO(algorithm)}, step ${p.step}: ${p.training_tokens.toLocaleString('en')} training + ${Q.toLocaleString('en')} × ${fmt(p.answer_tokens, 2)} answer tokens` })), [steps, evals, Q, algorithm])); // changes only with an evaluation
   const theirs = useMemo(() => (overlay ? trainedPoints(overlay.steps, overlay.evals, Q).map((p) => ({ ...p, what: `${ALGO(overlay.settings.algorithm)}, ${overlay.label.split(':')[0]}, step ${p.step}` })) : []), [overlay, Q]);
   const bon = useMemo(() => bestOfNPoints(evals, Q)?.map((p) => ({ ...p, label: `N=${p.n}`, what: `best-of-${p.n}: ${Q.toLocaleString('en')} × ${p.n} × ${fmt(p.answer_tokens / p.n, 2)} tokens` })) ?? null, [evals, Q]);
-  const xs = [...mine, ...theirs, ...(bon ?? [])].map((p) => p.tokens);
-  const axis = logAxis(xs.length ? xs : [1, 10]);
+  const axis = useMemo(() => {
+    const xs = [...mine, ...theirs, ...(bon ?? [])].map((p) => p.tokens);
+    return logAxis(xs.length ? xs : [1, 10]);
+  }, [mine, theirs, bon]);
   const even = useMemo(() => matchedTokensSummary({ steps, evals }), [steps, evals]);
   const overlayName = overlay ? `${ALGO(overlay.settings.algorithm)}, ${overlay.label.split(':')[0]}` : '';
-  const tip = ({ active, payload }: { active?: boolean; payload?: readonly { name?: unknown; payload?: { what?: string; pass: number } }[] }) => (active && payload?.length ? <div style={{ background: '#fff', border: '1px solid #999', padding: '4px 8px', fontSize: 14 }}>{payload[0].payload?.what ?? String(payload[0].name)}: pass {fmt(payload[0].payload?.pass)}</div> : null);
   const controls = (
     <label className="note">Questions to serve Q:{' '}
       <select value={Q} onChange={(e) => setQ(Number(e.target.value))} data-testid="tokens-questions" aria-label="Questions to serve">
@@ -315,24 +335,27 @@ export function MatchedTokensChart() {
         <tbody>{rows.map(([w, t, p]) => <tr key={w}><td>{w}</td><td>{Math.round(t).toLocaleString('en')}</td><td>{p.toFixed(3)}</td></tr>)}</tbody></table>
     </details>
   );
+  const body = useMemo(() => (
+    <ResponsiveContainer width="100%" height="100%">
+      <ComposedChart margin={{ ...margin, top: 4, bottom: 18, right: 24, left: 8 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
+        <YAxis dataKey="pass" domain={[0, 1]} tick={AXIS} width={62} label={{ value: 'held-out pass rate', angle: -90, position: 'insideLeft', offset: 0, fontSize: 14, fill: '#111', style: { textAnchor: 'middle' } }} />
+        <Tooltip content={tip} />
+        <Legend verticalAlign="top" wrapperStyle={{ fontSize: 14, paddingBottom: 6 }} />
+        <Scatter data={mine} dataKey="pass" name={`${ALGO(algorithm)}, this run (pass@1)`} fill={C.blue} legendType="circle" line={{ stroke: C.blue, strokeWidth: 2.5 }} isAnimationActive={false} />
+        {overlay && <Scatter data={theirs} dataKey="pass" name={`${overlayName} (pass@1)`} fill={C.vermillion} shape="triangle" legendType="triangle" line={{ stroke: C.vermillion, strokeWidth: 2, strokeDasharray: '6 4' }} isAnimationActive={false} />}
+        {bon && (
+          <Scatter data={bon} dataKey="pass" name="best-of-N, base (pass@N)" fill={C.black} shape="diamond" legendType="diamond" line={{ stroke: C.black, strokeWidth: 2, strokeDasharray: '2 3' }} isAnimationActive={false}>
+            <LabelList dataKey="label" position="top" fontSize={13} fill="#000" />
+          </Scatter>
+        )}
+      </ComposedChart>
+    </ResponsiveContainer>
+  ), [mine, theirs, bon, axis, Q, algorithm, overlay, overlayName]);
   return (
     <ChartCard id="tokens" title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, pass@1. Best-of-N on the base: N answers a question, pass@N. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart margin={{ ...margin, top: 4, bottom: 18, right: 24, left: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" />
-          <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
-          <YAxis dataKey="pass" domain={[0, 1]} tick={AXIS} width={62} label={{ value: 'held-out pass rate', angle: -90, position: 'insideLeft', offset: 0, fontSize: 14, fill: '#111', style: { textAnchor: 'middle' } }} />
-          <Tooltip content={tip} />
-          <Legend verticalAlign="top" wrapperStyle={{ fontSize: 14, paddingBottom: 6 }} />
-          <Scatter data={mine} dataKey="pass" name={`${ALGO(algorithm)}, this run (pass@1)`} fill={C.blue} legendType="circle" line={{ stroke: C.blue, strokeWidth: 2.5 }} isAnimationActive={false} />
-          {overlay && <Scatter data={theirs} dataKey="pass" name={`${overlayName} (pass@1)`} fill={C.vermillion} shape="triangle" legendType="triangle" line={{ stroke: C.vermillion, strokeWidth: 2, strokeDasharray: '6 4' }} isAnimationActive={false} />}
-          {bon && (
-            <Scatter data={bon} dataKey="pass" name="best-of-N, base (pass@N)" fill={C.black} shape="diamond" legendType="diamond" line={{ stroke: C.black, strokeWidth: 2, strokeDasharray: '2 3' }} isAnimationActive={false}>
-              <LabelList dataKey="label" position="top" fontSize={13} fill="#000" />
-            </Scatter>
-          )}
-        </ComposedChart>
-      </ResponsiveContainer>
+      {body}
     </ChartCard>
   );
 }

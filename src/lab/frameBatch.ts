@@ -1,0 +1,144 @@
+/**
+ * Store writes from the run loop, batched to animation frames: a step writes the store several
+ * times (step started, its metrics and rollout, an evaluation, step ended), and each write would
+ * be a React commit. Here they are merged, in order, into ONE store update per frame, however
+ * many arrive; the page then renders at most once a frame.
+ *
+ * While a run streams faster than the page can redraw, the batch is also paced (pacedFrames):
+ * after a store update that kept the main thread busy c ms (React, the charts, style, layout,
+ * paint), the next waits at least c / PAGE_SHARE ms, so redrawing never takes more than about
+ * PAGE_SHARE of the main thread however fast the steps come; the writes meanwhile merge into one.
+ * A cheap update (the step counter) waits a frame; a full chart redraw of 200 ms waits 4 s.
+ *
+ * The writer still reads its own writes at once: view() is the store with the pending writes
+ * applied. A write that must land now (flush()) lands after the pending ones, so the order of
+ * writes is always the order they were made in.
+ */
+
+/** The two store functions the batch needs (a zustand store). */
+export interface BatchedStore<S> {
+  getState(): S;
+  setState(patch: Partial<S>): void;
+}
+
+export type Patch<S> = Partial<S> | ((s: S) => Partial<S>);
+
+/** Calls `flush` soon: on the next animation frame where there is one (and a timer besides, for hidden tabs and Node). */
+export type FrameScheduler = (flush: () => void) => void;
+
+/** A hidden tab gets no animation frames: the timer lands the writes anyway (about 4 times a second). */
+const HIDDEN_TAB_MS = 250;
+
+export const nextFrame: FrameScheduler = (flush) => {
+  const state = { done: false };
+  const once = () => {
+    if (state.done) return;
+    state.done = true;
+    flush();
+  };
+  const raf = typeof requestAnimationFrame === 'function';
+  if (raf) requestAnimationFrame(once);
+  setTimeout(once, raf ? HIDDEN_TAB_MS : 0);
+};
+
+/** Share of the main thread the page's store updates may take while a run streams. */
+export const PAGE_SHARE = 0.05;
+
+/** The longest the page waits between updates (a slow machine's charts still move every few seconds). */
+export const MAX_WAIT_MS = 4000;
+
+/** Milliseconds to wait after an update that kept the main thread busy `costMs`, to stay within `share`. */
+export function pacingDelay(costMs: number, share = PAGE_SHARE): number {
+  return Math.min(MAX_WAIT_MS, Math.max(0, costMs / share - costMs));
+}
+
+/**
+ * The next frame, at least pacingDelay(cost of the previous flush) after it ended. The cost is
+ * measured from the flush until the main thread is next idle (requestIdleCallback; a timer where
+ * there is none): React's render and effects, the charts' own follow-up updates, and the frame's
+ * style, layout and paint. Other work in between (the CPU engine's) would count too, so the cost
+ * taken is the least of the last three.
+ */
+export function pacedFrames(share = PAGE_SHARE): FrameScheduler {
+  const clock = () => performance.now();
+  const st = { notBefore: 0, costs: [] as number[], waiting: null as (() => void) | null };
+  return (flush) => {
+    const run = () => {
+      const t0 = clock();
+      flush();
+      st.notBefore = Infinity; // until measured
+      whenIdle(() => {
+        const t1 = clock();
+        st.costs = [...st.costs, t1 - t0].slice(-3);
+        st.notBefore = t1 + pacingDelay(Math.min(...st.costs), share);
+        st.waiting?.();
+      });
+    };
+    const go = () => {
+      st.waiting = null;
+      const wait = st.notBefore - clock();
+      if (wait > 0) setTimeout(() => nextFrame(run), wait);
+      else nextFrame(run);
+    };
+    if (st.notBefore === Infinity) st.waiting = go; // decide once the last flush is measured
+    else go();
+  };
+}
+
+const whenIdle = (f: () => void) => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f, { timeout: MAX_WAIT_MS });
+  else setTimeout(f, 0);
+};
+
+export class FrameBatch<S extends object> {
+  private pending: Partial<S> | null = null;
+  private scheduled = false;
+  /** Store updates made so far (tests count them). */
+  commits = 0;
+
+  constructor(private readonly store: BatchedStore<S>, private readonly schedule: FrameScheduler = typeof performance === 'undefined' ? nextFrame : pacedFrames()) {}
+
+  /** The store as it will be once the pending writes land. */
+  view(): S {
+    return this.pending ? { ...this.store.getState(), ...this.pending } : this.store.getState();
+  }
+
+  /** Write soon (next frame). A function patch sees every earlier write, landed or pending. */
+  set(patch: Patch<S>): void {
+    const d = typeof patch === 'function' ? patch(this.view()) : patch;
+    this.pending = { ...this.pending, ...d };
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * Write these keys now, ahead of the pending writes (a notice that must show before a long
+   * task): the pending writes to the same keys are dropped, being older. Other keys wait.
+   */
+  setNow(patch: Partial<S>): void {
+    if (this.pending) {
+      const rest = { ...this.pending };
+      for (const k of Object.keys(patch)) delete rest[k as keyof S];
+      this.pending = Object.keys(rest).length ? rest : null;
+    }
+    this.store.setState(patch);
+  }
+
+  /** Land the pending writes now, as one store update. */
+  flush(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = null;
+    this.commits++;
+    this.store.setState(p);
+  }
+
+  /** Writes waiting for the next frame. */
+  get waiting(): boolean {
+    return this.pending !== null;
+  }
+}

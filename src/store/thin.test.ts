@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_LINE_POINTS, thinSeries } from './thin.ts';
+
+interface P { step: number; v: number | null }
+const series = (n: number, f: (i: number) => number | null): P[] => Array.from({ length: n }, (_, i) => ({ step: i * 3, v: f(i) }));
+const noisy = (i: number) => Math.sin(i * 0.37) + 0.3 * Math.sin(i * 5.1) + (i === 123 ? 4 : 0) + (i === 377 ? -3 : 0);
+const val = (p: P) => p.v;
+
+describe('thinSeries', () => {
+  it('leaves a short series as it is (the same array)', () => {
+    const s = series(100, noisy);
+    expect(thinSeries(s, val, 240)).toBe(s);
+  });
+
+  it('keeps at most max points, the first and the last', () => {
+    for (const [n, max] of [[500, 240], [241, 240], [1000, 100], [500, 5], [17, 4]] as const) {
+      const s = series(n, noisy);
+      const t = thinSeries(s, val, max);
+      expect(t.length).toBeLessThanOrEqual(max);
+      expect(t[0]).toBe(s[0]);
+      expect(t.at(-1)).toBe(s.at(-1));
+    }
+  });
+
+  it('keeps the extremes: the highest and the lowest point of the line', () => {
+    const s = series(500, noisy);
+    const t = thinSeries(s, val, 60);
+    const vs = s.map((p) => p.v as number);
+    expect(t).toContain(s[vs.indexOf(Math.max(...vs))]);
+    expect(t).toContain(s[vs.indexOf(Math.min(...vs))]);
+    expect(t).toContain(s[123]);
+    expect(t).toContain(s[377]);
+    // and every run's extremes: the thinned line spans the same range in each stretch
+    expect(Math.max(...t.map((p) => p.v as number))).toBe(Math.max(...vs));
+  });
+
+  it('returns real points only: the same objects, in order, none made up', () => {
+    const s = series(500, noisy);
+    const t = thinSeries(s, val);
+    expect(t.length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+    const idx = t.map((p) => s.indexOf(p));
+    expect(idx.every((i) => i >= 0)).toBe(true);
+    expect(idx).toEqual([...idx].sort((a, b) => a - b));
+    expect(new Set(idx).size).toBe(idx.length);
+  });
+
+  it('is stable: the same input gives the same points', () => {
+    const s = series(500, noisy);
+    expect(thinSeries(s, val, 100)).toEqual(thinSeries([...s], val, 100));
+    expect(thinSeries(s, val, 100).map((p) => p.step)).toEqual(thinSeries(s, val, 100).map((p) => p.step));
+  });
+
+  it('skips missing values when choosing extremes, and keeps a point of a run that has none', () => {
+    const s = series(400, (i) => (i >= 100 && i < 200 ? null : i % 7 === 0 ? NaN : noisy(i)));
+    const t = thinSeries(s, val, 40);
+    expect(t.length).toBeLessThanOrEqual(40);
+    expect(t.some((p) => p.step >= 300 && p.step < 600)).toBe(true); // the gap is still there, not bridged by made-up points
+    expect(t.slice(1, -1).filter((p) => p.v !== null && Number.isNaN(p.v))).toEqual([]); // first and last are kept whatever they hold
+  });
+
+  it('refuses a max too small to keep first, last and the extremes', () => {
+    expect(() => thinSeries(series(10, noisy), val, 3)).toThrow(/at least 4/);
+  });
+});
+
+describe('stepLine on a recorded run (scripts/fixtures/page-run.json.gz)', () => {
+  it('draws only points of the store\'s history: each (step, value) is a recorded step\'s own number', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { gunzipSync } = await import('node:zlib');
+    const { readRecordedRun } = await import('../lab/replay.ts');
+    const { stepLine } = await import('./thin.ts');
+    const { pushBounded } = await import('./history.ts');
+    const run = readRecordedRun(gunzipSync(readFileSync(new URL('../../scripts/fixtures/page-run.json.gz', import.meta.url))).toString('utf8'));
+    // the history as the store holds it after the whole run (bounded: src/store/history.ts)
+    const history = run.steps.reduce<typeof run.steps>((h, m) => pushBounded(h, m), []);
+    expect(history.length).toBeGreaterThan(MAX_LINE_POINTS);
+    const byStep = new Map(history.map((m) => [m.step, m]));
+    for (const value of [(m: (typeof history)[number]) => m.reward, (m: (typeof history)[number]) => m.kl, (m: (typeof history)[number]) => m.process_reward]) {
+      const line = stepLine(history, value);
+      expect(line.length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+      expect(line[0].step).toBe(history[0].step);
+      expect(line.at(-1)!.step).toBe(history.at(-1)!.step); // no missing tail
+      for (const p of line) {
+        const m = byStep.get(p.step);
+        expect(m).toBeDefined();
+        const v = value(m!);
+        expect(p.v).toBe(Number.isFinite(v) ? v : null);
+      }
+      const finite = history.map(value).filter(Number.isFinite);
+      if (finite.length) {
+        expect(Math.max(...line.map((p) => p.v ?? -Infinity))).toBe(Math.max(...finite)); // extremes kept
+        expect(Math.min(...line.map((p) => p.v ?? Infinity))).toBe(Math.min(...finite));
+      }
+    }
+  });
+});
