@@ -23,7 +23,7 @@ export function PresenterButton() {
   const presenter = usePresenter();
   return (
     <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–7 Space Esc)">
-      ⛶ Presenter view
+      Presenter view
     </button>
   );
 }
