@@ -44,7 +44,11 @@ async function grpo(steps: number, evalSize: number, micro: boolean) {
   const before = await tr.evaluate();
   const t0 = performance.now();
   let finite = true;
-  for (let i = 0; i < steps; i++) finite &&= (await tr.trainStep()).metrics.finite !== false;
+  for (let i = 0; i < steps; i++) {
+    // every step runs (`finite &&= …` would skip the rest after one bad step and still divide by `steps`)
+    const ok = (await tr.trainStep()).metrics.finite !== false;
+    finite = finite && ok;
+  }
   const msPerStep = (performance.now() - t0) / Math.max(1, steps);
   const after = await tr.evaluate();
   be.dispose();

@@ -57,12 +57,16 @@ async function main() {
   }
   let driftFails = false;
   // Lesson 2's drift, across variants: wrong answers' length over the last steps, GRPO minus Dr. GRPO, per seed.
-  const lengthRuns = runs.filter((r) => r.lesson === 'length-bias');
-  if (lengthRuns.length) {
-    const diffs = seeds.map((seed) => {
-      const at = (v: number) => lengthRuns.find((r) => r.seed === seed && r.variant === v)?.evidence.wrong_length_late ?? NaN;
-      return at(0) - at(1);
-    });
+  /** Per seed, one evidence field of variant `plus` minus the same field of variant `minus` (null: the lesson did not run). */
+  const seedDiffs = (lesson: string, field: string, plus: number, minus: number): number[] | null => {
+    const rs = runs.filter((r) => r.lesson === lesson);
+    if (!rs.length) return null;
+    const at = (seed: number, v: number) => rs.find((r) => r.seed === seed && r.variant === v)?.evidence[field] ?? NaN;
+    return seeds.map((seed) => at(seed, plus) - at(seed, minus));
+  };
+  const lengthDiffs = seedDiffs('length-bias', 'wrong_length_late', 0, 1);
+  if (lengthDiffs) {
+    const diffs = lengthDiffs;
     const longer = diffs.filter((d) => d > 0).length;
     const meanDiff = diffs.reduce((a, b) => a + b, 0) / diffs.length;
     console.log(`length-bias drift: wrong answers' late length, GRPO − Dr. GRPO, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (longer under GRPO on ${longer} of ${seeds.length}, mean ${meanDiff.toFixed(2)} tokens)`);
@@ -71,12 +75,9 @@ async function main() {
   }
   const failing: string[] = driftFails ? ['length-bias drift'] : [];
   // Lesson 8's contrast, across variants: the late thinking share, process minus outcome reward, per seed.
-  const processRuns = runs.filter((r) => r.lesson === 'process-reward');
-  if (processRuns.length) {
-    const diffs = seeds.map((seed) => {
-      const at = (v: number) => processRuns.find((r) => r.seed === seed && r.variant === v)?.evidence.think_late ?? NaN;
-      return at(1) - at(0);
-    });
+  const processDiffs = seedDiffs('process-reward', 'think_late', 1, 0);
+  if (processDiffs) {
+    const diffs = processDiffs;
     const higher = diffs.filter((d) => d > 0).length;
     console.log(`process-reward contrast: late thinking share, process − outcome reward, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (higher under process reward on ${higher} of ${seeds.length})`);
     if (!enough(higher, seeds.length)) failing.push('process-reward contrast');
