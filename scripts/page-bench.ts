@@ -7,7 +7,8 @@
  * store is filled with a recorded real run's first `history` steps (scripts/fixtures/
  * page-run.json.gz, made by scripts/record-page-run.ts), then `steps` more of its steps are
  * replayed through the run loop's own recorder (window.__lab.replay: step started, metrics and
- * rollout, evaluation when due, step ended) at `rate` steps per second. Chrome's trace gives the
+ * rollout, evaluation when due, step ended) at `rate` steps per second, as a playing run (status
+ * 'running': the cards below the fold wait until they are scrolled to, as in a real run). Chrome's trace gives the
  * renderer main thread's busy time in each step's window (the first `warmup` steps are not
  * counted), split into script (forced layout inside it included), style and layout, paint and
  * compositing, garbage collection and the rest.
@@ -157,7 +158,7 @@ function topFunctions(p: CpuProfile): void {
 
 // ---- the run ---------------------------------------------------------------------------------
 
-type Lab = { store: { getState(): { status: string; steps: unknown[] }; subscribe(f: () => void): () => void }; replay: { fill(...a: unknown[]): void; step(...a: unknown[]): Promise<void> } };
+type Lab = { store: { getState(): { status: string; steps: unknown[] }; subscribe(f: () => void): () => void }; replay: { fill(...a: unknown[]): void; step(...a: unknown[]): Promise<void>; pause(): void } };
 
 async function main() {
   const a = parseArgs(process.argv.slice(2));
@@ -246,6 +247,7 @@ async function main() {
     if (a.shot) {
       // the last writes land within the pacing interval (src/lab/frameBatch.ts): shoot the final state
       await page.waitForFunction((n) => (window as unknown as { __lab: { store: { getState(): { stepsCompleted: number; progress: unknown } } } }).__lab.store.getState().stepsCompleted === n, a.history + a.steps, { timeout: 30_000 });
+      await page.evaluate(() => (window as unknown as { __lab: Lab }).__lab.replay.pause()); // the cards off screen catch up
       await page.waitForTimeout(1000);
       mkdirSync(dirname(resolve(a.shot)), { recursive: true });
       await page.screenshot({ path: a.shot });

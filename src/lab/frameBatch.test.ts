@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import { FrameBatch, pacingDelay } from './frameBatch.ts';
+import { FrameBatch, lazy, pacingDelay } from './frameBatch.ts';
 
 interface S { log: number[]; a: number; b: string }
 
@@ -16,6 +16,23 @@ function setup() {
 }
 
 describe('FrameBatch', () => {
+  it('makes a lazy value only if it is still the latest when read or landed, and once', () => {
+    const { store, batch, frame } = setup();
+    const made: number[] = [];
+    const val = (i: number) => lazy(() => { made.push(i); return `v${i}`; });
+    for (let i = 1; i <= 4; i++) batch.set((s) => ({ a: s.a + 1, b: val(i) }));
+    expect(made).toEqual([]); // the three overwritten ones are never made
+    expect(batch.view().a).toBe(4); // reading another key makes nothing
+    expect(made).toEqual([]);
+    expect(batch.view().b).toBe('v4'); // read: made now
+    expect(batch.view().b).toBe('v4');
+    frame();
+    expect(store.getState()).toEqual({ log: [], a: 4, b: 'v4' });
+    expect(made).toEqual([4]); // once, though read twice and landed
+    batch.setNow({ b: val(5) });
+    expect(store.getState().b).toBe('v5'); // a direct write lands the value, not the promise of it
+  });
+
   it('merges every write made before a frame into one store update', () => {
     const { store, batch, commits, frame, frames } = setup();
     for (let i = 1; i <= 5; i++) batch.set((s) => ({ log: [...s.log, i], a: s.a + 1 }));

@@ -10,6 +10,10 @@
  * PAGE_SHARE of the main thread however fast the steps come; the writes meanwhile merge into one.
  * A cheap update (the step counter) waits a frame; a full chart redraw of 200 ms waits 4 s.
  *
+ * A value that only the latest write needs (the rollout's view, the stop signals) can be written
+ * lazy(): it is made when it lands or is read, so the writes a later one overwrites in the same
+ * frame are never made at all (at 20 steps a second, three of four rollout views).
+ *
  * The writer still reads its own writes at once: view() is the store with the pending writes
  * applied. A write that must land now (flush()) lands after the pending ones, so the order of
  * writes is always the order they were made in.
@@ -90,6 +94,28 @@ const whenIdle = (f: () => void) => {
   else setTimeout(f, 0);
 };
 
+const LAZY = Symbol('lazy');
+interface Lazy<T> { [LAZY]: () => T; made?: { value: T } }
+const isLazy = (v: unknown): v is Lazy<unknown> => typeof v === 'object' && v !== null && LAZY in v;
+
+/** A value for a FrameBatch write, made only when the write lands or is read (typed as the value, so patches type-check). */
+export function lazy<T>(make: () => T): T {
+  return { [LAZY]: make } as Lazy<T> as unknown as T;
+}
+
+function made<T>(v: T): T {
+  if (!isLazy(v)) return v;
+  v.made ??= { value: v[LAZY]() };
+  return v.made.value as T;
+}
+
+/** The patch with its lazy values made. */
+function resolved<S>(p: Partial<S>): Partial<S> {
+  const out: Partial<S> = {};
+  for (const k of Object.keys(p) as (keyof S)[]) out[k] = made(p[k]);
+  return out;
+}
+
 export class FrameBatch<S extends object> {
   private pending: Partial<S> | null = null;
   private scheduled = false;
@@ -98,9 +124,17 @@ export class FrameBatch<S extends object> {
 
   constructor(private readonly store: BatchedStore<S>, private readonly schedule: FrameScheduler = typeof performance === 'undefined' ? nextFrame : pacedFrames()) {}
 
-  /** The store as it will be once the pending writes land. */
+  /** The store as it will be once the pending writes land (a lazy value is made when its key is read). */
   view(): S {
-    return this.pending ? { ...this.store.getState(), ...this.pending } : this.store.getState();
+    const p = this.pending;
+    if (!p) return this.store.getState();
+    const v = { ...this.store.getState() };
+    for (const k of Object.keys(p) as (keyof S)[]) {
+      const x = p[k];
+      if (isLazy(x)) Object.defineProperty(v, k, { enumerable: true, configurable: true, get: () => made(x) });
+      else v[k] = x as S[keyof S];
+    }
+    return v;
   }
 
   /** Write soon (next frame). A function patch sees every earlier write, landed or pending. */
@@ -125,7 +159,7 @@ export class FrameBatch<S extends object> {
       for (const k of Object.keys(patch)) delete rest[k as keyof S];
       this.pending = Object.keys(rest).length ? rest : null;
     }
-    this.store.setState(patch);
+    this.store.setState(resolved(patch));
   }
 
   /** Land the pending writes now, as one store update. */
@@ -134,7 +168,7 @@ export class FrameBatch<S extends object> {
     if (!p) return;
     this.pending = null;
     this.commits++;
-    this.store.setState(p);
+    this.store.setState(resolved(p));
   }
 
   /** Writes waiting for the next frame. */

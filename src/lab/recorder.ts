@@ -14,7 +14,7 @@ import type { Rollout, StepPhase } from '../rl/trainer.ts';
 import { pushBounded } from '../store/history.ts';
 import type { LabState } from '../store/labStore.ts';
 import { rolloutView } from '../store/views.ts';
-import type { FrameBatch } from './frameBatch.ts';
+import { lazy, type FrameBatch } from './frameBatch.ts';
 import { rejectionSentence } from './sentences.ts';
 
 export interface RecorderHost {
@@ -65,17 +65,20 @@ export class StepRecorder {
   }
 
   private metrics(m: StepMetrics, rollout: Rollout): void {
-    const lastRollout = rolloutView(rollout, this.host.trainer().settings.numGenerations);
+    const G = this.host.trainer().settings.numGenerations;
+    // made when they land: of the steps merged into one frame only the last one's are drawn
     this.frames.set((s) => {
       const steps = pushBounded(s.steps, m);
-      return { steps, lastRollout, signals: detectStopSignals(steps, s.evals) };
+      const evals = s.evals;
+      return { steps, lastRollout: lazy(() => rolloutView(rollout, G)), signals: lazy(() => detectStopSignals(steps, evals)) };
     });
   }
 
   private evaluation(e: EvalMetrics): void {
     this.frames.set((s) => {
       const evals = pushBounded(s.evals, e);
-      return { evals, progress: null, signals: detectStopSignals(s.steps, evals) };
+      const steps = s.steps;
+      return { evals, progress: null, signals: lazy(() => detectStopSignals(steps, evals)) };
     });
   }
 }

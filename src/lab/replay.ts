@@ -78,12 +78,17 @@ export function replayHooks(frames: FrameBatch<LabState>, recorder: StepRecorder
       frames.set({ steps, evals, signals: detectStopSignals(steps, evals), lastRollout: rolloutView(asRollout(rollout), G), stepsStarted: n, stepsCompleted: n });
       frames.flush();
     },
-    /** One more step, through the run loop's recorder. */
+    /** One more step, through the run loop's recorder, as a playing run makes it (status 'running'). */
     async step(metrics: StepMetrics, rollout: RecordedRollout, evaluation: EvalMetrics | null): Promise<void> {
+      if (frames.view().status !== 'running') frames.set({ status: 'running' });
       recorder.started();
       await recorder.record({ kind: 'metrics', step: metrics.step, metrics, rollout: asRollout(rollout), accepted: true, evaluationFollows: evaluation !== null });
       if (evaluation) await recorder.record({ kind: 'evaluation', step: metrics.step, evaluation });
       recorder.ended();
+    },
+    /** The replayed run pauses (the cards off screen catch up). */
+    pause(): void {
+      frames.set({ status: 'paused' });
     },
   };
 }

@@ -7,7 +7,8 @@
  * memoised on its own data, so a store update redraws only the charts whose data changed;
  * per-step lines are thinned to real points (src/store/thin.ts: first, last and each stretch's
  * extremes, never averaged); selectors that derive arrays return the previous array while its
- * contents are unchanged; no series animates.
+ * contents are unchanged; no series animates; while a run streams, a card off screen keeps its
+ * last drawing until it scrolls into view or the run stops (chartHooks.ts, useDrawnWhenSeen).
  */
 import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
@@ -21,7 +22,7 @@ import { fmt2 } from '../rl/claims.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import type { StepMetrics } from '../rl/trainer.ts';
 import { useLab } from '../store/labStore.ts';
-import { useLabStable, useOverlayRun, useStable } from './chartHooks.ts';
+import { useDrawnWhenSeen, useLabStable, useOverlayRun, useStable } from './chartHooks.ts';
 import { stepLine, thinSeries } from '../store/thin.ts';
 import { download, svgToPng } from '../store/exports.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
@@ -35,12 +36,14 @@ const ChartCard = memo(function ChartCard({ id, title, question, points, childre
   const lessonId = useLab((s) => s.lessonId);
   const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
   const ref = useRef<HTMLDivElement>(null);
+  const card = useRef<HTMLElement>(null);
+  const drawn = useDrawnWhenSeen(card, children);
   async function png() {
     const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
     if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
   }
   return (
-    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} aria-label={title}>
+    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} data-frozen={drawn.frozen || undefined} aria-label={title} ref={card}>
       <header>
         <h3>{title}</h3>
         <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
@@ -54,7 +57,7 @@ const ChartCard = memo(function ChartCard({ id, title, question, points, childre
         </div>
       ))}
       <div className="chart-body" ref={ref} style={{ height }}>
-        {points ? children : <p className="empty">No data yet: press Play or Step.</p>}
+        {points ? drawn.body : <p className="empty">No data yet: press Play or Step.</p>}
       </div>
       {footer}
     </section>

@@ -1,5 +1,5 @@
 /** Store reads for the charts that keep their references while the data is unchanged (memoised charts then skip). */
-import { useRef } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useLab, type LabState } from '../store/labStore.ts';
 
 /** Plain data equal in JSON (NaN as null: the charts draw both as gaps). */
@@ -28,4 +28,40 @@ export function useOverlayRun() {
   const runs = useLab((s) => s.runs);
   const overlayId = useLab((s) => s.overlayRunId);
   return runs.find((r) => r.id === overlayId);
+}
+
+/** How far outside the viewport a card still counts as on screen (it is drawn before it scrolls in). */
+const ON_SCREEN_MARGIN = '150px 0px';
+
+/** Whether the element is on screen (or near it); true until the first observation and where IntersectionObserver is missing. */
+export function useOnScreen(ref: RefObject<Element | null>): boolean {
+  const [on, setOn] = useState(true);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver !== 'function') return;
+    const io = new IntersectionObserver((entries) => setOn(entries[entries.length - 1].isIntersecting), { rootMargin: ON_SCREEN_MARGIN });
+    io.observe(el);
+    const printing = () => setOn(true); // a printed page shows every card as it is now
+    window.addEventListener('beforeprint', printing);
+    return () => {
+      io.disconnect();
+      window.removeEventListener('beforeprint', printing);
+    };
+  }, [ref]);
+  return on;
+}
+
+/**
+ * A chart body that redraws only where a student can see it: while a run streams, a card off
+ * screen keeps the body it last drew (the same React element, so React skips the whole chart)
+ * and catches up when it scrolls into view or the run stops. At 1280×800 about four of the ten
+ * cards are on screen, so a redraw costs about 40 % of redrawing all of them.
+ */
+export function useDrawnWhenSeen(ref: RefObject<Element | null>, body: ReactNode): { body: ReactNode; frozen: boolean } {
+  const onScreen = useOnScreen(ref);
+  const streaming = useLab((s) => s.status === 'running');
+  const drawn = useRef(body);
+  const live = onScreen || !streaming;
+  if (live) drawn.current = body;
+  return { body: drawn.current, frozen: drawn.current !== body };
 }
