@@ -82,3 +82,17 @@ test('a malformed address never breaks the page and names what it ignored', asyn
   await page.screenshot({ path: 'test-results/lab-malformed-url.png' });
   expect(errors).toEqual([]);
 });
+
+test('a lesson and its variants keep the seed the teacher chose (the same held-out prompts for every variant)', async ({ page }) => {
+  await page.goto('/?backend=cpu&lesson=mixed-groups&seed=3');
+  await ready(page);
+  expect((await settingsOf(page)).seed).toBe(3);
+  await page.getByRole('button', { name: 'G = 16', exact: true }).click();
+  await ready(page);
+  expect(await settingsOf(page)).toMatchObject({ seed: 3, numGenerations: 16 });
+  expect(page.url()).toContain('seed=3');
+  await page.getByTestId('lesson-length-bias').click();
+  await ready(page);
+  expect(await settingsOf(page)).toMatchObject({ seed: 3, lossType: 'grpo' });
+  expect(page.url()).toContain('seed=3');
+});

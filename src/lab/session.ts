@@ -310,12 +310,16 @@ export class LabSession {
     this.set({ settings: { ...this.get().settings, [key]: value } });
   }
 
-  /** One click: the lesson's base checkpoint, knobs and text; the current run is kept for overlay. */
+  /**
+   * One click: the lesson's base checkpoint, knobs and text; the current run is kept for overlay.
+   * The seed stays (no lesson sets it): a teacher's variants on seed 3 all see seed 3's prompts.
+   */
   async applyLesson(id: string, variant = 0): Promise<void> {
     const lesson = getLesson(id);
     if (!lesson) return;
     this.imported = null;
-    this.set({ lessonId: id, lessonVariant: variant, settings: lessonSettings(lesson, defaultSettings(), variant) });
+    const base = { ...defaultSettings(), seed: this.get().settings.seed };
+    this.set({ lessonId: id, lessonVariant: variant, settings: lessonSettings(lesson, base, variant) });
     await this.reset();
   }
 

@@ -52,6 +52,8 @@ describe('lessons as data', () => {
         }
       }
       expect(lessonSettings(l, defaultSettings()).task).toBe(l.base.task);
+      // The seed is the teacher's (the page keeps it across lessons and variants): no lesson sets it.
+      for (const v of [l.settings, ...l.variants.map((x) => x.settings ?? {})]) expect(Object.keys(v), l.id).not.toContain('seed');
       // Every variant (a variant may switch task, e.g. lesson 6's control) starts from a shipped base.
       l.variants.forEach((_, i) => {
         const s = lessonSettings(l, defaultSettings(), i);
