@@ -26,6 +26,16 @@ export function rolloutView(r: Rollout, G: number): RolloutView {
 }
 
 /** A finished run as the recent-runs list keeps it (every chart can overlay it). */
+/**
+ * Why a group teaches, or not: 'spread' — its rewards differ, so some A ≠ 0; 'baseline' — its
+ * rewards are equal but a baseline from outside the group (REINFORCE's batch mean) still gives
+ * A ≠ 0; 'none' — A = 0 for every answer (GRPO, Dr. GRPO, RLOO: all rewards equal).
+ */
+export function groupTeaches(g: { answers: { reward: number; advantage: number }[] }): 'spread' | 'baseline' | 'none' {
+  if (g.answers.some((a) => a.reward !== g.answers[0].reward)) return 'spread';
+  return g.answers.some((a) => Number.isFinite(a.advantage) && a.advantage !== 0) ? 'baseline' : 'none';
+}
+
 export function archivedRun(s: LabState, rs: Settings, lesson: { id: string | null; variant: number }, id: number): SavedRun {
   const tag = lesson.id ? ` (${lesson.id} #${lesson.variant + 1})` : '';
   return {

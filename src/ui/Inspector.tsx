@@ -14,6 +14,7 @@ import type { Settings } from '../rl/settings.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
 import { Compare } from './Compare.tsx';
+import { groupTeaches } from '../store/views.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
@@ -58,18 +59,20 @@ function GroupStrip({ ins }: { ins: InspectorState }) {
     <div className="group-strip" role="toolbar" aria-label="Groups: pick one to see in full" data-testid="group-strip">
       {ins.rollout!.groups.map((g, p) => {
         const c = passes(g), G = g.answers.length;
-        // what teaches is a spread of rewards (A ≠ 0): with a format reward, a group that all fails can still have one
-        const kind = g.answers.some((a) => a.reward !== g.answers[0].reward) ? 'mixed' : c === G ? 'all-pass' : 'all-fail';
+        // what teaches is A ≠ 0: a spread of rewards (with a format reward, a group that all fails can still have one),
+        // or, under REINFORCE's batch-mean baseline, equal rewards away from the batch mean
+        const why = groupTeaches(g);
+        const kind = why !== 'none' ? 'mixed' : c === G ? 'all-pass' : 'all-fail';
         const d = ins.details?.[p];
         const dlp = d ? d.reduce((a, x) => a + (x.logpAfter - x.logpBefore), 0) / d.length : null;
         return (
           <button key={p} className={`strip-group ${kind}${p === focus ? ' current' : ''}`} aria-pressed={p === focus} onClick={() => lab.stepThrough.focus(p)}
-            title={`${g.prompt}: ${c} of ${G} pass (${kind === 'mixed' ? 'rewards differ' : kind.replace('-', ' ')})${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`}>
+            title={`${g.prompt}: ${c} of ${G} pass (${why === 'spread' ? 'rewards differ: A ≠ 0' : why === 'baseline' ? 'rewards equal, A ≠ 0 from the batch baseline' : 'all rewards equal: A = 0'})${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`}>
             P{p + 1} <span className="num">{c}/{G}</span>{dlp !== null && <span className="num"> {dlp >= 0 ? '+' : ''}{fmt(dlp, 2)}</span>}
           </button>
         );
       })}
-      <span className="note"> n/G: answers that pass. Green: the rewards differ, so A ≠ 0 (it teaches). Grey: all rewards equal (A = 0).</span>
+      <span className="note"> n/G: answers that pass. Green: some A ≠ 0, it teaches ({ins.rollout!.groups.some((g) => groupTeaches(g) === 'baseline') ? 'here also groups of equal rewards: the batch-mean baseline gives them A ≠ 0' : 'its rewards differ'}). Grey: A = 0 for every answer (all rewards equal).</span>
     </div>
   );
 }
