@@ -1,13 +1,21 @@
 // Register-blocked matmuls with vec4 loads and stores: the fast path of matmul.wgsl's three
 // layouts, taken when the shapes allow vec4 access (ops.ts picks it; matmul.wgsl stays the
-// general fallback). Same operations, same flags, plus two fused epilogues:
+// general fallback). Same operations, same flags (the fused bias gradient of the TN layout
+// included), plus two fused epilogues:
 //
 //   matmul_nn_v4   C[M,N] (+)= A[M,K] · B[K,N] (+ bias[N]) (+ res)   needs K % 4 == 0, N % 4 == 0
 //   matmul_nt_v4   C[M,N] (+)= A[M,K] · B[N,K]ᵀ                      needs K % 4 == 0, N % 4 == 0
 //   matmul_tn_v4   C[M,N] (+)= A[K,M]ᵀ · B[K,N]                      needs M % 4 == 0, N % 4 == 0
-// flags: bit 0 accumulate (C += …), bit 1 + bias[N], bit 2 + res[M,N],
+//                  (dbias[N] (+)= Σ_k B[k,N] with flag bit 5: dW and db = Σ_rows dy in one dispatch)
+// flags: bit 0 accumulate (C += …; dbias += … too), bit 1 + bias[N], bit 2 + res[M,N],
 //        bit 3 fused GELU forward: C = pre-activation x, aux = gelu(x)      (fc: fch, fchGelu)
 //        bit 4 fused GELU backward: C = (A·op(B)) ⊙ gelu'(aux), aux = x    (dfch from dfchGelu)
+//        bit 5 TN only: also write the column sums of B into dbias (the bias gradient). The
+//              workgroups of the first row block of C (wid.y == 0) see every column of B over
+//              all of K; their first row of invocations (lid.y == 0) adds up the vec4 of B it
+//              multiplies anyway, k = 0, 1, …, K − 1 in order, and writes it: deterministic, one
+//              producer per element, no extra dispatch (the direct form: the invocations that
+//              hold rows 0..3 of C, gid.y == 0, the same sums in the same order).
 // (gelu(x) = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), gelu.wgsl's formula.)
 //
 // Tiling: a workgroup of 8x8 invocations computes a 32x32 block of C, each invocation a 4x4
@@ -16,8 +24,11 @@
 // k-major as vec4 (As[k][m/4], Bs[k][n/4], 4 KiB in all), so the inner product reads one vec4
 // of A and one of B per k and does 16 multiply-adds.
 //
-// Bindings: 0 u: Params, 1 a, 2 b, 3 bias, 4 c (read_write), 5 res, 6 aux (read_write)
-//           (all vec4 arrays; unused bias/res/aux still need a buffer, see ops.ts)
+// Bindings: 0 u: Params, 1 a, 2 b, 3 bias, 4 c (read_write), 5 res, 6 aux (read_write),
+//           7 dbias (read_write; the TN entry points only: 7 storage buffers there, within
+//           WebGPU's default 8 per stage; the others' 'auto' layouts leave it out)
+//           (all vec4 arrays; unused bias/res/aux/dbias still need a buffer, see ops.ts; an
+//           unused aux and dbias must not be the same one: writable bindings may not alias)
 // Dispatch: (ceil(N/32), ceil(M/32)) workgroups of 8x8.
 
 struct Params { M: u32, N: u32, K: u32, flags: u32 }
@@ -29,6 +40,7 @@ struct Params { M: u32, N: u32, K: u32, flags: u32 }
 @group(0) @binding(4) var<storage, read_write> c: array<vec4f>;
 @group(0) @binding(5) var<storage, read> res: array<vec4f>;
 @group(0) @binding(6) var<storage, read_write> aux: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> dbias: array<vec4f>;
 
 const BK = 16u;
 var<workgroup> As: array<vec4f, 128>;   // As[k*8 + m/4] = rows m..m+3 of the A tile at k
@@ -37,6 +49,7 @@ var<workgroup> Bs: array<vec4f, 128>;   // Bs[k*8 + n/4] = cols n..n+3 of the B 
 const NN = 0u;
 const NT = 1u;
 const TN = 2u;
+const DBIAS = 32u;   // flag bit 5
 const GELU_SCALE = 0.7978845608028654;   // √(2/π)
 
 fn stable_tanh(x: vec4f) -> vec4f {
@@ -93,6 +106,14 @@ fn load_tiles(form: u32, tid: u32, m0: u32, n0: u32, k0: u32) {
   }
 }
 
+// dbias[colq] (+)= s (columns n = 4·colq..4·colq+3; N % 4 == 0, so a vec4 is all in or all out).
+fn store_dbias(colq: u32, s: vec4f) {
+  if (colq >= u.N / 4u) { return; }
+  var v = s;
+  if ((u.flags & 1u) != 0u) { v += dbias[colq]; }
+  dbias[colq] = v;
+}
+
 fn store(row: u32, colq: u32, acc: vec4f) {
   let N4 = u.N / 4u;
   if (row >= u.M || colq >= N4) { return; }
@@ -106,10 +127,18 @@ fn store(row: u32, colq: u32, acc: vec4f) {
   if ((u.flags & 8u) != 0u) { aux[i] = gelu(v); }
 }
 
-fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) {
+// Whether this invocation of the tiled form sums B's columns for dbias (see bit 5 above).
+fn tile_sums_bias(form: u32, wid: vec3u, lid: vec3u) -> bool {
+  return form == TN && (u.flags & DBIAS) != 0u && wid.y == 0u && lid.y == 0u;
+}
+
+// Returns the sums over all of K of its vec4 of B's columns when tile_sums_bias (else zeros).
+fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) -> vec4f {
   let tid = lid.y * 8u + lid.x;
   let m0 = wid.y * 32u;
   let n0 = wid.x * 32u;
+  let db = tile_sums_bias(form, wid, lid);
+  var bsum = vec4f(0.0);
   var acc0 = vec4f(0.0);
   var acc1 = vec4f(0.0);
   var acc2 = vec4f(0.0);
@@ -120,6 +149,7 @@ fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) {
     for (var k = 0u; k < BK; k++) {
       let av = As[k * 8u + lid.y];
       let bv = Bs[k * 8u + lid.x];
+      if (db) { bsum += bv; }
       acc0 += av.x * bv;
       acc1 += av.y * bv;
       acc2 += av.z * bv;
@@ -133,16 +163,20 @@ fn matmul_tile(form: u32, wid: vec3u, lid: vec3u) {
   store(row + 1u, colq, acc1);
   store(row + 2u, colq, acc2);
   store(row + 3u, colq, acc3);
+  return bsum;
 }
 
 @compute @workgroup_size(8, 8)
-fn matmul_nn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NN, wid, lid); }
+fn matmul_nn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { _ = matmul_tile(NN, wid, lid); }
 
 @compute @workgroup_size(8, 8)
-fn matmul_nt_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(NT, wid, lid); }
+fn matmul_nt_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { _ = matmul_tile(NT, wid, lid); }
 
 @compute @workgroup_size(8, 8)
-fn matmul_tn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) { matmul_tile(TN, wid, lid); }
+fn matmul_tn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+  let s = matmul_tile(TN, wid, lid);
+  if (tile_sums_bias(TN, wid, lid)) { store_dbias(wid.x * 8u + lid.x, s); }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The same three layouts with the same 4x4 register block per invocation, read straight from
@@ -155,13 +189,21 @@ fn matmul_tn_v4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id)
 // Row r of the block, clamped into the matrix (rows past M are computed and never stored).
 fn crow(r: u32, n: u32) -> u32 { return min(r, n - 1u); }
 
-fn matmul_direct(form: u32, gid: vec3u) {
+// Whether this invocation of the direct form sums B's columns for dbias: the first 4 rows of C.
+fn direct_sums_bias(form: u32, gid: vec3u) -> bool {
+  return form == TN && (u.flags & DBIAS) != 0u && gid.y == 0u;
+}
+
+// Returns the sums over all of K of its vec4 of B's columns when direct_sums_bias (else zeros).
+fn matmul_direct(form: u32, gid: vec3u) -> vec4f {
   let row = gid.y * 4u;
   let colq = gid.x;
   let M4 = u.M / 4u;
   let N4 = u.N / 4u;
   let K4 = u.K / 4u;
-  if (row >= u.M || colq >= N4) { return; }
+  if (row >= u.M || colq >= N4) { return vec4f(0.0); }
+  let db = direct_sums_bias(form, gid);
+  var bsum = vec4f(0.0);
   var acc0 = vec4f(0.0);
   var acc1 = vec4f(0.0);
   var acc2 = vec4f(0.0);
@@ -171,6 +213,7 @@ fn matmul_direct(form: u32, gid: vec3u) {
     for (var k = 0u; k < u.K; k++) {
       let av = a[k * M4 + row / 4u];
       let bv = b[k * N4 + colq];
+      if (db) { bsum += bv; }
       acc0 += av.x * bv;
       acc1 += av.y * bv;
       acc2 += av.z * bv;
@@ -215,13 +258,17 @@ fn matmul_direct(form: u32, gid: vec3u) {
   store(row + 1u, colq, acc1);
   store(row + 2u, colq, acc2);
   store(row + 3u, colq, acc3);
+  return bsum;
 }
 
 @compute @workgroup_size(8, 8)
-fn matmul_nn_v4d(@builtin(global_invocation_id) gid: vec3u) { matmul_direct(NN, gid); }
+fn matmul_nn_v4d(@builtin(global_invocation_id) gid: vec3u) { _ = matmul_direct(NN, gid); }
 
 @compute @workgroup_size(8, 8)
-fn matmul_nt_v4d(@builtin(global_invocation_id) gid: vec3u) { matmul_direct(NT, gid); }
+fn matmul_nt_v4d(@builtin(global_invocation_id) gid: vec3u) { _ = matmul_direct(NT, gid); }
 
 @compute @workgroup_size(8, 8)
-fn matmul_tn_v4d(@builtin(global_invocation_id) gid: vec3u) { matmul_direct(TN, gid); }
+fn matmul_tn_v4d(@builtin(global_invocation_id) gid: vec3u) {
+  let s = matmul_direct(TN, gid);
+  if (direct_sums_bias(TN, gid)) { store_dbias(gid.x, s); }
+}

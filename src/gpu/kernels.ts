@@ -64,7 +64,6 @@ export const KERNELS = {
   matmul_tn_d: 'matmul',
   matmul_nt: 'matmul',
   matmul_tn: 'matmul',
-  bias_backward: 'matmul',
   matmul_nn_v4: 'matmul_vec4',
   matmul_nt_v4: 'matmul_vec4',
   matmul_tn_v4: 'matmul_vec4',

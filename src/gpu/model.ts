@@ -5,9 +5,10 @@
  * sequence of operations as the reference's ReferenceModel (src/model/reference/model.ts).
  *
  * Gradients are WRITTEN, not accumulated: each parameter tensor has exactly one producer per
- * step (wte_backward, matmul_tn, bias_backward, layernorm_backward_params), so the step needs
- * no zeroing pass. The residual stream's gradient lives in one buffer `dres` that the
- * LayerNorm backwards accumulate into (llm.c's dresidual).
+ * step (wte_backward, matmul_tn for a linear layer's dW and, fused into the same dispatch, its
+ * db, layernorm_backward_params), so the step needs no zeroing pass. The residual stream's
+ * gradient lives in one buffer `dres` that the LayerNorm backwards accumulate into (llm.c's
+ * dresidual).
  */
 import type { ModelConfig, ParamLayout } from '../model/config.ts';
 import { paramLayout } from '../model/config.ts';

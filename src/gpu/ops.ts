@@ -215,6 +215,11 @@ export class Ops {
   private get dummy(): GPUBuffer {
     return (this.dummyRW ??= this.arena.storage('ops.dummy', 16));
   }
+  /** A second one for the TN kernels' unused dbias (binding 7): writable bindings of one dispatch may not alias aux's dummy. */
+  private dummyRW2: GPUBuffer | null = null;
+  private get dummy2(): GPUBuffer {
+    return (this.dummyRW2 ??= this.arena.storage('ops.dummy2', 16));
+  }
 
   /**
    * C[M,N] (+)= op(A)·op(B) in layout `form` (nn: A[M,K]·B[K,N], nt: A[M,K]·B[N,K]ᵀ,
@@ -223,30 +228,35 @@ export class Ops {
    * scalar path cannot do runs as a separate gelu dispatch.
    *   geluOut: C = x (pre-activation), geluOut = gelu(x)
    *   geluGradOf: C = (op(A)·op(B)) ⊙ gelu'(geluGradOf)
+   *   dbias (tn only): dbias[N] = Σ_k B[k,:] as well, in the same dispatch (flag bit 5: the first
+   *     row block's workgroups sum the columns of B they stream; accumulates if C does)
    */
   matmul(
     pass: GPUComputePassEncoder, form: 'nn' | 'nt' | 'tn', c: Binding, a: Binding, b: Binding, M: number, N: number, K: number,
-    o: { bias?: Binding | null; res?: Binding; accumulate?: boolean; geluOut?: Binding; geluGradOf?: Binding } = {},
+    o: { bias?: Binding | null; res?: Binding; accumulate?: boolean; geluOut?: Binding; geluGradOf?: Binding; dbias?: Binding | null } = {},
   ): void {
+    if (o.dbias && form !== 'tn') throw new Error('matmul: only the tn layout sums the columns of B (dbias)');
     const vec4 = N % 4 === 0 && (form === 'tn' ? M % 4 === 0 : K % 4 === 0) && !this.forceScalarMatmul;
-    const flags = (o.accumulate ? 1 : 0) | (o.bias ? 2 : 0) | (o.res ? 4 : 0);
+    const flags = (o.accumulate ? 1 : 0) | (o.bias ? 2 : 0) | (o.res ? 4 : 0) | (o.dbias ? 32 : 0);
     const groups: [number, number] = [ceil(N, 32), ceil(M, 32)];
+    // binding 7 (dbias) exists in the tn kernels' layouts only
+    const db: Record<number, Binding> = form === 'tn' ? { 7: o.dbias ?? this.dummy2 } : {};
     if (vec4) {
       const f = flags | (o.geluOut ? 8 : 0) | (o.geluGradOf ? 16 : 0);
       if (o.geluGradOf && o.accumulate) throw new Error('matmul: fused GELU backward cannot accumulate');
       const kernel = `matmul_${form}_v4${this.matmulForm === 'direct' ? 'd' : ''}` as KernelName;
-      this.dispatch(pass, kernel, this.uniform([M, N, K, f]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, 6: o.geluOut ?? o.geluGradOf ?? this.dummy }, groups);
+      this.dispatch(pass, kernel, this.uniform([M, N, K, f]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, 6: o.geluOut ?? o.geluGradOf ?? this.dummy, ...db }, groups);
       return;
     }
     const scalar = `matmul_${form}${this.matmulForm === 'direct' ? '_d' : ''}` as KernelName;
     if (o.geluGradOf) {
-      if (o.accumulate || o.bias || o.res) throw new Error('matmul: fused GELU backward takes no epilogue');
+      if (o.accumulate || o.bias || o.res || o.dbias) throw new Error('matmul: fused GELU backward takes no epilogue');
       // C = A·op(B), then C = C ⊙ gelu'(x) in place (gelu_backward with dout = dinp = C is elementwise)
-      this.dispatch(pass, scalar, this.uniform([M, N, K, 0]), { 1: a, 2: b, 3: b, 4: c, 5: b }, groups);
+      this.dispatch(pass, scalar, this.uniform([M, N, K, 0]), { 1: a, 2: b, 3: b, 4: c, 5: b, ...db }, groups);
       this.dispatch(pass, 'gelu_backward_inplace', this.uniform([M * N, 0, 0, 0]), { 1: o.geluGradOf, 4: c }, grid1d(M * N, 256));
       return;
     }
-    this.dispatch(pass, scalar, this.uniform([M, N, K, flags]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b }, groups);
+    this.dispatch(pass, scalar, this.uniform([M, N, K, flags]), { 1: a, 2: b, 3: o.bias ?? b, 4: c, 5: o.res ?? b, ...db }, groups);
     if (o.geluOut) this.geluForward(pass, o.geluOut, c, M * N);
   }
 
@@ -270,9 +280,9 @@ export class Ops {
     this.matmul(pass, 'nt', c, a, b, M, N, K);
   }
 
-  /** C[M,N] = A[K,M]ᵀ·B[K,N]. */
-  matmulTN(pass: GPUComputePassEncoder, c: Binding, a: Binding, b: Binding, M: number, K: number, N: number): void {
-    this.matmul(pass, 'tn', c, a, b, M, N, K);
+  /** C[M,N] = A[K,M]ᵀ·B[K,N] (and dbias[N] = Σ_k B[k,:] in the same dispatch, when given). */
+  matmulTN(pass: GPUComputePassEncoder, c: Binding, a: Binding, b: Binding, M: number, K: number, N: number, dbias: Binding | null = null): void {
+    this.matmul(pass, 'tn', c, a, b, M, N, K, { dbias });
   }
 
   /** The bench's baseline: C[M,N] = A[M,K]·B[N,K]ᵀ, one output per invocation, vec4 loads (K % 4 == 0). */
@@ -282,20 +292,17 @@ export class Ops {
   }
 
   /**
-   * Backward of the linear layer (llm.c matmul_backward), as three dispatches:
-   *   dinp[N,C] (+)= dout[N,OC]·wᵀ (NT),  dw[C,OC] = inpᵀ·dout (TN),  dbias[OC] = Σ_n dout (column sum).
+   * Backward of the linear layer (llm.c matmul_backward), as two dispatches:
+   *   dinp[N,C] (+)= dout[N,OC]·wᵀ (NT);
+   *   dw[C,OC] = inpᵀ·dout (TN), with dbias[OC] = Σ_n dout[n,:] fused into the same dispatch
+   *   (dout is the TN product's B operand: its column sums, taken as B streams through).
    * dw and dbias are written (each parameter gradient has one producer); dinp accumulates if asked.
-   * geluGradOf: dinp = (dout·wᵀ) ⊙ gelu'(geluGradOf) (the MLP's fc2 backward fused with GELU's).
+   * geluGradOf: dinp = (dout·wᵀ) ⊙ gelu'(geluGradOf) (the MLP's fc2 backward fused with GELU's;
+   * on the scalar path a separate in-place GELU dispatch).
    */
   matmulBackward(pass: GPUComputePassEncoder, dinp: Binding | null, dw: Binding, dbias: Binding | null, dout: Binding, inp: Binding, w: Binding, N: number, C: number, OC: number, accumulateDinp = false, geluGradOf?: Binding): void {
     if (dinp) this.matmul(pass, 'nt', dinp, dout, w, N, C, OC, { accumulate: accumulateDinp, geluGradOf });
-    this.matmul(pass, 'tn', dw, inp, dout, C, OC, N);
-    if (dbias) this.biasBackward(pass, dbias, dout, N, OC);
-  }
-
-  /** dbias[OC] = Σ_n dout[n,:] (column sums; a workgroup reduction over rows). */
-  biasBackward(pass: GPUComputePassEncoder, dbias: Binding, dout: Binding, N: number, OC: number): void {
-    this.dispatch(pass, 'bias_backward', this.uniform([N, OC, 0, 0]), { 1: dout, 4: dbias }, [ceil(OC, 64)]);
+    this.matmul(pass, 'tn', dw, inp, dout, C, OC, N, { dbias });
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import type { TracedDispatch } from './ops.ts';
 
 /** Kernel family of each entry point (what a student sees in the panel). */
 export function kernelFamily(k: KernelName): string {
-  if (k.startsWith('matmul') || k === 'bias_backward') return 'matmul';
+  if (k.startsWith('matmul')) return 'matmul';
   if (k.startsWith('attention')) return 'attention';
   if (k.startsWith('layernorm')) return 'layernorm';
   if (k.startsWith('gelu')) return 'gelu';

@@ -71,15 +71,22 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     rows.push(compare('encoder_forward', shape, g1, out), compare('wte_backward', shape, g2, dwte), compare('wpe_backward', shape, g3, dwpe));
   }
 
-  // ---- matmul forward/backward, several awkward shapes; also the residual-fused forward
-  // (the first five shapes take matmul.wgsl — the last of them the lm_head's V = 51 —, the other
-  // three the vec4 kernels of matmul_vec4.wgsl; each in both forms: tiled through workgroup
-  // memory and direct from storage)
-  const matmulCases: [number, number, number, 'tiled' | 'direct'][] = [];
-  for (const form of ['tiled', 'direct'] as const) matmulCases.push([33, 7, 65, form], [1, 65, 7, form], [65, 33, 1, form], [17, 48, 31, form], [24, 32, 51, form]);
-  for (const form of ['tiled', 'direct'] as const) matmulCases.push([33, 12, 20, form], [70, 64, 36, form], [5, 36, 132, form]);
-  for (const [N, C, OC, form] of matmulCases) {
+  // ---- matmul forward/backward, several awkward shapes; also the residual-fused forward and the
+  // bias gradient, which the backward's TN (dW) dispatch computes as it streams dout (no dispatch
+  // of its own). The first six shapes take matmul.wgsl (the fifth the lm_head's V = 51), the
+  // other five the vec4 kernels of matmul_vec4.wgsl, and again matmul.wgsl with the scalar path
+  // forced; each in both forms: tiled through workgroup memory and direct from storage.
+  // For dbias the TN product's K is N (rows): one 16-row K slice (N = 1, 5, 16), several with a
+  // partial last one (17, 24, 33, 65, 70) or none (48); OC = 1 … 132, one to five 32-column
+  // blocks, never a multiple of 64; C up to 65 (several row blocks: only the first sums).
+  // Every output starts as NaN: each element must be written, and written rather than added to.
+  const nan = (n: number) => buf(new Float32Array(n).fill(NaN));
+  const matmulCases: [number, number, number, 'tiled' | 'direct', boolean][] = [];
+  for (const form of ['tiled', 'direct'] as const) for (const [N, C, OC] of [[33, 7, 65], [1, 65, 7], [65, 33, 1], [17, 48, 31], [24, 32, 51], [16, 3, 33]]) matmulCases.push([N, C, OC, form, false]);
+  for (const scalar of [false, true]) for (const form of ['tiled', 'direct'] as const) for (const [N, C, OC] of [[33, 12, 20], [70, 64, 36], [5, 36, 132], [48, 20, 100], [1, 8, 4]]) matmulCases.push([N, C, OC, form, scalar]);
+  for (const [N, C, OC, form, scalar] of matmulCases) {
     ops.matmulForm = form;
+    ops.forceScalarMatmul = scalar;
     const inp = randn(N * C);
     const w = randn(C * OC);
     const bias = randn(OC);
@@ -94,27 +101,41 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     ref.matmulBackward(dinp, dw, db, dout, inp, w, N, C, OC);
     const prior = randn(N * C);
     const dinpAcc = dinp.map((x, i) => x + prior[i]);
+    // the TN kernel with its accumulate flag: dW and dbias both added to what was there
+    const [priorW, priorB] = [randn(C * OC), randn(OC)];
+    const [dwAcc, dbAcc] = [dw.map((x, i) => x + priorW[i]), db.map((x, i) => x + priorB[i])];
     const [bInp, bW, bB, bRes, bD] = [buf(inp), buf(w), buf(bias), buf(res), buf(dout)];
-    const [bOut, bOutRes, bDinp, bDw, bDb, bAcc] = [empty(N * OC), empty(N * OC), empty(N * C), empty(C * OC), empty(OC), buf(prior)];
-    const [g1, g2, g3, g4, g5, g6] = await ctx.run(
+    const [bOut, bOutRes, bDinp, bDw, bDb, bAcc, bDw2, bDwAcc, bDbAcc] = [nan(N * OC), nan(N * OC), nan(N * C), nan(C * OC), nan(OC), buf(prior), nan(C * OC), buf(priorW), buf(priorB)];
+    let backwardDispatches = 0;
+    const [g1, g2, g3, g4, g5, g6, g7, g8, g9] = await ctx.run(
       (p) => {
         ops.matmulForward(p, bOut, bInp, bW, bB, N, C, OC);
         ops.matmulForward(p, bOutRes, bInp, bW, bB, N, C, OC, { res: bRes });
+        const d0 = ops.dispatches;
         ops.matmulBackward(p, bDinp, bDw, bDb, bD, bInp, bW, N, C, OC);
-        ops.matmulBackward(p, bAcc, bDw, null, bD, bInp, bW, N, C, OC, true);
+        backwardDispatches = ops.dispatches - d0;
+        ops.matmulBackward(p, bAcc, bDw2, null, bD, bInp, bW, N, C, OC, true);
+        ops.matmul(p, 'tn', bDwAcc, bInp, bD, C, OC, N, { accumulate: true, dbias: bDbAcc });
       },
-      [N * OC, N * OC, N * C, C * OC, OC, N * C].map((floats, i) => ({ buffer: [bOut, bOutRes, bDinp, bDw, bDb, bAcc][i], floats })),
+      [[bOut, N * OC], [bOutRes, N * OC], [bDinp, N * C], [bDw, C * OC], [bDb, OC], [bAcc, N * C], [bDw2, C * OC], [bDwAcc, C * OC], [bDbAcc, OC]]
+        .map(([buffer, floats]) => ({ buffer: buffer as GPUBuffer, floats: floats as number })),
     );
-    const shape = `N${N} C${C} OC${OC} ${form}`;
+    const shape = `N${N} C${C} OC${OC} ${scalar ? 'scalar ' : ''}${form}`;
     rows.push(
       compare('matmul_nn (+bias)', shape, g1, out),
       compare('matmul_nn (+bias +res)', shape, g2, outRes),
       compare('matmul_nt (dinp)', shape, g3, dinp),
-      compare('matmul_tn (dw)', shape, g4, dw),
-      compare('bias_backward', shape, g5, db),
+      compare('matmul_tn (dw, with dbias fused)', shape, g4, dw),
+      compare('matmul_tn (dbias, fused)', shape, g5, db),
       compare('matmul_nt (accumulate)', shape, g6, dinpAcc),
+      compare('matmul_tn (dw, no dbias)', shape, g7, dw),
+      compare('matmul_tn (accumulate dw)', shape, g8, dwAcc),
+      compare('matmul_tn (accumulate dbias)', shape, g9, dbAcc),
+      // dinp (NT) and dW with dbias (TN): two dispatches, the bias gradient has none of its own
+      compare('matmul_backward (dispatches)', shape, [backwardDispatches], [2]),
     );
   }
+  ops.forceScalarMatmul = false;
 
   // ---- layernorm, in every reduction form this device has (row per invocation, per workgroup, subgroups)
   const forms: ('row' | 'workgroup' | 'subgroup')[] = ['row', 'workgroup', ...(ctx.kernels.has('layernorm_forward_sg') ? ['subgroup' as const] : [])];
@@ -170,7 +191,6 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     ref.attentionForward(out, preatt, att, qkv, B, T, D, H);
     const dqkv = new Float32Array(B * T * 3 * D);
     ref.attentionBackward(dqkv, new Float32Array(B * H * T * T), new Float32Array(B * H * T * T), dout, qkv, att, B, T, D, H);
-    const nan = (n: number) => buf(new Float32Array(n).fill(NaN));
     const [bQkv, bD, bOut, bAtt, bDqkv, bDpre] = [buf(qkv), buf(dout), nan(B * T * D), nan(B * H * T * T), nan(B * T * 3 * D), empty(B * H * T * T)];
     const r = await ctx.run(
       (p) => {
