@@ -1,5 +1,5 @@
 /**
- * npm run page-bench [-- --json] [--steps 120] [--warmup 20] [--rate 20] [--history 500]
+ * npm run page-bench [-- --json] [--steps 600] [--warmup 20] [--rate 20] [--history 500]
  *                    [--shot PNG] [--root DIR] [--fixture FILE]
  *
  * Is the page the bottleneck? The production build (vite build into a temporary folder, served
@@ -32,7 +32,7 @@ const USAGE = 'usage: npm run page-bench -- [--json] [--steps N] [--warmup N] [-
 interface Args { json: boolean; steps: number; warmup: number; rate: number; history: number; shot: string | null; root: string; fixture: string; profile: boolean; path: string }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { json: false, steps: 120, warmup: 20, rate: 20, history: 500, shot: null, root: process.cwd(), fixture: resolve(import.meta.dirname, 'fixtures/page-run.json.gz'), profile: false, path: '/' };
+  const a: Args = { json: false, steps: 600, warmup: 20, rate: 20, history: 500, shot: null, root: process.cwd(), fixture: resolve(import.meta.dirname, 'fixtures/page-run.json.gz'), profile: false, path: '/' };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     const num = (lo: number, hi: number) => {
@@ -240,6 +240,8 @@ async function main() {
       page_sustains_steps_per_s: r2(1000 / mean(busy)),
       // steps whose window holds a chart redraw (over 50 ms of main thread): how many, and what one costs
       redraw_steps: { count: busy.filter((b) => b > 50).length, median_ms: r2(quantile(busy.filter((b) => b > 50), 0.5)) },
+      // how often a student sees the charts move while the run streams (the pacing's price)
+      charts_redrawn_every_s: r2(rows.length / a.rate / Math.max(1, busy.filter((b) => b > 50).length)),
       store_commits_per_step: r2(replay.commits / counted),
       late_steps: replay.late,
       replay_seconds: r2(replay.seconds),

@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/record-page-run.ts [--steps 620] [--rollouts 12] [--out scripts/fixtures/page-run.json.gz]
+ * npx tsx scripts/record-page-run.ts [--steps 1100] [--rollouts 12] [--out scripts/fixtures/page-run.json.gz]
  *
  * Records one real run at the lab's defaults (the reverse base checkpoint, the page's held-out
  * size and evaluation cadence) on the CPU reference, for the page bench (scripts/page-bench.ts):
@@ -28,7 +28,7 @@ function write(out: string, run: RecordedRun): void {
 async function main() {
   const argv = process.argv.slice(2);
   const opt = (name: string, d: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : d; };
-  const steps = Number(opt('steps', '620'));
+  const steps = Number(opt('steps', '1100'));
   const keep = Number(opt('rollouts', '12'));
   const out = opt('out', 'scripts/fixtures/page-run.json.gz');
   const s = defaultSettings();
