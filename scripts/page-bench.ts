@@ -1,9 +1,9 @@
 /**
  * npm run page-bench [-- --json] [--steps 600] [--warmup 20] [--rate 20] [--history 500]
- *                    [--shot PNG] [--root DIR] [--fixture FILE]
+ *                    [--size 1280x800] [--shot PNG] [--root DIR] [--fixture FILE]
  *
  * Is the page the bottleneck? The production build (vite build into a temporary folder, served
- * by vite preview) in headless Chromium at 1280×800, lab defaults: once the engine is ready, the
+ * by vite preview) in headless Chromium at 1280×800 (--size: another viewport), lab defaults: once the engine is ready, the
  * store is filled with a recorded real run's first `history` steps (scripts/fixtures/
  * page-run.json.gz, made by scripts/record-page-run.ts), then `steps` more of its steps are
  * replayed through the run loop's own recorder (window.__lab.replay: step started, metrics and
@@ -27,12 +27,12 @@ import { build, preview } from 'vite';
 import { findBrowser } from './find-browser.mjs';
 import { readRecordedRun, type RecordedRun } from '../src/lab/replay.ts';
 
-const USAGE = 'usage: npm run page-bench -- [--json] [--steps N] [--warmup N] [--rate STEPS_PER_S] [--history N] [--shot PNG] [--root DIR] [--fixture FILE]';
+const USAGE = 'usage: npm run page-bench -- [--json] [--steps N] [--warmup N] [--rate STEPS_PER_S] [--history N] [--size WxH] [--shot PNG] [--root DIR] [--fixture FILE]';
 
-interface Args { json: boolean; steps: number; warmup: number; rate: number; history: number; shot: string | null; root: string; fixture: string; profile: boolean; path: string }
+interface Args { width: number; height: number; json: boolean; steps: number; warmup: number; rate: number; history: number; shot: string | null; root: string; fixture: string; profile: boolean; path: string }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { json: false, steps: 600, warmup: 20, rate: 20, history: 500, shot: null, root: process.cwd(), fixture: resolve(import.meta.dirname, 'fixtures/page-run.json.gz'), profile: false, path: '/' };
+  const a: Args = { width: 1280, height: 800, json: false, steps: 600, warmup: 20, rate: 20, history: 500, shot: null, root: process.cwd(), fixture: resolve(import.meta.dirname, 'fixtures/page-run.json.gz'), profile: false, path: '/' };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     const num = (lo: number, hi: number) => {
@@ -47,7 +47,11 @@ function parseArgs(argv: string[]): Args {
     else if (f === '--warmup') a.warmup = Math.round(num(0, 1000));
     else if (f === '--rate') a.rate = num(0.1, 1000);
     else if (f === '--history') a.history = Math.round(num(0, 100_000));
-    else if (f === '--shot') a.shot = argv[++i] ?? fail('--shot needs a file name');
+    else if (f === '--size') {
+      const m = /^(\d{3,4})x(\d{3,4})$/.exec(argv[++i] ?? '');
+      if (!m) fail(`--size must be WIDTHxHEIGHT in pixels, e.g. 1920x1080, got "${argv[i] ?? ''}"`);
+      [a.width, a.height] = [Number(m[1]), Number(m[2])];
+    } else if (f === '--shot') a.shot = argv[++i] ?? fail('--shot needs a file name');
     else if (f === '--root') a.root = resolve(argv[++i] ?? fail('--root needs a folder'));
     else if (f === '--fixture') a.fixture = resolve(argv[++i] ?? fail('--fixture needs a file'));
     else fail(`unknown flag ${f}`);
@@ -175,7 +179,7 @@ async function main() {
   const server = await preview({ root: a.root, configFile, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: true, host: '127.0.0.1' } });
   const browser = await chromium.launch({ executablePath, args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: { width: a.width, height: a.height } });
     page.on('pageerror', (e) => log(`[page error] ${e.message}`));
     await page.goto(`http://127.0.0.1:${port}${a.path}`);
     log('waiting for the engine (self-check, step-0 evaluation)…');
@@ -226,7 +230,7 @@ async function main() {
       build: 'production (vite build, vite preview)',
       root: a.root,
       recording: run.what,
-      viewport: '1280x800',
+      viewport: `${a.width}x${a.height}`,
       rate_steps_per_s: a.rate,
       history_filled: a.history,
       history_points_during: [Math.min(...replay.lengths), Math.max(...replay.lengths)],
