@@ -86,9 +86,10 @@ export function replayHooks(frames: FrameBatch<LabState>, recorder: StepRecorder
       if (evaluation) await recorder.record({ kind: 'evaluation', step: metrics.step, evaluation });
       recorder.ended();
     },
-    /** The replayed run pauses (the cards off screen catch up). */
+    /** The replayed run pauses now, as the Pause button does (the cards off screen catch up). */
     pause(): void {
       frames.set({ status: 'paused' });
+      frames.flush();
     },
   };
 }
