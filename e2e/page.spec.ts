@@ -32,6 +32,25 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   for (const r of rewards) expect(Number.isFinite(r)).toBe(true);
   expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(before + 5);
   expect(await page.locator('[data-testid="chart-reward"] .recharts-line path').count()).toBeGreaterThan(0);
+  // The tooltip is mounted only while the pointer is on a chart (a mounted one costs every redraw); hovering shows the values.
+  await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
+  const adv = page.getByTestId('chart-advantages');
+  await adv.scrollIntoViewIfNeeded();
+  const box = (await adv.locator('.recharts-surface').first().boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.4);
+  await expect(adv.locator('.chart-body')).toHaveAttribute('data-pointing', 'true');
+  const tipText = async () => {
+    for (let f = 0.3; f < 0.95; f += 0.03) { // across the bars until one answer's advantage shows (gaps between groups show none)
+      await page.mouse.move(box.x + box.width * f, box.y + box.height * 0.45, { steps: 2 });
+      const t = (await adv.locator('.recharts-tooltip-wrapper').textContent()) ?? '';
+      if (/P\d+/.test(t)) return t;
+    }
+    return '';
+  };
+  expect(await tipText()).toMatch(/P\d+.*: -?[\d.]+/);
+  await page.mouse.move(0, 0);
+  await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
+  await page.locator('h1').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/first-page.png' });
   expect(errors).toEqual([]);
 });

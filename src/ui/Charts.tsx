@@ -12,7 +12,7 @@
  */
 import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
-  Bar, CartesianGrid, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
+  Bar, CartesianGrid, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -22,7 +22,7 @@ import { fmt2 } from '../rl/claims.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import type { StepMetrics } from '../rl/trainer.ts';
 import { useLab } from '../store/labStore.ts';
-import { useDrawnWhenSeen, useLabStable, useOverlayRun, useStable } from './chartHooks.ts';
+import { ChartTooltip, PointingAt, useDrawnWhenSeen, useLabStable, useOverlayRun, useStable } from './chartHooks.ts';
 import { stepLine, thinSeries } from '../store/thin.ts';
 import { download, svgToPng } from '../store/exports.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
@@ -38,6 +38,7 @@ const ChartCard = memo(function ChartCard({ id, title, question, points, childre
   const ref = useRef<HTMLDivElement>(null);
   const card = useRef<HTMLElement>(null);
   const drawn = useDrawnWhenSeen(card, children);
+  const [pointing, setPointing] = useState(false); // the tooltip is mounted only then (ChartTooltip)
   async function png() {
     const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
     if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
@@ -56,8 +57,10 @@ const ChartCard = memo(function ChartCard({ id, title, question, points, childre
           <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
         </div>
       ))}
-      <div className="chart-body" ref={ref} style={{ height }}>
-        {points ? drawn.body : <p className="empty">No data yet: press Play or Step.</p>}
+      <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
+        onPointerEnter={() => setPointing(true)} onPointerLeave={() => setPointing(false)}
+        onFocus={() => setPointing(true)} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
+        <PointingAt.Provider value={pointing}>{points ? drawn.body : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
       </div>
       {footer}
     </section>
@@ -91,7 +94,7 @@ function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: 
         <CartesianGrid strokeDasharray="3 3" />
         {xAxis}
         <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
-        <Tooltip />
+        <ChartTooltip />
         {legend}
         {series.map((sr, i) => (
           <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
@@ -124,7 +127,7 @@ export function RewardChart() {
         <CartesianGrid strokeDasharray="3 3" />
         {xAxis}
         <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-        <Tooltip />
+        <ChartTooltip />
         {legend}
         <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
         <Line data={accuracyLine} dataKey="v" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
@@ -187,7 +190,7 @@ export function AdvantagesChart() {
         <XAxis dataKey="label" interval={0} ticks={ticks} tick={AXIS} />
         <YAxis tick={AXIS} width={44} />
         <ReferenceLine y={0} stroke="#000" />
-        <Tooltip formatter={(v) => fmt(Number(v))} />
+        <ChartTooltip formatter={(v) => fmt(Number(v))} />
         {KINDS.map((k) => <Bar key={k} dataKey={k} name={VERDICT[k].word} stackId="advantage" fill={VERDICT[k].color} isAnimationActive={false} />)}
         {n <= MAX_MARKS && <Scatter dataKey="advantage" isAnimationActive={false} shape={verdictMark} />}
       </ComposedChart>
@@ -255,7 +258,7 @@ export function PassAtKChart() {
           <CartesianGrid strokeDasharray="3 3" />
           {xAxis}
           <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-          <Tooltip />
+          <ChartTooltip />
           {legend}
           {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={`pass@${k}`} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
         </LineChart>
@@ -278,7 +281,7 @@ export function TheoryChart() {
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
         <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-        <Tooltip formatter={(v) => fmt(Number(v))} />
+        <ChartTooltip formatter={(v) => fmt(Number(v))} />
         {legend}
         <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
         <Scatter data={points} dataKey="prompt" name="this step's prompts" fill={C.vermillion} shape="diamond" isAnimationActive={false} />
@@ -344,7 +347,7 @@ export function MatchedTokensChart() {
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
         <YAxis dataKey="pass" domain={[0, 1]} tick={AXIS} width={62} label={{ value: 'held-out pass rate', angle: -90, position: 'insideLeft', offset: 0, fontSize: 14, fill: '#111', style: { textAnchor: 'middle' } }} />
-        <Tooltip content={tip} />
+        <ChartTooltip content={tip} />
         <Legend verticalAlign="top" wrapperStyle={{ fontSize: 14, paddingBottom: 6 }} />
         <Scatter data={mine} dataKey="pass" name={`${ALGO(algorithm)}, this run (pass@1)`} fill={C.blue} legendType="circle" line={{ stroke: C.blue, strokeWidth: 2.5 }} isAnimationActive={false} />
         {overlay && <Scatter data={theirs} dataKey="pass" name={`${overlayName} (pass@1)`} fill={C.vermillion} shape="triangle" legendType="triangle" line={{ stroke: C.vermillion, strokeWidth: 2, strokeDasharray: '6 4' }} isAnimationActive={false} />}
