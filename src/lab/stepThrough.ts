@@ -18,7 +18,7 @@
 import type { TokenBatch } from '../model/backend.ts';
 import type { GrpoTrainer, Rollout, StepPhase } from '../rl/trainer.ts';
 import { PHASES, type InspectorState, type LabState } from '../store/labStore.ts';
-import { rolloutView } from '../store/views.ts';
+import { groupTeaches, rolloutView } from '../store/views.ts';
 
 /** What the step-through needs from the session. */
 export interface StepThroughHost {
@@ -122,8 +122,11 @@ export class StepThrough {
         return { ...next, busy: false };
       }
       const ph = r.value;
-      // a new rollout opens on its first group that teaches (rewards not all equal), if any
-      if (ph.kind === 'rollout') next = { ...next, settings: ph.settings, rollout: rolloutView(ph.rollout, ph.settings.numGenerations), focus: Math.max(0, ph.rollout.groups.findIndex((g) => g.rewards.some((r) => r !== g.rewards[0]))) };
+      // a new rollout opens on its first group whose rewards differ (it teaches under every estimator), if any
+      if (ph.kind === 'rollout') {
+        const view = rolloutView(ph.rollout, ph.settings.numGenerations);
+        next = { ...next, settings: ph.settings, rollout: view, focus: Math.max(0, view.groups.findIndex((g) => groupTeaches(g) === 'spread')) };
+      }
       else if (ph.kind === 'verdicts' || ph.kind === 'advantages') next = { ...next, rollout: rolloutView(ph.rollout, next.settings!.numGenerations) };
       else if (ph.kind === 'update') next = { ...next, details: ph.inspection?.answers ?? null };
       else {
