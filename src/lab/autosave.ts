@@ -95,6 +95,13 @@ export class Autosave {
     if (!run || !good || !run.backend.referenceWeights || run.trainer.step === 0) return;
     const { backend: be, trainer: t } = run;
     const s = this.host.get();
+    // A save that lands between a step's update and the recording of its metrics would pair the
+    // trainer's next step with a history one step short: skip it, the next recorded step saves.
+    const last = s.steps.at(-1);
+    if (last && last.step !== t.state.step - 1) {
+      this.stepsSinceSave = SAVE_EVERY - 1;
+      return;
+    }
     let record: SavedRunRecord;
     try {
       const state = t.state;
