@@ -4,6 +4,13 @@
  * A save writes the run's committed state (RecoverableBackend.committed: on WebGPU it came
  * with the last update's one readback, so saving costs no GPU readback), π_ref, the trainer's
  * counters and prompt stream, the settings and the metric history. Saves are serialised.
+ *
+ * A save is a snapshot of one moment between two steps, taken when it is asked for: the
+ * trainer's counters, the committed weights and the history (with the evaluation that ends a
+ * step, when one is due) all belong to the same step. Asked for while a step is open (its
+ * update applied, its evaluation not yet recorded), the save waits for the step's end
+ * (stepEnded). Only the writing to IndexedDB is asynchronous; a burst of requests writes the
+ * newest snapshot once.
  */
 import { encodeCheckpoint } from '../model/checkpoint.ts';
 import type { RecoverableBackend } from '../model/recoverable.ts';
@@ -14,7 +21,16 @@ import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import type { FaultNotice, LabState } from '../store/labStore.ts';
 
 /** Save after this many recorded steps (and on every pause). */
-const SAVE_EVERY = 5;
+export const SAVE_EVERY = 5;
+
+/** Where saves go: this browser's IndexedDB (RunStore), or a test's own. */
+export type SavedRunSlot = Pick<RunStore, 'save' | 'load' | 'clear'>;
+
+/** What a save writes, gathered at one moment between steps (the encoding waits for the write). */
+interface Snapshot {
+  record: Omit<SavedRunRecord, 'checkpoint' | 'reference'>;
+  encode(): Pick<SavedRunRecord, 'checkpoint' | 'reference'>;
+}
 
 export interface AutosaveHost {
   get(): LabState;
@@ -28,10 +44,13 @@ export class Autosave {
   /** The saved run found at start-up, until the user resumes it or starts fresh. */
   private offered: ValidSavedRun | null = null;
   private stepsSinceSave = 0;
+  /** A save was asked for while a step was open: it is taken when the step ends. */
+  private deferred = false;
+  /** The newest snapshot not written yet (a burst of requests writes only the last). */
+  private pending: Snapshot | null = null;
   private chain: Promise<void> = Promise.resolve();
-  private readonly store = new RunStore();
 
-  constructor(private readonly host: AutosaveHost) {}
+  constructor(private readonly host: AutosaveHost, private readonly store: SavedRunSlot = new RunStore()) {}
 
   /** Look for a run saved in this browser; if it can be resumed, offer it (the page shows the prompt). */
   async offer(): Promise<void> {
@@ -67,21 +86,39 @@ export class Autosave {
     if (!r.ok) this.host.fault('storage', r.error);
   }
 
-  /** A step was recorded: save every SAVE_EVERY steps. */
+  /** A step's metrics were recorded (counted; the save comes when the step ends). */
   stepRecorded(): void {
-    if (++this.stepsSinceSave >= SAVE_EVERY) this.request();
+    this.stepsSinceSave++;
+  }
+
+  /** A step ended (its evaluation, if one was due, recorded): save every SAVE_EVERY steps, or a save asked for mid-step. */
+  stepEnded(): void {
+    if (this.deferred || this.stepsSinceSave >= SAVE_EVERY) this.request();
   }
 
   /** A new run starts counting. */
   restart(): void {
     this.stepsSinceSave = 0;
+    this.deferred = false;
+    this.pending = null;
   }
 
-  /** Save soon (saves are serialised; a burst of requests writes once more at most). */
+  /** Save the run as it is now; mid-step, as it is when the step ends. Saves are serialised. */
   request(): void {
+    const run = this.host.current();
+    if (run?.trainer.inStep) {
+      this.deferred = true;
+      return;
+    }
+    this.deferred = false;
     this.stepsSinceSave = 0;
-    const save = () => this.saveNow();
-    this.chain = this.chain.then(save, save);
+    const snap = run && this.snapshot(run);
+    if (!snap) return;
+    const queued = this.pending !== null;
+    this.pending = snap;
+    if (queued) return; // the write already queued takes this newer snapshot
+    const write = () => this.write();
+    this.chain = this.chain.then(write, write);
   }
 
   /** Wait for saves in flight (tests and reset). */
@@ -89,23 +126,17 @@ export class Autosave {
     return this.chain;
   }
 
-  private async saveNow(): Promise<void> {
-    const run = this.host.current();
-    const good = run?.backend.committed;
-    if (!run || !good || !run.backend.referenceWeights || run.trainer.step === 0) return;
+  /** The run at this moment (between steps), or null when there is nothing to save. */
+  private snapshot(run: NonNullable<ReturnType<AutosaveHost['current']>>): Snapshot | null {
     const { backend: be, trainer: t } = run;
+    const good = be.committed;
+    const reference = be.referenceWeights;
+    const state = t.state;
+    if (!good || !reference || state.step === 0) return null;
     const s = this.host.get();
-    // A save that lands between a step's update and the recording of its metrics would pair the
-    // trainer's next step with a history one step short: skip it, the next recorded step saves.
-    const last = s.steps.at(-1);
-    if (last && last.step !== t.state.step - 1) {
-      this.stepsSinceSave = SAVE_EVERY - 1;
-      return;
-    }
-    let record: SavedRunRecord;
-    try {
-      const state = t.state;
-      record = {
+    const config = be.config;
+    return {
+      record: {
         format: SAVED_RUN_FORMAT,
         version: SAVED_RUN_VERSION,
         savedAt: Date.now(),
@@ -114,10 +145,23 @@ export class Autosave {
         steps: s.steps,
         evals: s.evals,
         trainer: { step: state.step, numTokens: state.numTokens, promptRng: state.promptStream },
-        checkpoint: encodeCheckpoint({ config: be.config, weights: good.weights, optimizer: good.optimizer, metadata: { kind: 'rl', step: state.step, createdBy: 'rlvr-lab autosave' } }),
-        reference: encodeCheckpoint({ config: be.config, weights: be.referenceWeights!, metadata: { kind: 'reference' } }),
         importedName: run.importedName,
-      };
+      },
+      // the committed state and π_ref are never written in place (each update makes new arrays), so encoding later is encoding now
+      encode: () => ({
+        checkpoint: encodeCheckpoint({ config, weights: good.weights, optimizer: good.optimizer, metadata: { kind: 'rl', step: state.step, createdBy: 'rlvr-lab autosave' } }),
+        reference: encodeCheckpoint({ config, weights: reference, metadata: { kind: 'reference' } }),
+      }),
+    };
+  }
+
+  private async write(): Promise<void> {
+    const snap = this.pending;
+    this.pending = null;
+    if (!snap) return;
+    let record: SavedRunRecord;
+    try {
+      record = { ...snap.record, ...snap.encode() };
     } catch (e) {
       return this.host.fault('storage', `The run could not be prepared for saving (${(e as Error).message.slice(0, 100)}).`);
     }

@@ -26,7 +26,7 @@ import { archivedRun } from '../store/views.ts';
 import { FrameBatch } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
-import { Autosave } from './autosave.ts';
+import { Autosave, type SavedRunSlot } from './autosave.ts';
 import { chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
@@ -65,7 +65,8 @@ export class LabSession {
   readonly frames: FrameBatch<LabState>;
   readonly recorder: StepRecorder;
 
-  constructor(private readonly store: LabStoreApi) {
+  /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own). */
+  constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot } = {}) {
     this.frames = new FrameBatch(store);
     this.recorder = new StepRecorder({ frames: this.frames, trainer: () => this.trainer!, stop: () => { this.pauseRequested = true; }, stepRecorded: () => this.autosave.stepRecorded() });
     this.autosave = new Autosave({
@@ -73,13 +74,14 @@ export class LabSession {
       set: (p) => this.set(p),
       fault: (k, t) => this.fault(k, t),
       current: () => (this.backend && this.trainer ? { backend: this.backend, trainer: this.trainer, importedName: this.imported?.name ?? null } : null),
-    });
+    }, opts.savedRuns);
     this.stepThrough = new StepThrough({
       get: () => this.get(),
       set: (p) => this.set(p),
       ready: () => this.ensureReady(),
       trainer: () => this.trainer!,
       record: (ph) => this.recorder.record(ph),
+      stepEnded: () => this.autosave.stepEnded(),
     });
   }
 
@@ -191,6 +193,7 @@ export class LabSession {
       if (t.step === stepBefore) this.set((s) => ({ discardedSteps: s.discardedSteps + 1, lastRecovery: s.lastRecovery && { ...s.lastRecovery, discardedSteps: s.lastRecovery.discardedSteps + 1 } }));
     } finally {
       this.recorder.ended();
+      this.autosave.stepEnded();
     }
   }
 

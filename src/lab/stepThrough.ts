@@ -30,6 +30,8 @@ export interface StepThroughHost {
   trainer(): GrpoTrainer;
   /** Record a phase the lab's loop would record (metrics, evaluation). */
   record(phase: StepPhase): Promise<void>;
+  /** The stepped update's last phase is recorded (autosave may save now). */
+  stepEnded(): void;
 }
 
 const PAGE_PHASES_AFTER: Partial<Record<StepPhase['kind'], number>> = { rollout: 2, verdicts: 3, advantages: 4, update: PHASES.length };
@@ -119,6 +121,7 @@ export class StepThrough {
       const r = await this.step!.next();
       if (r.done) {
         this.step = null;
+        this.host.stepEnded();
         return { ...next, busy: false };
       }
       const ph = r.value;
@@ -140,6 +143,7 @@ export class StepThrough {
         for await (const rest of this.step!) await this.host.record(rest);
         this.step = null;
         this.host.set((s) => ({ stepsCompleted: s.stepsCompleted + 1 }));
+        this.host.stepEnded();
         return { ...next, busy: false, computed, phase: PHASES.indexOf('ratios') };
       }
       return { ...next, busy: false, computed, phase: fresh ? 0 : ins.computed };
