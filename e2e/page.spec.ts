@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { fmt } from '../src/ui/palette.ts';
 
 // The first page: the WebGPU adapter line, and a real reward curve that gains points.
 // Backend: the page's default choice (WebGPU when it can run a GRPO update, else the CPU
@@ -48,6 +49,22 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
     return '';
   };
   expect(await tipText()).toMatch(/P\d+.*: -?[\d.]+/);
+  // A per-step chart's tooltip names the hovered step and each line's exact value there, read
+  // from the run's history (its lines are thinned, and each carries only its own points).
+  for (const [id, key] of [['reward', 'reward'], ['kl', 'kl']] as const) {
+    const card = page.getByTestId(`chart-${id}`);
+    await card.scrollIntoViewIfNeeded();
+    const b = (await card.locator('.chart-body').boundingBox())!;
+    await page.mouse.move(b.x + b.width * 0.7, b.y + b.height * 0.4, { steps: 2 });
+    const tip = card.getByTestId('chart-tip');
+    await expect(tip).toBeVisible();
+    const text = (await tip.textContent()) ?? '';
+    const step = Number(/^step (\d+)/.exec(text)?.[1]);
+    const value = await page.evaluate(([st, k]) => (window as any).__lab.store.getState().steps.find((m: any) => m.step === st)?.[k], [step, key] as const);
+    console.log(`${id} tooltip: ${text}`);
+    expect(value, `step ${step} is a recorded step`).toEqual(expect.any(Number));
+    expect(text).toContain(`${id === 'kl' ? 'KL (estimator)' : 'reward'}: ${fmt(value)}`);
+  }
   await page.mouse.move(0, 0);
   await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
   await page.locator('h1').scrollIntoViewIfNeeded();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_POINTS, thinSeries } from './thin.ts';
+import { MAX_LINE_POINTS, stepLine, stepRows, thinSeries } from './thin.ts';
 
 interface P { step: number; v: number | null }
 const series = (n: number, f: (i: number) => number | null): P[] => Array.from({ length: n }, (_, i) => ({ step: i * 3, v: f(i) }));
@@ -92,5 +92,18 @@ describe('stepLine on a recorded run (scripts/fixtures/page-run.json.gz)', () =>
         expect(Math.min(...line.map((p) => p.v ?? Infinity))).toBe(Math.min(...finite));
       }
     }
+  });
+});
+
+describe('stepRows', () => {
+  it('gives each step any line keeps once, in order, and nothing else', () => {
+    const history = Array.from({ length: 500 }, (_, i) => ({ step: i, a: noisy(i), b: Math.cos(i * 0.21) * (i % 7) }));
+    const lines = [stepLine(history, (m) => m.a), stepLine(history, (m) => m.b), [{ step: 3, v: 1 }, { step: 499, v: null }]];
+    const rows = stepRows(lines);
+    const kept = new Set(lines.flat().map((p) => p.step));
+    expect(rows.map((r) => r.step)).toEqual([...kept].sort((x, y) => x - y));
+    expect(rows.length).toBeLessThan(500); // two thinned lines do not keep every step
+    expect(stepRows([])).toEqual([]);
+    expect(stepRows([[{ step: 5, v: 1 }, { step: 2, v: 0 }], [{ step: 5, v: 3 }]])).toEqual([{ step: 2 }, { step: 5 }]);
   });
 });

@@ -48,3 +48,13 @@ export function stepLine<M extends { step: number }>(history: readonly M[], valu
     return { step: m.step, v: Number.isFinite(v) ? v : null };
   });
 }
+
+/**
+ * The steps of a chart's lines, once each, in order: the chart's own rows. recharts' tooltip
+ * finds the hovered step only in rows given to the chart; lines that carry their own data (each
+ * its own thinned points) leave it empty. The tooltip then reads every line's exact value at
+ * that step from the history.
+ */
+export function stepRows(lines: readonly (readonly LinePoint[])[]): { step: number }[] {
+  return [...new Set(lines.flatMap((l) => l.map((p) => p.step)))].sort((a, b) => a - b).map((step) => ({ step }));
+}

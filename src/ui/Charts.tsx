@@ -9,67 +9,23 @@
  * extremes, never averaged); selectors that derive arrays return the previous array while its
  * contents are unchanged; no series animates; while a run streams, a card off screen keeps its
  * last drawing until it scrolls into view or the run stops (chartHooks.ts, useDrawnWhenSeen).
+ * The card, the axes and the per-step tooltip are in ChartCard.tsx.
  */
-import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import {
   Bar, CartesianGrid, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
-import { getLesson } from '../rl/lessons.ts';
 import { fmt2 } from '../rl/claims.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
-import type { StepMetrics } from '../rl/trainer.ts';
+import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { ChartTooltip, PointingAt, useDrawnWhenSeen, useLabStable, useOverlayRun, useStable } from './chartHooks.ts';
-import { stepLine, thinSeries } from '../store/thin.ts';
-import { download, svgToPng } from '../store/exports.ts';
+import { ChartTooltip, useOverlayRun, useStable } from './chartHooks.ts';
+import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn, xAxis } from './ChartCard.tsx';
+import { stepLine, stepRows } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
-
-const AXIS = { fontSize: 15, fill: '#111' };
-const H = 230;
-const fin = (x: number) => (Number.isFinite(x) ? x : null);
-
-const ChartCard = memo(function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
-  const mine = useLabStable((s) => s.signals.filter((sig) => sig.chart === id));
-  const lessonId = useLab((s) => s.lessonId);
-  const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
-  const ref = useRef<HTMLDivElement>(null);
-  const card = useRef<HTMLElement>(null);
-  const drawn = useDrawnWhenSeen(card, children);
-  const [pointing, setPointing] = useState(false); // the tooltip is mounted only then (ChartTooltip)
-  async function png() {
-    const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
-    if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
-  }
-  return (
-    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} data-frozen={drawn.frozen || undefined} aria-label={title} ref={card}>
-      <header>
-        <h3>{title}</h3>
-        <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
-      </header>
-      <p className="question">{question}</p>
-      {controls}
-      {mine.map((sig) => (
-        <div key={sig.id} className="signal" role="alert" data-testid={`signal-${sig.id}`}>
-          <strong>⚠ Stop signal (step {sig.step}):</strong> {sig.message}
-          <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
-        </div>
-      ))}
-      <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
-        onPointerEnter={() => setPointing(true)} onPointerLeave={() => setPointing(false)}
-        onFocus={() => setPointing(true)} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
-        <PointingAt.Provider value={pointing}>{points ? drawn.body : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
-      </div>
-      {footer}
-    </section>
-  );
-});
-
-const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} label={{ value: 'step', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />;
-const legend = <Legend wrapperStyle={{ fontSize: 14 }} />;
-const margin = { top: 8, right: 16, bottom: 4, left: 0 };
 
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
 interface Series {
@@ -84,61 +40,80 @@ interface Series {
 function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
   const steps = useLab((s) => s.steps);
   const overlay = useOverlayRun();
-  const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
   const main = series[0];
+  const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
   const overlayLine = useMemo(() => (overlay ? stepLine(overlay.steps, main.value) : null), [overlay, main]);
+  const rows = useMemo(() => stepRows([...lines, ...(overlayLine ? [overlayLine] : [])]), [lines, overlayLine]);
   const overlayName = overlay ? `${main.name}, ${overlay.label.split(':')[0]}` : '';
+  const legendEl = useLegendIn([...series.map((sr) => sr.name), overlayName]);
+  const tip = useMemo(() => stepTip((step) => {
+    const m = atStep(steps, step);
+    const o = overlay && atStep(overlay.steps, step);
+    return [
+      ...series.map((sr) => ({ name: sr.name, color: sr.color, value: m && fin(sr.value(m)) })),
+      ...(overlay ? [{ name: overlayName, color: C.grey, value: o ? fin(main.value(o)) : undefined }] : []),
+    ];
+  }), [steps, series, overlay, overlayName, main]);
   const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
-      <LineChart margin={margin}>
-        <CartesianGrid strokeDasharray="3 3" />
-        {xAxis}
-        <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
-        <ChartTooltip />
-        {legend}
-        {series.map((sr, i) => (
-          <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
-        ))}
-        {overlayLine && <Line data={overlayLine} dataKey="v" name={overlayName} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
-      </LineChart>
-    </ResponsiveContainer>
-  ), [lines, overlayLine, overlayName, series, yDomain, yWidth]);
+    <PointedLineChart rows={rows}>
+      <CartesianGrid strokeDasharray="3 3" />
+      {xAxis}
+      <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
+      <ChartTooltip content={tip} />
+      {legendEl}
+      {series.map((sr, i) => (
+        <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
+      ))}
+      {overlayLine && <Line data={overlayLine} dataKey="v" name={overlayName} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
+    </PointedLineChart>
+  ), [rows, lines, overlayLine, tip, legendEl, overlayName, series, yDomain, yWidth]);
   return <ChartCard id={id} title={title} question={question} points={steps.length}>{body}</ChartCard>;
 }
 
 const reward = (m: StepMetrics) => m.reward;
 const accuracy = (m: StepMetrics) => m.accuracy;
+const heldout = (e: Pick<EvalMetrics, 'heldout_accuracy'>) => e.heldout_accuracy;
 
 export function RewardChart() {
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
   const overlay = useOverlayRun();
+  const overlayName = overlay ? overlay.label.split(':')[0] : '';
   const rewardLine = useMemo(() => stepLine(steps, reward), [steps]);
   const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
-  const heldout = useMemo(() => evals.map((e) => ({ step: e.step, heldout: e.heldout_accuracy })), [evals]);
-  const overlayLines = useMemo(() => overlay && {
-    name: overlay.label.split(':')[0],
-    reward: stepLine(overlay.steps, reward),
-    heldout: thinSeries(overlay.evals, (e) => e.heldout_accuracy).map((e) => ({ step: e.step, overlayHeldout: e.heldout_accuracy })),
-  }, [overlay]);
+  const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
+  const overlayLines = useMemo(() => overlay && { reward: stepLine(overlay.steps, reward), heldout: stepLine(overlay.evals, heldout) }, [overlay]);
+  const rows = useMemo(() => stepRows([rewardLine, accuracyLine, heldoutLine, ...(overlayLines ? [overlayLines.reward, overlayLines.heldout] : [])]), [rewardLine, accuracyLine, heldoutLine, overlayLines]);
+  const legendEl = useLegendIn(['reward', 'sampled accuracy', 'held-out accuracy', `reward, ${overlayName}`, `held-out, ${overlayName}`]);
+  const tip = useMemo(() => stepTip((step) => {
+    const m = atStep(steps, step), e = atStep(evals, step);
+    const o = overlay && atStep(overlay.steps, step), oe = overlay && atStep(overlay.evals, step);
+    return [
+      { name: 'reward', color: C.blue, value: m && fin(m.reward) },
+      { name: 'sampled accuracy', color: C.sky, value: m && fin(m.accuracy) },
+      { name: 'held-out accuracy', color: C.vermillion, value: e && fin(e.heldout_accuracy) },
+      ...(overlay ? [
+        { name: `reward, ${overlayName}`, color: C.grey, value: o ? fin(o.reward) : undefined },
+        { name: `held-out, ${overlayName}`, color: C.purple, value: oe ? fin(oe.heldout_accuracy) : undefined },
+      ] : []),
+    ];
+  }), [steps, evals, overlay, overlayName]);
   const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
-      <LineChart margin={margin}>
-        <CartesianGrid strokeDasharray="3 3" />
-        {xAxis}
-        <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-        <ChartTooltip />
-        {legend}
-        <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-        <Line data={accuracyLine} dataKey="v" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
-        <Line data={heldout} dataKey="heldout" name="held-out accuracy" stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
-        {overlayLines && <Line data={overlayLines.reward} dataKey="v" name={`reward, ${overlayLines.name}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
-        {overlayLines && <Line data={overlayLines.heldout} dataKey="overlayHeldout" name={`held-out, ${overlayLines.name}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
-      </LineChart>
-    </ResponsiveContainer>
-  ), [rewardLine, accuracyLine, heldout, overlayLines]);
+    <PointedLineChart rows={rows}>
+      <CartesianGrid strokeDasharray="3 3" />
+      {xAxis}
+      <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+      <ChartTooltip content={tip} />
+      {legendEl}
+      <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
+      <Line data={accuracyLine} dataKey="v" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
+      <Line data={heldoutLine} dataKey="v" name="held-out accuracy" stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
+      {overlayLines && <Line data={overlayLines.reward} dataKey="v" name={`reward, ${overlayName}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
+      {overlayLines && <Line data={overlayLines.heldout} dataKey="v" name={`held-out, ${overlayName}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
+    </PointedLineChart>
+  ), [rows, rewardLine, accuracyLine, heldoutLine, overlayLines, tip, legendEl, overlayName]);
   return (
-    <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={steps.length + heldout.length}>
+    <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={steps.length + evals.length}>
       {body}
     </ChartCard>
   );
@@ -251,6 +226,11 @@ export function PassAtKChart() {
   const evals = useLab((s) => s.evals);
   const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
   const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])) })), [evals]);
+  const legendEl = useLegendIn(ks.map((k) => `pass@${k}`));
+  const tip = useMemo(() => stepTip((step) => {
+    const e = atStep(evals, step);
+    return ks.map((k, i) => ({ name: `pass@${k}`, color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined }));
+  }), [evals, ks]);
   return (
     <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       <ResponsiveContainer width="100%" height="100%">
@@ -258,8 +238,8 @@ export function PassAtKChart() {
           <CartesianGrid strokeDasharray="3 3" />
           {xAxis}
           <YAxis domain={[0, 1]} tick={AXIS} width={44} />
-          <ChartTooltip />
-          {legend}
+          <ChartTooltip content={tip} />
+          {legendEl}
           {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={`pass@${k}`} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
         </LineChart>
       </ResponsiveContainer>

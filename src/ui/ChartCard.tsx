@@ -1,0 +1,119 @@
+/**
+ * The parts every chart card is made of: the card itself (title, question, stop signals, PNG
+ * export, drawn only where a student can see it), the shared axes and legends, and the
+ * per-step tooltip (the hovered step's exact values, from the whole history).
+ */
+import { memo, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Legend, LineChart, ResponsiveContainer, XAxis } from 'recharts';
+import type { ChartId } from '../rl/lessons.ts';
+import { getLesson } from '../rl/lessons.ts';
+import { useLab } from '../store/labStore.ts';
+import { download, svgToPng } from '../store/exports.ts';
+import { PointingAt, useDrawnWhenSeen, useLabStable } from './chartHooks.ts';
+import { fmt } from './palette.ts';
+
+export const AXIS = { fontSize: 15, fill: '#111' };
+export const H = 230;
+export const fin = (x: number) => (Number.isFinite(x) ? x : null);
+
+export const ChartCard = memo(function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
+  const mine = useLabStable((s) => s.signals.filter((sig) => sig.chart === id));
+  const lessonId = useLab((s) => s.lessonId);
+  const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
+  const ref = useRef<HTMLDivElement>(null);
+  const card = useRef<HTMLElement>(null);
+  const drawn = useDrawnWhenSeen(card, children);
+  const [pointing, setPointing] = useState(false); // the tooltip is mounted only then (ChartTooltip)
+  async function png() {
+    const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
+    if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
+  }
+  return (
+    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} data-frozen={drawn.frozen || undefined} aria-label={title} ref={card}>
+      <header>
+        <h3>{title}</h3>
+        <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
+      </header>
+      <p className="question">{question}</p>
+      {controls}
+      {mine.map((sig) => (
+        <div key={sig.id} className="signal" role="alert" data-testid={`signal-${sig.id}`}>
+          <strong>⚠ Stop signal (step {sig.step}):</strong> {sig.message}
+          <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
+        </div>
+      ))}
+      <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
+        onPointerEnter={() => setPointing(true)} onPointerLeave={() => setPointing(false)}
+        onFocus={() => setPointing(true)} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
+        <PointingAt.Provider value={pointing}>{points ? drawn.body : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
+      </div>
+      {footer}
+    </section>
+  );
+});
+
+export const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} label={{ value: 'step', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />;
+const LEGEND_STYLE = { fontSize: 14 };
+export const legend = <Legend wrapperStyle={LEGEND_STYLE} />;
+/**
+ * A legend in the order the lines are declared (recharts sorts by name otherwise): `names` are
+ * their names in order. The element is kept while the names are the same: a new sorter would
+ * make recharts store new legend settings and draw the chart once more.
+ */
+export function useLegendIn(names: readonly string[]) {
+  const key = names.join('\n');
+  return useMemo(() => <Legend wrapperStyle={LEGEND_STYLE} itemSorter={(item) => names.indexOf(String(item.value))} />, [key]);
+}
+export const margin = { top: 8, right: 16, bottom: 4, left: 0 };
+
+
+/** One entry of a per-step tooltip: a series' exact value at the hovered step (undefined: the series has no point there). */
+export interface TipEntry {
+  name: string;
+  color: string;
+  value: number | null | undefined;
+}
+
+/**
+ * The tooltip of a per-step chart: the hovered step and every series' exact value there, read
+ * from the whole history (the lines are thinned, so a step one line keeps another may not).
+ */
+export function stepTip(at: (step: number) => TipEntry[]) {
+  return function StepTip({ active, label }: { active?: boolean; label?: unknown }) {
+    if (!active || typeof label !== 'number') return null;
+    const entries = at(label).filter((e) => e.value !== undefined);
+    return (
+      <div className="chart-tip" data-testid="chart-tip">
+        <strong>step {label}</strong>
+        {entries.map((e) => <span key={e.name} style={{ color: e.color }}>{e.name}: {fmt(e.value)}</span>)}
+      </div>
+    );
+  };
+}
+
+/** The recorded metrics of `step` in a history (in step order), if it is there. */
+export function atStep<M extends { step: number }>(history: readonly M[], step: number): M | undefined {
+  let lo = 0, hi = history.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = history[mid].step;
+    if (s === step) return history[mid];
+    if (s < step) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/**
+ * A per-step LineChart whose lines carry their own points, given the chart's rows (stepRows)
+ * only while the pointer or focus is on it: the tooltip needs them to find the hovered step,
+ * and a redraw while a run streams is cheaper without them (about a fifth of it here).
+ */
+export function PointedLineChart({ rows, children }: { rows: readonly { step: number }[]; children: ReactNode }) {
+  const pointing = useContext(PointingAt);
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart data={pointing ? rows : undefined} margin={margin}>{children}</LineChart>
+    </ResponsiveContainer>
+  );
+}
