@@ -6,7 +6,8 @@ import { stubViteClient, watchErrors } from './reliability-page.ts';
 // offers to resume it exactly where it was. Storage that refuses (quota) is reported, not thrown.
 // Backend: the CPU reference (deterministic, so the resumed step can be compared exactly).
 
-const URL = '/?backend=cpu&numGenerations=5&promptsPerStep=3&evalEvery=3&beta=0.02&seed=7';
+// evalEvery = 5, the autosave's period: the save the reload finds falls on a step that ends with an evaluation
+const URL = '/?backend=cpu&numGenerations=5&promptsPerStep=3&evalEvery=5&beta=0.02&seed=7';
 const state = (page: Page, f: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${f}; })()`);
 const noTimes = ({ rollout_ms: _a, verify_ms: _b, update_ms: _c, ...m }: Record<string, unknown>) => m;
 
@@ -16,14 +17,26 @@ test('a reload mid-run offers the saved run and resumes it with identical settin
   await page.goto(URL);
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
   await expect(page.getByTestId('resume-offer')).toHaveCount(0); // nothing saved yet
+  // The first save at step 5 or later holds all further saves the moment it lands (a store
+  // listener runs inside the write that records it): the run goes on, and the reload finds
+  // exactly this save.
+  await page.evaluate(() => {
+    const lab = (window as any).__lab;
+    const stop = lab.store.subscribe((s: any) => {
+      if (!(s.lastSave?.step >= 5)) return;
+      lab.holdSaves();
+      (window as any).__heldAt = s.lastSave.step;
+      stop();
+    });
+  });
   await page.getByRole('button', { name: /Play/ }).click();
-  // Wait for a save, and for the step after it (what the uninterrupted run does next).
-  await page.waitForFunction(() => {
+  // Wait for the step after the save (what the uninterrupted run does next), and take the run as the page shows it.
+  const saved = (await (await page.waitForFunction(() => {
+    const at = (window as any).__heldAt;
     const s = (window as any).__lab.store.getState();
-    return s.lastSave && s.lastSave.step >= 5 && s.steps.some((m: any) => m.step === s.lastSave.step);
-  }, null, { timeout: 120_000 });
-  const saved = (await state(page, `({ at: s.lastSave.step, settings: s.settings, steps: s.steps.filter((m) => m.step < s.lastSave.step),
-    evals: s.evals.filter((e) => e.step <= s.lastSave.step), next: s.steps.find((m) => m.step === s.lastSave.step), running: s.status })`)) as any;
+    const next = at !== undefined && s.steps.find((m: any) => m.step === at);
+    return next && { at, settings: s.settings, steps: s.steps.filter((m: any) => m.step < at), evals: s.evals.filter((e: any) => e.step <= at), next, running: s.status };
+  }, null, { timeout: 120_000 })).jsonValue()) as any;
   expect(saved.running).toBe('running'); // the reload comes mid-run
   const url = page.url();
   await page.reload();
@@ -38,6 +51,7 @@ test('a reload mid-run offers the saved run and resumes it with identical settin
   expect(back.settings).toEqual(saved.settings);
   expect(back.steps).toEqual(saved.steps);
   expect(back.evals).toEqual(saved.evals);
+  expect(back.evals.at(-1).step).toBe(saved.at); // the saved step's own evaluation is in the save
   expect(page.url()).toBe(url);
   await expect(page.getByTestId('engine-line')).toContainText(`Resumed the run saved in this browser at step ${saved.at}`);
 

@@ -49,6 +49,8 @@ export class Autosave {
   /** The newest snapshot not written yet (a burst of requests writes only the last). */
   private pending: Snapshot | null = null;
   private chain: Promise<void> = Promise.resolve();
+  /** Saves are held (a test's hook: what is saved now stays the saved run until the page goes). */
+  private held = false;
 
   constructor(private readonly host: AutosaveHost, private readonly store: SavedRunSlot = new RunStore()) {}
 
@@ -103,8 +105,14 @@ export class Autosave {
     this.pending = null;
   }
 
+  /** Write no more saves, not even one already asked for (the browser tests' hook: the saved run stays the one saved last). */
+  hold(): void {
+    this.held = true;
+  }
+
   /** Save the run as it is now; mid-step, as it is when the step ends. Saves are serialised. */
   request(): void {
+    if (this.held) return;
     const run = this.host.current();
     if (run?.trainer.inStep) {
       this.deferred = true;
@@ -158,7 +166,7 @@ export class Autosave {
   private async write(): Promise<void> {
     const snap = this.pending;
     this.pending = null;
-    if (!snap) return;
+    if (!snap || this.held) return;
     let record: SavedRunRecord;
     try {
       record = { ...snap.record, ...snap.encode() };

@@ -64,6 +64,8 @@ export function debugHooks(session: LabSession) {
       return { weights: maxAbsDiff(w, good.weights), m: maxAbsDiff(o.m, good.optimizer.m), v: maxAbsDiff(o.v, good.optimizer.v), step: [o.step, good.optimizer.step], finite: w.every(Number.isFinite) };
     },
     savesSettled: () => session.autosave.settled(),
+    /** Write no more saves: the run saved last stays the saved run while this one goes on. */
+    holdSaves: () => session.autosave.hold(),
     /** The page bench: a recorded run's history into the store, and more of its steps through the run loop's recorder. */
     replay: replayHooks(session.frames, session.recorder),
   };
