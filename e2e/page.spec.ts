@@ -67,6 +67,18 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   }
   await page.mouse.move(0, 0);
   await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
+  // The keyboard: a focused chart walks its tooltip along the steps with → (and takes no training step).
+  const started = await page.evaluate(() => (window as any).__lab.store.getState().stepsStarted);
+  const entropy = page.getByTestId('chart-entropy');
+  await entropy.locator('svg.recharts-surface[role="application"]').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(entropy.getByTestId('chart-tip')).toContainText(/^step \d+entropy: [\d.]+/);
+  // a step the keys had started shows in the store within about a second here: none may start in 4 s
+  const stepStarted = await page.waitForFunction((n) => (window as any).__lab.store.getState().stepsStarted > n, started, { timeout: 4_000 }).then(() => true, () => false);
+  expect(stepStarted, 'an arrow key on a focused chart started a training step').toBe(false);
+  await page.locator('h1').click(); // the page has the keyboard again
+  await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
   await page.locator('h1').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/first-page.png' });
   expect(errors).toEqual([]);

@@ -9,13 +9,16 @@ const SPEEDS = [
   { label: 'Slow', ms: 1000 },
 ];
 
-/** Space plays/pauses, → steps, ← goes back a phase — unless a form control has the keyboard. */
+/**
+ * Space plays/pauses, → steps, ← goes back a phase — unless a form control or a chart has the
+ * keyboard (a focused chart, role "application", moves its tooltip from step to step with ← →).
+ */
 export function useTransportKeys() {
   const lab = useSession();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
-      if (t && (t.closest('input, select, textarea, button, [contenteditable="true"]'))) return;
+      if (t && (t.closest('input, select, textarea, button, [contenteditable="true"], [role="application"]'))) return;
       if (e.key === ' ') { e.preventDefault(); lab.togglePlay(); }
       else if (e.key === 'ArrowRight') { e.preventDefault(); void lab.stepOnce(); }
       else if (e.key === 'ArrowLeft' && useLab.getState().stepMode) { e.preventDefault(); lab.stepBack(); }
