@@ -28,6 +28,7 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   const strip = page.getByTestId('group-strip');
   await expect(strip.getByRole('button')).toHaveCount(32);
   await expect(strip.getByRole('button').first()).toHaveText(/^P1 \d\/8 [+-]/);
+  await expect(strip).toContainText("the signed number is the group's mean Δ log π"); // said on the page, not only in a title
   // the step opened on the first group that teaches (its rewards differ)
   const teaching = await page.evaluate(() => (window as any).__lab.store.getState().inspector.rollout.groups.findIndex((g: any) => g.answers.some((a: any) => a.reward !== g.answers[0].reward)));
   expect(teaching).toBeGreaterThanOrEqual(0);

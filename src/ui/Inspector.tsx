@@ -72,7 +72,7 @@ function GroupStrip({ ins }: { ins: InspectorState }) {
           </button>
         );
       })}
-      <span className="note"> n/G: answers that pass. Green: some A ≠ 0, it teaches ({ins.rollout!.groups.some((g) => groupTeaches(g) === 'baseline') ? 'here also groups of equal rewards: the batch-mean baseline gives them A ≠ 0' : 'its rewards differ'}). Grey: A = 0 for every answer (all rewards equal).</span>
+      <span className="note"> n/G: answers that pass. Green: some A ≠ 0, it teaches ({ins.rollout!.groups.some((g) => groupTeaches(g) === 'baseline') ? 'here also groups of equal rewards: the batch-mean baseline gives them A ≠ 0' : 'its rewards differ'}). Grey: A = 0 for every answer (all rewards equal).{ins.details && ' After the update, the signed number is the group\'s mean Δ log π: a grey group moves too (every update moves the weights all answers share).'}</span>
     </div>
   );
 }
