@@ -49,3 +49,22 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   await expect(terms).toContainText(/dL\/d log π = /);
   await page.screenshot({ path: 'test-results/step-through-focus.png' });
 });
+
+test('a batch where no answer has A ≠ 0 is said in words: the gradient pushed nothing', async ({ page }) => {
+  // a fresh random init on a task without a shipped base, no format reward: every answer fails, every A = 0
+  await page.goto('/?backend=cpu&task=countdown&formatReward=0&promptsPerStep=4&numGenerations=4');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  await page.getByLabel('Step through one update').check();
+  await page.getByRole('button', { name: /Start: sample a rollout/ }).click();
+  const phase = page.getByTestId('inspector-phase');
+  await expect(phase).toHaveAttribute('data-phase', 'prompts', { timeout: 60_000 });
+  await page.locator('h1').click();
+  for (const next of ['answers', 'verdicts', 'advantages', 'ratios', 'update']) {
+    await page.keyboard.press('ArrowRight');
+    await expect(phase).toHaveAttribute('data-phase', next, { timeout: 60_000 });
+  }
+  const pushed = await page.evaluate(() => (window as any).__lab.store.getState().inspector.rollout.groups.flatMap((g: any) => g.answers).filter((a: any) => a.advantage !== 0).length);
+  expect(pushed).toBe(0);
+  await expect(page.getByTestId('update-summary')).toContainText('No answer in this batch has A ≠ 0 (every group\'s rewards are equal), so the policy gradient pushed nothing');
+  await expect(page.getByTestId('update-summary')).not.toContainText('0 of 0');
+});
