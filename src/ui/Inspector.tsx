@@ -287,7 +287,7 @@ function Update({ ins }: { ins: InspectorState }) {
     <div>
       <p className="verdict-summary" data-testid="update-summary">
         {pos.length + neg.length === 0
-          ? <>No answer in this batch has A ≠ 0 (every group's rewards are equal), so the policy gradient pushed nothing: what moved the weights (and the log π below) is the KL leash if β &gt; 0, an entropy bonus if any, and AdamW's momentum from earlier steps.</>
+          ? <>No answer in this batch has A ≠ 0 (every group's rewards are equal), so the policy gradient pushed nothing: any change in the log π below came from the KL leash (β &gt; 0), an entropy bonus, or AdamW's momentum from earlier steps.</>
           : <>Answers with A &gt; 0 that became more likely: <strong>{up} of {pos.length}</strong>. Answers with A &lt; 0 that became less likely: <strong>{down} of {neg.length}</strong>.</>}
       </p>
       {pos.length + neg.length > 0 && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
