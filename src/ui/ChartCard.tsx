@@ -11,6 +11,7 @@ import { useLab } from '../store/labStore.ts';
 import { download, svgToPng } from '../store/exports.ts';
 import { PointingAt, useDrawnWhenSeen, useLabStable } from './chartHooks.ts';
 import { fmt } from './palette.ts';
+import { stepRows, type LinePoint } from '../store/thin.ts';
 
 export const AXIS = { fontSize: 15, fill: '#111' };
 export const H = 230;
@@ -104,16 +105,18 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
 }
 
 /**
- * A per-step LineChart whose lines carry their own points, given the chart's rows (stepRows)
- * only while the pointer or focus is on it: the tooltip needs them to find the hovered step,
- * and while a run streams the chart redraws without them, at the cost it had before (page-bench:
- * 101–111 ms a redraw, against 124–211 ms with the rows always given, on a noisy machine).
+ * A per-step LineChart whose lines carry their own points (`lines`: each one's thinned points),
+ * given the chart's rows (stepRows: every step a line keeps) only while the pointer or focus is
+ * on it: the tooltip needs them to find the hovered step. While a run streams the rows are
+ * neither made nor drawn, so a redraw costs what it did before (page-bench: 101–111 ms a redraw,
+ * against 124–211 ms with the rows always given, on a noisy machine).
  */
-export function PointedLineChart({ rows, children }: { rows: readonly { step: number }[]; children: ReactNode }) {
+export function PointedLineChart({ lines, children }: { lines: readonly (readonly LinePoint[])[]; children: ReactNode }) {
   const pointing = useContext(PointingAt);
+  const rows = useMemo(() => (pointing ? stepRows(lines) : undefined), [pointing, lines]);
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={pointing ? rows : undefined} margin={margin}>{children}</LineChart>
+      <LineChart data={rows} margin={margin}>{children}</LineChart>
     </ResponsiveContainer>
   );
 }

@@ -24,7 +24,7 @@ import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
 import { ChartTooltip, useOverlayRun, useStable } from './chartHooks.ts';
 import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn, xAxis } from './ChartCard.tsx';
-import { stepLine, stepRows } from '../store/thin.ts';
+import { stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
@@ -43,7 +43,7 @@ function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: 
   const main = series[0];
   const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
   const overlayLine = useMemo(() => (overlay ? stepLine(overlay.steps, main.value) : null), [overlay, main]);
-  const rows = useMemo(() => stepRows([...lines, ...(overlayLine ? [overlayLine] : [])]), [lines, overlayLine]);
+  const all = useMemo(() => [...lines, ...(overlayLine ? [overlayLine] : [])], [lines, overlayLine]);
   const overlayName = overlay ? `${main.name}, ${overlay.label.split(':')[0]}` : '';
   const legendEl = useLegendIn([...series.map((sr) => sr.name), overlayName]);
   const tip = useMemo(() => stepTip((step) => {
@@ -55,7 +55,7 @@ function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: 
     ];
   }), [steps, series, overlay, overlayName, main]);
   const body = useMemo(() => (
-    <PointedLineChart rows={rows}>
+    <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
       <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
@@ -66,7 +66,7 @@ function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: 
       ))}
       {overlayLine && <Line data={overlayLine} dataKey="v" name={overlayName} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
     </PointedLineChart>
-  ), [rows, lines, overlayLine, tip, legendEl, overlayName, series, yDomain, yWidth]);
+  ), [all, lines, overlayLine, tip, legendEl, overlayName, series, yDomain, yWidth]);
   return <ChartCard id={id} title={title} question={question} points={steps.length}>{body}</ChartCard>;
 }
 
@@ -83,7 +83,7 @@ export function RewardChart() {
   const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
   const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
   const overlayLines = useMemo(() => overlay && { reward: stepLine(overlay.steps, reward), heldout: stepLine(overlay.evals, heldout) }, [overlay]);
-  const rows = useMemo(() => stepRows([rewardLine, accuracyLine, heldoutLine, ...(overlayLines ? [overlayLines.reward, overlayLines.heldout] : [])]), [rewardLine, accuracyLine, heldoutLine, overlayLines]);
+  const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...(overlayLines ? [overlayLines.reward, overlayLines.heldout] : [])], [rewardLine, accuracyLine, heldoutLine, overlayLines]);
   const legendEl = useLegendIn(['reward', 'sampled accuracy', 'held-out accuracy', `reward, ${overlayName}`, `held-out, ${overlayName}`]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atStep(steps, step), e = atStep(evals, step);
@@ -99,7 +99,7 @@ export function RewardChart() {
     ];
   }), [steps, evals, overlay, overlayName]);
   const body = useMemo(() => (
-    <PointedLineChart rows={rows}>
+    <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
       <YAxis domain={[0, 1]} tick={AXIS} width={44} />
@@ -111,7 +111,7 @@ export function RewardChart() {
       {overlayLines && <Line data={overlayLines.reward} dataKey="v" name={`reward, ${overlayName}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
       {overlayLines && <Line data={overlayLines.heldout} dataKey="v" name={`held-out, ${overlayName}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
     </PointedLineChart>
-  ), [rows, rewardLine, accuracyLine, heldoutLine, overlayLines, tip, legendEl, overlayName]);
+  ), [all, rewardLine, accuracyLine, heldoutLine, overlayLines, tip, legendEl, overlayName]);
   return (
     <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={steps.length + evals.length}>
       {body}

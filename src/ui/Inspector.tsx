@@ -283,14 +283,15 @@ function Update({ ins }: { ins: InspectorState }) {
   const down = neg.filter((r) => r.d.logpAfter < r.d.logpBefore).length;
   const [[fp]] = shown(ins);
   const rows = all.filter((r) => r.p === fp);
+  const pushed = pos.length + neg.length > 0; // some answer has A ≠ 0
   return (
     <div>
       <p className="verdict-summary" data-testid="update-summary">
-        {pos.length + neg.length === 0
+        {!pushed
           ? <>No answer in this batch has A ≠ 0 (every group's rewards are equal), so the policy gradient pushed nothing: any change in the log π below came from the KL leash (β &gt; 0), an entropy bonus, or AdamW's momentum from earlier steps.</>
           : <>Answers with A &gt; 0 that became more likely: <strong>{up} of {pos.length}</strong>. Answers with A &lt; 0 that became less likely: <strong>{down} of {neg.length}</strong>.</>}
       </p>
-      {pos.length + neg.length > 0 && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
+      {pushed && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
       <table className="answers wide">
         <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th><th>after</th><th>Δ</th></tr></thead>
         <tbody>
