@@ -41,15 +41,15 @@ test('matched tokens: GRPO then RFT as they train, best-of-N on the base, at the
   await expect(marks).toHaveCount(2);
   await expect(marks.nth(0).locator('.recharts-scatter-symbol')).toHaveCount(grpo.evals.length);
   await expect(marks.nth(1).locator('.recharts-scatter-symbol')).toHaveCount(4);
-  await expect(chart.locator('.recharts-legend-wrapper')).toContainText('GRPO, this run (pass@1)');
-  await expect(chart.locator('.recharts-legend-wrapper')).toContainText('best-of-N, base (pass@N)');
+  await expect(chart.locator('.recharts-legend-wrapper')).toContainText('GRPO, this run: held-out pass@1 (sampled)');
+  await expect(chart.locator('.recharts-legend-wrapper')).toContainText('best-of-N on the base: held-out pass@N (sampled)');
 
   // Q moves every point by its own rule: best-of-N ×10 exactly, the trained points by Q·L̄ only
   await chart.getByTestId('tokens-questions').selectOption('10000');
   expect(await rows()).toEqual([...expected(grpo.steps, grpo.evals, 10_000, 'GRPO (this run)'), ...bestOfN(base, 10_000)]);
   await chart.getByTestId('tokens-questions').selectOption('1000');
 
-  // RFT from the same base: the GRPO run stays on the chart as the previous run
+  // RFT from the same base: the GRPO run stays on the chart, a sibling variant named by lesson and variant
   await page.getByRole('button', { name: 'Rejection-sampling fine-tuning' }).click();
   await expect(status).toContainText('paused · 0 steps', { timeout: 60_000 });
   await play(2);
@@ -59,11 +59,12 @@ test('matched tokens: GRPO then RFT as they train, best-of-N on the base, at the
   expect(rft.evals[0].pass_at_k).toEqual(base.pass_at_k); // the same base, the same held-out samples
   expect(await rows()).toEqual([
     ...expected(rft.steps, rft.evals, 1000, 'RFT (this run)'),
-    ...expected(prev.steps, prev.evals, 1000, `GRPO, ${prev.label.split(':')[0]}`),
+    ...expected(prev.steps, prev.evals, 1000, prev.name),
     ...bestOfN(rft.evals[0], 1000),
   ]);
   await expect(marks).toHaveCount(3);
-  await expect(chart.locator('.recharts-legend-wrapper')).toContainText('GRPO, Run 1 (pass@1)');
+  await expect(chart.locator('.recharts-legend-wrapper')).toContainText('5 · GRPO: held-out pass@1 (sampled)');
+  expect(prev.name).toBe('5 · GRPO');
   await chart.scrollIntoViewIfNeeded();
   await chart.screenshot({ path: 'test-results/tokens-1280.png' });
   await page.setViewportSize({ width: 1920, height: 1080 });

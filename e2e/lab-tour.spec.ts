@@ -120,13 +120,15 @@ test('tour: keyboard controls, 20 steps with every chart, one update phase by ph
       await page.locator('h1').click();
       await page.keyboard.press('ArrowRight');
       await expect(page.getByTestId('run-status')).toContainText('paused · 1 step', { timeout: 60_000 });
-      // The overlay is the run just ended: lesson 6's first variant, one step (its thinking share is on the chart).
-      const prev = await state(page, 's.runs[0]') as { id: number; settings: { task: string }; steps: unknown[] };
+      // The overlay is the run just ended: lesson 6's first variant, one step (its thinking share is on the chart),
+      // named by lesson and variant (its sibling on another task: that contrast is the lesson, src/store/overlays.ts).
+      const prev = await state(page, 's.runs[0]') as { id: number; name: string; settings: { task: string }; steps: unknown[] };
       expect(prev.settings.task).toBe('modsum');
       expect(prev.steps.length).toBe(1);
       expect(await state(page, 's.overlayRunId')).toBe(prev.id);
-      await expect(page.getByTestId('chart-thinking')).toContainText(`share thinking, Run ${prev.id}`);
-      await expect(page.getByTestId('chart-entropy')).toContainText(`entropy, Run ${prev.id}`);
+      expect(prev.name).toBe(`6 · ${LESSONS.find((x) => x.id === 'scratchpad')!.variants[0].label}`);
+      await expect(page.getByTestId('chart-thinking')).toContainText(`share thinking, ${prev.name}`);
+      await expect(page.getByTestId('chart-entropy')).toContainText(`entropy, ${prev.name}`);
       await page.getByTestId('chart-thinking').screenshot({ path: 'test-results/lab-thinking.png' });
     } else if (l.settings.task === 'add') await expect(page.getByTestId('chart-thinking')).toHaveCount(0);
   }

@@ -43,8 +43,9 @@ export async function startingWeights(s: Settings, imported: ImportedModel | nul
     const res = await fetch(`${import.meta.env.BASE_URL}checkpoints/${base.file}`);
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const ck = decodeCheckpoint(new Uint8Array(await res.arrayBuffer()));
-    const acc = ck.metadata.heldoutAccuracy;
-    notices.push(`Base checkpoint ${base.file} (SFT cold start${typeof acc === 'number' ? `, held-out accuracy ${acc.toFixed(2)}` : ''}).`);
+    // no held-out figure here: the checkpoint's own (pretrain's 64 prompts) is not this run's held-out set;
+    // the engine line quotes the run's step-0 evaluation once it exists (views.ts stepZeroSentence)
+    notices.push(`Base checkpoint ${base.file} (SFT cold start).`);
     return { config: ck.config, weights: ck.weights };
   } catch (e) {
     notices.push(`The base checkpoint ${base.file} could not be loaded (${(e as Error).message.slice(0, 80)}): starting from a fresh random init (seed ${s.seed}).`);

@@ -22,7 +22,8 @@ import { detectStopSignals } from '../rl/stopSignals.ts';
 import { GrpoTrainer } from '../rl/trainer.ts';
 import type { FaultNotice, LabState } from '../store/labStore.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
-import { archivedRun } from '../store/views.ts';
+import { archivedRun, EVAL_SIZE } from '../store/views.ts';
+import { keptRuns, nextOverlayId, runOrigin } from '../store/overlays.ts';
 import { FrameBatch } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
@@ -32,8 +33,6 @@ import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
 import { deviceLostSentence } from './sentences.ts';
 
-/** Held-out prompts per evaluation (greedy accuracy and pass@k). */
-const EVAL_SIZE = 24;
 const MAX_SAVED_RUNS = 5;
 
 /** The zustand store's two functions the session needs (useLab in the page, any store in tests). */
@@ -53,8 +52,6 @@ export class LabSession {
   private imported: ImportedModel | null = null;
   /** Task/difficulty/seed/backend/imported model the run was loaded for (a change before the first step reloads). */
   private loadedKey = '';
-  /** The lesson the loaded run was started under (the store's lessonId may already name the next one). */
-  private runLesson: { id: string | null; variant: number } = { id: null, variant: 0 };
   private runCounter = 0;
   private loading: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
@@ -125,8 +122,9 @@ export class LabSession {
   private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null): Promise<void> {
     const run = async () => {
       const s = this.get().settings;
-      this.runLesson = { id: this.get().lessonId, variant: this.get().lessonVariant };
-      this.set({ status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
+      // where this run starts (the store's lesson may name the next one by the time it is archived); a chosen overlay stays only if comparable
+      const origin = runOrigin(s, { id: this.get().lessonId, variant: this.get().lessonVariant }, this.imported?.name ?? null);
+      this.set({ liveOrigin: origin, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, origin), status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
       await this.stepThrough.abandon();
       this.backend?.dispose();
       this.backend = null;
@@ -287,7 +285,7 @@ export class LabSession {
     if (r.ok) this.autosave.request();
   }
 
-  /** Reset to the starting weights (the current run is kept in the recent runs list and overlaid). */
+  /** Reset to the starting weights (the current run is kept in the recent runs list, overlaid on the next one if comparable: overlays.ts). */
   async reset(): Promise<void> {
     await this.stopLoop();
     if (this.loading) await this.loading;
@@ -302,8 +300,9 @@ export class LabSession {
     const s = this.get();
     if (!s.steps.length) return;
     // what the run was made with: the trainer's settings (the store's may already be the next run's, e.g. a lesson variant)
-    const run = archivedRun(s, this.trainer?.settings ?? s.settings, this.runLesson, ++this.runCounter);
-    this.set({ runs: [run, ...s.runs].slice(0, MAX_SAVED_RUNS), overlayRunId: run.id });
+    const rs = this.trainer?.settings ?? s.settings;
+    const run = archivedRun(s, rs, s.liveOrigin ?? runOrigin(rs, { id: null, variant: 0 }, null), ++this.runCounter);
+    this.set({ runs: keptRuns([run, ...s.runs], MAX_SAVED_RUNS), overlayRunId: run.id }); // the next run's load keeps it overlaid only if comparable
   }
 
   // ---- settings, lessons, view ---------------------------------------------------------------
@@ -314,7 +313,7 @@ export class LabSession {
   }
 
   /**
-   * One click: the lesson's base checkpoint, knobs and text; the current run is kept for overlay.
+   * One click: the lesson's base checkpoint, knobs and text; the current run is kept, and overlaid only beside its siblings.
    * The seed stays (no lesson sets it): a teacher's variants on seed 3 all see seed 3's prompts.
    */
   async applyLesson(id: string, variant = 0): Promise<void> {
@@ -341,6 +340,10 @@ export class LabSession {
   }
   setOverlay(id: number | null): void {
     this.set({ overlayRunId: id });
+  }
+  /** Pin a finished run (overlaid beside any run, kept in the list) or unpin it. */
+  pinRun(id: number, pinned: boolean): void {
+    this.set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, pinned } : r)) }));
   }
   dismissUrlNotices(): void {
     this.set({ urlNotices: [] });

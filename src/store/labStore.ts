@@ -12,6 +12,7 @@ import type { ObjectiveComparison } from '../rl/counterfactual.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
 import type { BackendPref } from './url.ts';
+import type { RunOrigin } from './overlays.ts';
 
 /** One answer of the latest rollout, as plain data for the charts and the inspector. */
 export interface AnswerView {
@@ -66,6 +67,12 @@ export interface PresenterState {
 export interface SavedRun {
   id: number;
   label: string;
+  /** Its name on the charts, "<lesson number> · <variant>" (overlays.ts). */
+  name: string;
+  /** Where it started (lesson, variant, task, difficulty, seed, base): what it can be compared with. */
+  origin: RunOrigin;
+  /** Pinned by the user: overlaid whatever the live run is, and kept in the list. */
+  pinned: boolean;
   settings: Settings;
   steps: StepMetrics[];
   evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'mean_length'>[];
@@ -120,7 +127,10 @@ export interface LabState {
   inspector: InspectorState | null;
 
   runs: SavedRun[];
+  /** The chosen overlay: drawn only while comparable to the live run (overlays.ts); pinned runs are drawn as well. */
   overlayRunId: number | null;
+  /** Where the live run started (set when it loads). */
+  liveOrigin: RunOrigin | null;
 
   /** Faults met so far (newest last); the page shows each in one or two sentences. */
   faults: FaultNotice[];
@@ -166,6 +176,7 @@ export const useLab = create<LabState>()(() => ({
   inspector: null,
   runs: [],
   overlayRunId: null,
+  liveOrigin: null,
   faults: [],
   lastRecovery: null,
   discardedSteps: 0,

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import { probeWebGPU, type WebGPUInfo } from './webgpuInfo.ts';
 import { useLab } from '../store/labStore.ts';
+import { stepZeroSentence } from '../store/views.ts';
 import { useSession } from './session.tsx';
 import { Controls } from './Controls.tsx';
 import { Transport, useTransportKeys } from './Transport.tsx';
@@ -23,6 +24,7 @@ function Notices() {
   const engine = useLab((s) => s.engineNotices);
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
+  const stepZero = useLab((s) => stepZeroSentence(s.evals)); // the same step-0 figure as the status line and the chart
   const faults = useLab((s) => s.faults);
   const offer = useLab((s) => s.resumeOffer);
   const lab = useSession();
@@ -44,7 +46,7 @@ function Notices() {
       )}
       {backend && (
         <p className={`notice engine-${backend}`} data-testid="engine-line">
-          Engine: {backend === 'webgpu' ? 'WebGPU' : <strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>}. {engine.join(' ')}
+          Engine: {backend === 'webgpu' ? 'WebGPU' : <strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>}. {engine.join(' ')}{stepZero && ` ${stepZero}`}
         </p>
       )}
       {faults.map((f, i) => <p key={i} className="notice warn" role="alert" data-testid={`fault-${f.kind}`}>{f.text}</p>)}

@@ -11,18 +11,18 @@
  * last drawing until it scrolls into view or the run stops (chartHooks.ts, useDrawnWhenSeen).
  * The card, the axes and the per-step tooltip are in ChartCard.tsx.
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
-  Bar, CartesianGrid, ComposedChart, LabelList, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
+  Bar, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
-import { fmt2 } from '../rl/claims.ts';
-import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { ChartTooltip, useOverlayRun, useStable } from './chartHooks.ts';
+import { ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
+import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
+import { MatchedTokensChart } from './MatchedTokensChart.tsx';
 import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn, xAxis } from './ChartCard.tsx';
 import { stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
@@ -36,24 +36,22 @@ interface Series {
   width?: number;
 }
 
-/** A card of per-step lines (most charts): the x axis is the step, one thinned line per series. */
+/** A card of per-step lines (most charts): the x axis is the step, one thinned line per series; each overlaid run draws the first series. */
 function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
   const steps = useLab((s) => s.steps);
-  const overlay = useOverlayRun();
+  const overlays = useOverlays();
   const main = series[0];
   const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
-  const overlayLine = useMemo(() => (overlay ? stepLine(overlay.steps, main.value) : null), [overlay, main]);
-  const all = useMemo(() => [...lines, ...(overlayLine ? [overlayLine] : [])], [lines, overlayLine]);
-  const overlayName = overlay ? `${main.name}, ${overlay.label.split(':')[0]}` : '';
-  const legendEl = useLegendIn([...series.map((sr) => sr.name), overlayName]);
+  const others = useMemo(() => overlays.map((o) => ({ ...o, name: `${main.name}, ${o.name}`, line: stepLine(o.run.steps, main.value) })), [overlays, main]);
+  const all = useMemo(() => [...lines, ...others.map((o) => o.line)], [lines, others]);
+  const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name)]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atStep(steps, step);
-    const o = overlay && atStep(overlay.steps, step);
     return [
       ...series.map((sr) => ({ name: sr.name, color: sr.color, value: m && fin(sr.value(m)) })),
-      ...(overlay ? [{ name: overlayName, color: C.grey, value: o ? fin(main.value(o)) : undefined }] : []),
+      ...others.map((o) => { const x = atStep(o.run.steps, step); return { name: o.name, color: o.color, value: x ? fin(main.value(x)) : undefined }; }),
     ];
-  }), [steps, series, overlay, overlayName, main]);
+  }), [steps, series, others, main]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
@@ -64,40 +62,41 @@ function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: 
       {series.map((sr, i) => (
         <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
       ))}
-      {overlayLine && <Line data={overlayLine} dataKey="v" name={overlayName} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />}
+      {others.map((o) => <Line key={`run${o.run.id}`} data={o.line} dataKey="v" name={o.name} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />)}
     </PointedLineChart>
-  ), [all, lines, overlayLine, tip, legendEl, overlayName, series, yDomain, yWidth]);
+  ), [all, lines, others, tip, legendEl, series, yDomain, yWidth]);
   return <ChartCard id={id} title={title} question={question} points={steps.length}>{body}</ChartCard>;
 }
 
 const reward = (m: StepMetrics) => m.reward;
 const accuracy = (m: StepMetrics) => m.accuracy;
 const heldout = (e: Pick<EvalMetrics, 'heldout_accuracy'>) => e.heldout_accuracy;
+const TRAIN_ACC = 'training accuracy (sampled)';
 
 export function RewardChart() {
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
-  const overlay = useOverlayRun();
-  const overlayName = overlay ? overlay.label.split(':')[0] : '';
+  const overlays = useOverlays();
   const rewardLine = useMemo(() => stepLine(steps, reward), [steps]);
   const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
   const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
-  const overlayLines = useMemo(() => overlay && { reward: stepLine(overlay.steps, reward), heldout: stepLine(overlay.evals, heldout) }, [overlay]);
-  const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...(overlayLines ? [overlayLines.reward, overlayLines.heldout] : [])], [rewardLine, accuracyLine, heldoutLine, overlayLines]);
-  const legendEl = useLegendIn(['reward', 'sampled accuracy', 'held-out accuracy', `reward, ${overlayName}`, `held-out, ${overlayName}`]);
+  const others = useMemo(() => overlays.map((o) => ({
+    ...o, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(o.run.steps, reward), heldout: stepLine(o.run.evals, heldout),
+  })), [overlays]);
+  const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...others.flatMap((o) => [o.reward, o.heldout])], [rewardLine, accuracyLine, heldoutLine, others]);
+  const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName])]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atStep(steps, step), e = atStep(evals, step);
-    const o = overlay && atStep(overlay.steps, step), oe = overlay && atStep(overlay.evals, step);
     return [
       { name: 'reward', color: C.blue, value: m && fin(m.reward) },
-      { name: 'sampled accuracy', color: C.sky, value: m && fin(m.accuracy) },
-      { name: 'held-out accuracy', color: C.vermillion, value: e && fin(e.heldout_accuracy) },
-      ...(overlay ? [
-        { name: `reward, ${overlayName}`, color: C.grey, value: o ? fin(o.reward) : undefined },
-        { name: `held-out, ${overlayName}`, color: C.purple, value: oe ? fin(oe.heldout_accuracy) : undefined },
-      ] : []),
+      { name: TRAIN_ACC, color: C.sky, value: m && fin(m.accuracy) },
+      { name: HELDOUT_GREEDY, color: C.vermillion, value: e && fin(e.heldout_accuracy) },
+      ...others.flatMap((o) => {
+        const x = atStep(o.run.steps, step), xe = atStep(o.run.evals, step);
+        return [{ name: o.rewardName, color: o.color, value: x ? fin(x.reward) : undefined }, { name: o.heldoutName, color: C.purple, value: xe ? fin(xe.heldout_accuracy) : undefined }];
+      }),
     ];
-  }), [steps, evals, overlay, overlayName]);
+  }), [steps, evals, others]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
@@ -106,14 +105,14 @@ export function RewardChart() {
       <ChartTooltip content={tip} />
       {legendEl}
       <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-      <Line data={accuracyLine} dataKey="v" name="sampled accuracy" stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
-      <Line data={heldoutLine} dataKey="v" name="held-out accuracy" stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
-      {overlayLines && <Line data={overlayLines.reward} dataKey="v" name={`reward, ${overlayName}`} stroke={C.grey} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />}
-      {overlayLines && <Line data={overlayLines.heldout} dataKey="v" name={`held-out, ${overlayName}`} stroke={C.purple} strokeDasharray="6 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
+      <Line data={accuracyLine} dataKey="v" name={TRAIN_ACC} stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
+      <Line data={heldoutLine} dataKey="v" name={HELDOUT_GREEDY} stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
+      {others.map((o) => <Line key={`r${o.run.id}`} data={o.reward} dataKey="v" name={o.rewardName} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} />)}
+      {others.map((o) => <Line key={`h${o.run.id}`} data={o.heldout} dataKey="v" name={o.heldoutName} stroke={C.purple} strokeDasharray={o.dash} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />)}
     </PointedLineChart>
-  ), [all, rewardLine, accuracyLine, heldoutLine, overlayLines, tip, legendEl, overlayName]);
+  ), [all, rewardLine, accuracyLine, heldoutLine, others, tip, legendEl]);
   return (
-    <ChartCard id="reward" title="Reward and held-out accuracy" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts." points={steps.length + evals.length}>
+    <ChartCard id="reward" title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned)." points={steps.length + evals.length}>
       {body}
     </ChartCard>
   );
@@ -221,18 +220,20 @@ export function KlChart() {
 }
 
 const K_COLORS = [C.vermillion, C.orange, C.green, C.blue, C.purple, C.black];
+/** pass@k from the evaluation's G sampled answers per held-out prompt ("held-out pass@1 (sampled)", not the greedy accuracy). */
+const passName = (k: string) => (k === '1' ? HELDOUT_PASS1 : `held-out pass@${k} (sampled)`);
 
 export function PassAtKChart() {
   const evals = useLab((s) => s.evals);
   const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
   const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])) })), [evals]);
-  const legendEl = useLegendIn(ks.map((k) => `pass@${k}`));
+  const legendEl = useLegendIn(ks.map(passName));
   const tip = useMemo(() => stepTip((step) => {
     const e = atStep(evals, step);
-    return ks.map((k, i) => ({ name: `pass@${k}`, color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined }));
+    return ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined }));
   }), [evals, ks]);
   return (
-    <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
+    <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={rows} margin={margin}>
           <CartesianGrid strokeDasharray="3 3" />
@@ -240,7 +241,7 @@ export function PassAtKChart() {
           <YAxis domain={[0, 1]} tick={AXIS} width={44} />
           <ChartTooltip content={tip} />
           {legendEl}
-          {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={`pass@${k}`} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
+          {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
         </LineChart>
       </ResponsiveContainer>
     </ChartCard>
@@ -270,77 +271,6 @@ export function TheoryChart() {
   ), [curve, points, G]);
   return (
     <ChartCard id="theory" title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>
-      {body}
-    </ChartCard>
-  );
-}
-
-/** A log axis from the 1-2-5 tick just below the data to the one just above, its ticks (only powers of ten over wide ranges). */
-function logAxis(xs: number[]): { domain: [number, number]; ticks: number[] } {
-  const lo = Math.min(...xs) / 1.2, hi = Math.max(...xs) * 1.2;
-  const all: number[] = [];
-  for (let d = Math.floor(Math.log10(lo)); d <= Math.ceil(Math.log10(hi)); d++) for (const m of [1, 2, 5]) all.push(m * 10 ** d);
-  const domain: [number, number] = [Math.max(...all.filter((t) => t <= lo)), Math.min(...all.filter((t) => t >= hi))];
-  const ticks = all.filter((t) => t >= domain[0] && t <= domain[1]);
-  return { domain, ticks: ticks.length > 7 ? ticks.filter((t) => Number.isInteger(Math.log10(t))) : ticks };
-}
-const tokensLabel = (t: number) => (t >= 1e6 ? `${t / 1e6}M` : t >= 1e3 ? `${t / 1e3}k` : String(t));
-const WORKLOADS = [100, 1_000, 10_000, 100_000, 1_000_000];
-const ALGO = (a: string) => a.toUpperCase();
-const tip = ({ active, payload }: { active?: boolean; payload?: readonly { name?: unknown; payload?: { what?: string; pass: number } }[] }) => (active && payload?.length ? <div style={{ background: '#fff', border: '1px solid #999', padding: '4px 8px', fontSize: 14 }}>{payload[0].payload?.what ?? String(payload[0].name)}: pass {fmt(payload[0].payload?.pass)}</div> : null);
-
-/** Lesson 5: GRPO (or RFT), with its overlay, and best-of-N on the base, at the tokens each needs to serve Q questions (src/rl/matchedTokens.ts). */
-export function MatchedTokensChart() {
-  const [Q, setQ] = useState(1_000);
-  const steps = useLab((s) => s.steps);
-  const evals = useLab((s) => s.evals);
-  const algorithm = useLab((s) => s.settings.algorithm);
-  const overlay = useOverlayRun();
-  const mine = useStable(useMemo(() => trainedPoints(steps, evals, Q).map((p) => ({ ...p, what: `${ALGO(algorithm)}, step ${p.step}: ${p.training_tokens.toLocaleString('en')} training + ${Q.toLocaleString('en')} × ${fmt(p.answer_tokens, 2)} answer tokens` })), [steps, evals, Q, algorithm])); // changes only with an evaluation
-  const theirs = useMemo(() => (overlay ? trainedPoints(overlay.steps, overlay.evals, Q).map((p) => ({ ...p, what: `${ALGO(overlay.settings.algorithm)}, ${overlay.label.split(':')[0]}, step ${p.step}` })) : []), [overlay, Q]);
-  const bon = useMemo(() => bestOfNPoints(evals, Q)?.map((p) => ({ ...p, label: `N=${p.n}`, what: `best-of-${p.n}: ${Q.toLocaleString('en')} × ${p.n} × ${fmt(p.answer_tokens / p.n, 2)} tokens` })) ?? null, [evals, Q]);
-  const axis = useMemo(() => {
-    const xs = [...mine, ...theirs, ...(bon ?? [])].map((p) => p.tokens);
-    return logAxis(xs.length ? xs : [1, 10]);
-  }, [mine, theirs, bon]);
-  const even = useMemo(() => matchedTokensSummary({ steps, evals }), [steps, evals]);
-  const overlayName = overlay ? `${ALGO(overlay.settings.algorithm)}, ${overlay.label.split(':')[0]}` : '';
-  const controls = (
-    <label className="note">Questions to serve Q:{' '}
-      <select value={Q} onChange={(e) => setQ(Number(e.target.value))} data-testid="tokens-questions" aria-label="Questions to serve">
-        {WORKLOADS.map((q) => <option key={q} value={q}>{q.toLocaleString('en')}</option>)}
-      </select>
-      {bon ? '' : ' · No evaluation of the base at step 0 in this run: best-of-N is not drawn.'}
-      {Number.isFinite(even.break_even_questions) && <span data-testid="tokens-break-even"> · This run: best-of-N matches its pass@1 {fmt2(even.pass1_trained)} at N ≈ {even.samples_to_match.toFixed(1)}; training pays for itself after ≈ {Math.round(even.break_even_questions).toLocaleString('en')} questions.</span>}
-    </label>
-  );
-  const rows = [...mine.map((p) => [`${ALGO(algorithm)} (this run), step ${p.step}`, p.tokens, p.pass]), ...theirs.map((p) => [`${overlayName}, step ${p.step}`, p.tokens, p.pass]), ...(bon ?? []).map((p) => [`best-of-${p.n} on the base`, p.tokens, p.pass])] as [string, number, number][];
-  const footer = (
-    <details className="note"><summary>The points as numbers</summary>
-      <table className="answers" data-testid="tokens-table"><thead><tr><th>point</th><th>generated tokens</th><th>held-out pass</th></tr></thead>
-        <tbody>{rows.map(([w, t, p]) => <tr key={w}><td>{w}</td><td>{Math.round(t).toLocaleString('en')}</td><td>{p.toFixed(3)}</td></tr>)}</tbody></table>
-    </details>
-  );
-  const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
-      <ComposedChart margin={{ ...margin, top: 4, bottom: 18, right: 24, left: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
-        <YAxis dataKey="pass" domain={[0, 1]} tick={AXIS} width={62} label={{ value: 'held-out pass rate', angle: -90, position: 'insideLeft', offset: 0, fontSize: 14, fill: '#111', style: { textAnchor: 'middle' } }} />
-        <ChartTooltip content={tip} />
-        <Legend verticalAlign="top" wrapperStyle={{ fontSize: 14, paddingBottom: 6 }} />
-        <Scatter data={mine} dataKey="pass" name={`${ALGO(algorithm)}, this run (pass@1)`} fill={C.blue} legendType="circle" line={{ stroke: C.blue, strokeWidth: 2.5 }} isAnimationActive={false} />
-        {overlay && <Scatter data={theirs} dataKey="pass" name={`${overlayName} (pass@1)`} fill={C.vermillion} shape="triangle" legendType="triangle" line={{ stroke: C.vermillion, strokeWidth: 2, strokeDasharray: '6 4' }} isAnimationActive={false} />}
-        {bon && (
-          <Scatter data={bon} dataKey="pass" name="best-of-N, base (pass@N)" fill={C.black} shape="diamond" legendType="diamond" line={{ stroke: C.black, strokeWidth: 2, strokeDasharray: '2 3' }} isAnimationActive={false}>
-            <LabelList dataKey="label" position="top" fontSize={13} fill="#000" />
-          </Scatter>
-        )}
-      </ComposedChart>
-    </ResponsiveContainer>
-  ), [mine, theirs, bon, axis, Q, algorithm, overlay, overlayName]);
-  return (
-    <ChartCard id="tokens" title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, pass@1. Best-of-N on the base: N answers a question, pass@N. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
       {body}
     </ChartCard>
   );

@@ -1,15 +1,20 @@
-/** Share and export: the link, recent runs and overlay, CSV/JSON/checkpoint/GRPOConfig out, checkpoint in, classroom mode. */
+/** Share and export: the link, recent runs (overlay of a comparable one, pins: store/overlays.ts), CSV/JSON/checkpoint/GRPOConfig out, checkpoint in, classroom mode. */
 import { useState } from 'react';
 import { SETTINGS } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 import { settingsFileText } from '../persist/settingsFile.ts';
 import { download, grpoConfigSnippet, metricsCsv, runJson } from '../store/exports.ts';
+import { comparable } from '../store/overlays.ts';
+import { runFigures } from '../store/views.ts';
 
 export function RunsPanel() {
   const lab = useSession();
   const runs = useLab((s) => s.runs);
   const overlayId = useLab((s) => s.overlayRunId);
+  const live = useLab((s) => s.liveOrigin);
+  const siblings = runs.filter((r) => live && comparable(r.origin, live));
+  const shownChoice = siblings.some((r) => r.id === overlayId) ? overlayId : null;
   const classroom = useLab((s) => s.classroom);
   const hidden = useLab((s) => s.hidden);
   const [snippet, setSnippet] = useState<string | null>(null);
@@ -48,13 +53,25 @@ export function RunsPanel() {
         </div>
       )}
       <div className="row">
-        <label>Overlay a previous run on the charts{' '}
-          <select value={overlayId ?? ''} onChange={(e) => lab.setOverlay(e.target.value ? Number(e.target.value) : null)} disabled={!runs.length}>
+        <label>Overlay a finished run of this lesson{' '}
+          <select value={shownChoice ?? ''} onChange={(e) => lab.setOverlay(e.target.value ? Number(e.target.value) : null)} disabled={!siblings.length} data-testid="overlay-select">
             <option value="">none</option>
-            {runs.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
+            {siblings.map((r) => <option key={r.id} value={r.id}>{r.name}: {r.label}</option>)}
           </select>
         </label>
       </div>
+      <p className="note">Only comparable runs are overlaid: this lesson&apos;s variants on the same task, base and seed. Pin a run to keep it on the charts beside any other.</p>
+      {runs.length > 0 && (
+        <ul className="recent-runs" data-testid="recent-runs">
+          {runs.map((r) => (
+            <li key={r.id} data-testid={`recent-run-${r.id}`}>
+              <button className="small" aria-pressed={r.pinned} aria-label={`${r.pinned ? 'Unpin' : 'Pin'} ${r.name} (run ${r.id})`} onClick={() => lab.pinRun(r.id, !r.pinned)}>{r.pinned ? 'Unpin' : 'Pin'}</button>{' '}
+              <strong>{r.name}</strong>: {r.label}; {runFigures(r.evals)}
+              {r.pinned ? ' · pinned: on the charts' : live && comparable(r.origin, live) ? '' : ' · another lesson, task, base or seed: not overlaid'}
+            </li>
+          ))}
+        </ul>
+      )}
       <details className="classroom">
         <summary>Classroom mode</summary>
         <label><input type="checkbox" checked={classroom} onChange={(e) => lab.setClassroom(e.target.checked)} /> Classroom mode (larger type, chosen controls hidden; the link carries it)</label>

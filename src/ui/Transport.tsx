@@ -52,7 +52,7 @@ export function Transport() {
       <span className="status" data-testid="run-status" role="status" aria-live="polite">
         {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
         {last ? ` · reward ${last.reward.toFixed(2)}` : ''}
-        {lastEval ? ` · held-out ${lastEval.heldout_accuracy.toFixed(2)}` : ''}
+        {lastEval ? ` · held-out accuracy (greedy) ${lastEval.heldout_accuracy.toFixed(2)}` : ''}
       </span>
       {progress && (
         <span className="progress" role="progressbar" aria-label={progress.label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.fraction !== undefined ? Math.round(progress.fraction * 100) : undefined} data-testid="progress">

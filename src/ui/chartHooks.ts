@@ -1,7 +1,9 @@
 /** Store reads for the charts that keep their references while the data is unchanged (memoised charts then skip). */
-import { createContext, createElement, useContext, useEffect, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
+import { createContext, createElement, useContext, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
 import { Tooltip } from 'recharts';
-import { useLab, type LabState } from '../store/labStore.ts';
+import { useLab, type LabState, type SavedRun } from '../store/labStore.ts';
+import { shownOverlays } from '../store/overlays.ts';
+import { C } from './palette.ts';
 
 /** Plain data equal in JSON (NaN as null: the charts draw both as gaps). */
 const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -24,11 +26,22 @@ export function useLabStable<T>(select: (s: LabState) => T): T {
   });
 }
 
-/** The previous run chosen for overlay (Runs panel), if any. */
-export function useOverlayRun() {
+/** One finished run drawn on the charts: the run, the name its lines carry ("1 · G = 2") and its look. */
+export interface Overlay {
+  run: SavedRun;
+  name: string;
+  color: string;
+  dash: string;
+}
+/** Overlays' looks in order: grey (other runs), told apart by their dashes; the live run keeps its colours. */
+const OVERLAY_LOOKS = [{ color: C.grey, dash: '6 4' }, { color: C.grey, dash: '2 3' }, { color: C.grey, dash: '10 3 2 3' }] as const;
+
+/** The finished runs overlaid now (overlays.ts: pinned ones, and the chosen one while comparable to the live run). */
+export function useOverlays(): readonly Overlay[] {
   const runs = useLab((s) => s.runs);
-  const overlayId = useLab((s) => s.overlayRunId);
-  return runs.find((r) => r.id === overlayId);
+  const chosen = useLab((s) => s.overlayRunId);
+  const live = useLab((s) => s.liveOrigin);
+  return useMemo(() => shownOverlays(runs, chosen, live).map((o, i) => ({ ...o, ...OVERLAY_LOOKS[i % OVERLAY_LOOKS.length] })), [runs, chosen, live]);
 }
 
 /** How far outside the viewport a card still counts as on screen (it is drawn before it scrolls in). */

@@ -1,0 +1,88 @@
+/**
+ * Which finished runs the charts overlay on the live one. A run is drawn beside the live run
+ * only when the two are comparable — the same lesson (another variant of it, or the same one
+ * run again), the same seed, the same starting weights, and the same task and difficulty (or,
+ * in a lesson whose variants are themselves different tasks, each on the task its variant
+ * sets) — or when the user pinned it on purpose (the runs panel). Each overlay is named by
+ * lesson number and variant ("1 · G = 2"). Pure functions: the session and the page read them.
+ */
+import { getLesson, type Lesson } from '../rl/lessons.ts';
+import type { Settings } from '../rl/settings.ts';
+
+/** Where a run started: what decides whether two runs can be compared on one chart. */
+export interface RunOrigin {
+  lessonId: string | null;
+  variant: number;
+  task: string;
+  difficulty: number;
+  seed: number;
+  /** The starting weights: an imported checkpoint's name, or '' for the shipped base of the task and difficulty (a fresh init where none is shipped). */
+  base: string;
+}
+
+/** The run kept in the recent runs list needs only these to be overlaid. */
+export interface OverlayCandidate {
+  id: number;
+  name: string;
+  origin: RunOrigin;
+  pinned: boolean;
+}
+
+export function runOrigin(s: Pick<Settings, 'task' | 'difficulty' | 'seed'>, lesson: { id: string | null; variant: number }, importedName: string | null): RunOrigin {
+  return { lessonId: lesson.id, variant: lesson.variant, task: s.task, difficulty: s.difficulty, seed: s.seed, base: importedName ?? '' };
+}
+
+/** The task and difficulty a lesson's variant sets (the lesson's base, then its settings, then the variant's). */
+function prescribed(lesson: Lesson, variant: number): { task: string; difficulty: number } {
+  const v = lesson.variants[variant]?.settings ?? {};
+  return { task: v.task ?? lesson.settings.task ?? lesson.base.task, difficulty: v.difficulty ?? lesson.settings.difficulty ?? lesson.base.difficulty };
+}
+
+/**
+ * Can `run` be drawn beside `live` without pretending they are the same experiment? Same lesson
+ * (both none: free play), same seed, same starting weights, same task and difficulty. In a
+ * lesson whose variants are different tasks (lesson 6's control), siblings on the tasks their
+ * variants set are comparable too: that contrast is the lesson.
+ */
+export function comparable(run: RunOrigin, live: RunOrigin): boolean {
+  if (run.lessonId !== live.lessonId || run.seed !== live.seed || run.base !== live.base) return false;
+  if (run.task === live.task && run.difficulty === live.difficulty) return true;
+  const lesson = run.lessonId === null || run.base !== '' ? undefined : getLesson(run.lessonId);
+  if (!lesson) return false;
+  const asSet = (o: RunOrigin) => {
+    const p = prescribed(lesson, o.variant);
+    return o.task === p.task && o.difficulty === p.difficulty;
+  };
+  return asSet(run) && asSet(live);
+}
+
+/** A finished run's name on the charts: "<lesson number> · <variant label>" ("1 · G = 2"); outside a lesson "Run <id> · <task>". */
+export function overlayName(origin: RunOrigin, id: number): string {
+  const lesson = origin.lessonId === null ? undefined : getLesson(origin.lessonId);
+  const variant = lesson?.variants[origin.variant];
+  if (!lesson || !variant) return `Run ${id} · ${origin.task}`;
+  const n = /^\s*(\d+)/.exec(lesson.title)?.[1] ?? lesson.id;
+  return `${n} · ${variant.label}`;
+}
+
+/**
+ * The runs the charts overlay now, newest first, each with the name its lines carry: every
+ * pinned run, and the chosen one (`selectedId`) if it is comparable to the live run. Two
+ * overlays with the same name (the same variant run twice) are told apart by their run number.
+ */
+export function shownOverlays<R extends OverlayCandidate>(runs: readonly R[], selectedId: number | null, live: RunOrigin | null): { run: R; name: string }[] {
+  const shown = runs.filter((r) => r.pinned || (r.id === selectedId && live !== null && comparable(r.origin, live)));
+  return shown.map((run) => ({ run, name: shown.some((o) => o !== run && o.name === run.name) ? `${run.name} (run ${run.id})` : run.name }));
+}
+
+/** The overlay kept when a run starts from `live`: the one chosen (the run just ended, after a reset or a switch) if comparable, else none. */
+export function nextOverlayId(runs: readonly OverlayCandidate[], selectedId: number | null, live: RunOrigin): number | null {
+  const chosen = runs.find((r) => r.id === selectedId);
+  return chosen && comparable(chosen.origin, live) ? chosen.id : null;
+}
+
+/** The recent runs list after a run is added at the front: every pinned run, and the newest `max` others. */
+export function keptRuns<R extends { pinned: boolean }>(runs: readonly R[], max: number): R[] {
+  let others = 0;
+  return runs.filter((r) => r.pinned || ++others <= max);
+}
