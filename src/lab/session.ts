@@ -302,7 +302,7 @@ export class LabSession {
     // what the run was made with: the trainer's settings (the store's may already be the next run's, e.g. a lesson variant)
     const rs = this.trainer?.settings ?? s.settings;
     const run = archivedRun(s, rs, s.liveOrigin ?? runOrigin(rs, { id: null, variant: 0 }, null), ++this.runCounter);
-    this.set({ runs: keptRuns([run, ...s.runs], MAX_SAVED_RUNS), overlayRunId: run.id }); // the next run's load keeps it overlaid only if comparable
+    this.set({ runs: keptRuns([run, ...s.runs], MAX_SAVED_RUNS), overlayRunId: run.id, liveOrigin: null }); // no live run until the next loads: it keeps this one overlaid only if comparable
   }
 
   // ---- settings, lessons, view ---------------------------------------------------------------
