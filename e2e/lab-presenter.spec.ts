@@ -37,7 +37,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await expect(heading).toHaveText(groups.title);
   const n = groups.charts.length;
   await expect(item).toHaveText(`chart 1 of ${n}: Groups: all pass, all fail, mixed`);
-  await expect(page.getByTestId('presenter-caption')).toHaveText(/^A group teaches only if it mixes passes and failures/);
+  await expect(page.getByTestId('presenter-caption')).toHaveText(/^The mixed share beside the dashed prediction/); // each chart its own caption (presenterView.chartCaption)
   // one chart, filling the stage: the live chart itself, re-rendered large
   await expect(view.locator('.chart-card')).toHaveCount(1);
   const chart = (await view.locator('.chart-body').boundingBox())!;

@@ -5,7 +5,7 @@ import { createStore } from 'zustand/vanilla';
 import { LESSONS, getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import { useLab, type InspectorState, type LabState } from '../store/labStore.ts';
-import { firstSentence, presenterIndex, presenterItems, presenterTitle } from '../store/presenterView.ts';
+import { hasLessonCaption, presenterIndex, presenterItems, presenterTitle } from '../store/presenterView.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
 import { Presenter, type PresenterHost } from './presenter.ts';
 
@@ -86,10 +86,26 @@ describe('presenter view', () => {
     expect(items[presenterIndex(store.getState().presenter!, items)]).toEqual({ kind: 'step' });
   });
 
-  it('captions: the first sentence of the lesson\'s text', () => {
-    expect(firstSentence('A group teaches only if it mixes. Then more.')).toBe('A group teaches only if it mixes.');
-    expect(firstSentence('On the base ("7,12|20", about ten tokens) some answer (two). Next.')).toBe('On the base ("7,12|20", about ten tokens) some answer (two).');
-    expect(firstSentence('no full stop')).toBe('no full stop');
+  it('captions: each chart of a lesson has its own, saying what to see on it (never the same line under two charts)', () => {
+    const caption = (lessonId: string | null, settings: Settings) => {
+      const items = presenterItems({ lessonId, settings });
+      return items.flatMap((it, i) => (it.kind === 'chart' ? [{ chart: it.chart, text: presenterTitle({ lessonId, settings, inspector: null, stepMode: false }, it, i, items.length - 1).caption }] : []));
+    };
+    for (const lesson of LESSONS) {
+      for (let v = 0; v < lesson.variants.length; v++) {
+        const shown = caption(lesson.id, lessonSettings(lesson, defaultSettings(), v));
+        expect(shown.length, lesson.id).toBeGreaterThan(0);
+        const texts = shown.map((c) => c.text);
+        expect(new Set(texts).size, `${lesson.id} variant ${v}: ${texts.join(' | ')}`).toBe(texts.length);
+        for (const c of shown) expect(hasLessonCaption(lesson.id, c.chart), `${lesson.id} has a caption of its own for ${c.chart}`).toBe(true);
+      }
+    }
+    const none = caption(null, defaultSettings()).map((c) => c.text);
+    expect(new Set(none).size).toBe(none.length);
+    // lesson 3's KL and groups charts said the same sentence (the lesson's first) before
+    const l3 = caption('entropy-collapse', getLessonSettings('entropy-collapse'));
+    expect(l3.find((c) => c.chart === 'kl')!.text).toContain('KL');
+    expect(l3.find((c) => c.chart === 'groups')!.text).toContain('mix');
   });
 
   it('the address carries present=1 and reads it back; a bad value is named', () => {

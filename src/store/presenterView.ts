@@ -35,6 +35,58 @@ const CHART_QUESTIONS: Record<PresenterChart, string> = {
   passk: 'Does RL teach new solutions or sharpen old ones?',
 };
 
+/**
+ * With a lesson, what to see on each of its charts: one line per chart, each its own (the
+ * lesson's first sentence under every chart said the same thing twice). A chart a lesson does not
+ * name here gets the chart's question above.
+ */
+const LESSON_CAPTIONS: Record<string, Partial<Record<PresenterChart, string>>> = {
+  'mixed-groups': {
+    groups: 'The mixed share beside the dashed prediction 1 − p̄^G − (1 − p̄)^G: few groups mix at G = 2, most at G ≥ 8, and the share sits at or below the line.',
+    theory: 'Each prompt on the curve P(mixed) against its pass rate: prompts near p = 0 or 1 teach nothing, and a larger G widens the band that does.',
+    advantages: 'Only mixed groups have bars: in an all-pass or all-fail group every answer gets A = 0, however right or wrong it is.',
+  },
+  'length-bias': {
+    length: 'Answer length, right and wrong, under each objective (the previous run is the grey overlay): GRPO pushes a long wrong answer down less per token, so wrong answers tend to drift a little longer than under Dr. GRPO.',
+    reward: 'Reward and held-out accuracy under each objective: the weighting changes which tokens are pushed, so compare how fast each run learns.',
+  },
+  'entropy-collapse': {
+    entropy: 'The next-token entropy: with β = 0 and a wide ε it falls as the policy narrows onto what was rewarded; with the KL leash it falls little.',
+    kl: 'KL(π_θ ‖ π_ref): without a leash it climbs as the policy drifts from the base, with β = 1 it stays small; the clip fractions show how often ε stops the gradient.',
+    groups: 'As the entropy falls the answers of a group agree: fewer groups mix, so fewer carry a signal.',
+  },
+  'reward-hacking': {
+    reward: 'Reward against strict accuracy: the weak verifier pays wrong answers that contain the right number, so reward sits above accuracy and the gap widens; under the strict verifier the two lines are one.',
+    length: 'Answer length: the paid-wrong answers (scratchpads with a wrong answer, hedges, digit dumps) are reinforced, and answers grow.',
+  },
+  'grpo-vs-best-of-n': {
+    passk: 'pass@k on held-out prompts: training lifts pass@1; pass@k of the base at step 0 is what best-of-k buys with k× the tokens of one answer.',
+    reward: 'Reward and held-out accuracy under GRPO, then RFT (the previous run stays as an overlay): RFT imitates the successes only, GRPO also learns from the failures.',
+  },
+  scratchpad: {
+    thinking: 'The share of answers that think before "|", and how often thinking and direct answers are right: where thinking is right more often, its share rises.',
+    length: 'Answer length follows thinking: it grows where the scratchpad pays and spreads, not because RL likes length.',
+    reward: 'Reward and held-out accuracy while thinking spreads (one-digit steps) or does not (the whole digit sum).',
+  },
+  'kl-estimators': {
+    kl: 'The estimator\'s token mean beside the exact KL summed over the vocabulary (dashed): once π_θ has moved, it tracks the exact KL within about a third.',
+    entropy: 'The next-token entropy drifts slowly at this η and β: the policy moves a little from π_ref, which is what the KL chart measures.',
+  },
+  'process-reward': {
+    thinking: 'The thinking share: paid only for the answer it falls, as direct answers win their groups; paid for right steps too (w = 0.5), it rises.',
+    reward: 'Reward against strict accuracy: under process reward the step credit lifts the reward above accuracy; under outcome reward the two lines are one.',
+    length: 'Answer length: scratchpads are the long answers, so length rises where thinking spreads and falls where it recedes.',
+  },
+};
+
+/** The caption under a chart: what to see on it in this lesson (without a lesson, the question it answers). */
+export function chartCaption(lessonId: string | null, chart: PresenterChart): string {
+  return (lessonId && LESSON_CAPTIONS[lessonId]?.[chart]) || CHART_QUESTIONS[chart];
+}
+
+/** Whether a lesson has its own caption for this chart (the tests hold every lesson's charts to it). */
+export const hasLessonCaption = (lessonId: string, chart: PresenterChart) => !!LESSON_CAPTIONS[lessonId]?.[chart];
+
 /** One line per phase of the step-through: what the phase shows. */
 export const PHASE_CAPTIONS: Record<(typeof PHASES)[number], string> = {
   prompts: 'The prompts of this update, drawn from the training split: each gets G answers from the current policy.',
@@ -62,12 +114,6 @@ export function presenterIndex(p: PresenterState, items: PresenterItem[]): numbe
   return Math.max(0, Math.min(p.item, items.length - 1));
 }
 
-/** The first sentence of a text (the lesson's "watch" paragraph, as a one-line caption). */
-export function firstSentence(text: string): string {
-  const m = /^(.+?[.!?])(\s+[A-Z(“"]|$)/s.exec(text.trim());
-  return m ? m[1] : text.trim();
-}
-
 export interface PresenterTitle {
   /** The lesson's title, or the lab's name without a lesson. */
   heading: string;
@@ -81,7 +127,7 @@ export function presenterTitle(s: { lessonId: string | null; settings: Settings;
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
   const heading = lesson ? lesson.title : 'rlvr-lab: no lesson (keys 1–7 pick one)';
   if (item.kind === 'chart') {
-    return { heading, item: `chart ${index + 1} of ${charts}: ${PRESENTER_CHARTS[item.chart]}`, caption: lesson ? firstSentence(lesson.watch) : CHART_QUESTIONS[item.chart] };
+    return { heading, item: `chart ${index + 1} of ${charts}: ${PRESENTER_CHARTS[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
   }
   const ins = s.stepMode ? s.inspector : null;
   if (!ins || !ins.rollout) {

@@ -13,7 +13,7 @@ import { Controls } from './Controls.tsx';
 import { Transport, useTransportKeys } from './Transport.tsx';
 import { Charts } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
-import { Lessons } from './Lessons.tsx';
+import { Lessons, StartHere, chartOrder } from './Lessons.tsx';
 import { RunsPanel } from './RunsPanel.tsx';
 import { Profiling } from './Profiling.tsx';
 import { Explanations } from './Explanations.tsx';
@@ -59,11 +59,12 @@ export function App() {
   const [gpu, setGpu] = useState<WebGPUInfo | null>(null);
   const classroom = useLab((s) => s.classroom);
   const presenting = useLab((s) => s.presenter !== null);
+  const lessonId = useLab((s) => s.lessonId);
   useEffect(() => { void probeWebGPU().then(setGpu); }, []);
   useTransportKeys();
   if (presenting) return <Presenter />; // one thing at a time, the page's controls hidden (Esc comes back)
   return (
-    <main className={`app${classroom ? ' classroom' : ''}`}>
+    <main className={`app${classroom ? ' classroom' : ''}`} style={chartOrder(lessonId)}>
       <header className="top">
         <h1>rlvr-lab</h1>
         <p className="subtitle">A small transformer learns checkable problems by reinforcement learning with verifiable rewards (GRPO) — in your browser.</p>
@@ -76,6 +77,8 @@ export function App() {
         </p>
         <PresenterButton />
       </header>
+      {/* a "Class tour" link goes in StartHere's `tour` slot */}
+      <StartHere />
       <Notices />
       <Lessons />
       <div className="lab">

@@ -3,6 +3,7 @@
  * is labelled with the parameter in words and symbol, and carries a tooltip with the formula
  * it enters and TRL's name. Changes go to the run controller and apply from the next step.
  */
+import { useEffect } from 'react';
 import { SETTINGS, type SettingKey, type SettingSpec, type Settings } from '../rl/settings.ts';
 import { settingAvailability } from '../rl/processReward.ts';
 import { useLab } from '../store/labStore.ts';
@@ -42,6 +43,37 @@ function Tooltip({ spec, id }: { spec: SettingSpec; id: string }) {
   );
 }
 
+/**
+ * Where a control's tooltip goes on a wide screen (app.css shows it there, position: fixed): just
+ * right of the settings panel, level with the control (its bottom edge level with the control's
+ * in the lower half of the window), and below the transport bar when that is beside it. So it
+ * covers no other setting; it never takes the pointer (pointer-events: none).
+ */
+function placeTip(e: { currentTarget: HTMLElement }) {
+  const el = e.currentTarget;
+  const panel = el.closest('.controls')?.getBoundingClientRect();
+  if (!panel) return;
+  const r = el.getBoundingClientRect();
+  const bar = document.querySelector('.transport')?.getBoundingClientRect();
+  const low = r.top > window.innerHeight / 2;
+  const gone = r.bottom < Math.max(panel.top, 0) || r.top > Math.min(panel.bottom, window.innerHeight); // scrolled out of sight: no tooltip
+  el.style.setProperty('--tip-visibility', gone ? 'hidden' : 'visible');
+  const top = bar && bar.bottom > r.top && bar.top < r.top + 200 ? bar.bottom + 6 : r.top; // the tooltip is at most about 200 px tall
+  el.style.setProperty('--tip-left', `${Math.round(panel.right + 8)}px`);
+  el.style.setProperty('--tip-top', low ? 'auto' : `${Math.round(top)}px`);
+  el.style.setProperty('--tip-bottom', low ? `${Math.round(window.innerHeight - r.bottom)}px` : 'auto');
+}
+const tipHandlers = { onPointerEnter: placeTip, onFocus: placeTip };
+/** A shown tooltip follows its control when the panel or the page scrolls. */
+function useTipsFollow() {
+  useEffect(() => {
+    const follow = () => document.querySelectorAll<HTMLElement>('.control:hover, .control:focus-within').forEach((el) => placeTip({ currentTarget: el }));
+    window.addEventListener('scroll', follow, true);
+    window.addEventListener('resize', follow);
+    return () => { window.removeEventListener('scroll', follow, true); window.removeEventListener('resize', follow); };
+  }, []);
+}
+
 /** Why a control does not apply to the current settings (null when it does): the rule is settingAvailability's. */
 function useUnavailable(key: string): { reason: string | null; shown: unknown } {
   const reason = useLab((s) => settingAvailability(key as SettingKey, s.settings).reason);
@@ -63,7 +95,7 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
   const wide = spec.kind === 'int' && spec.max - spec.min > 200;
   if (wide) {
     return (
-      <div className="control" data-testid={`control-${spec.key}`}>
+      <div className="control" data-testid={`control-${spec.key}`} {...tipHandlers}>
         <label htmlFor={id}>{spec.label}</label>
         <input id={id} type="number" min={spec.min} max={spec.max} step={spec.step} value={value} aria-describedby={`${id}-tip`}
           onChange={(e) => {
@@ -81,7 +113,7 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
     : Math.round((value - spec.min) / spec.step);
   const toValue = (p: number) => (values ? values[p] : Number((spec.min + p * spec.step).toFixed(decimals(spec.step))));
   return (
-    <div className="control" data-testid={`control-${spec.key}`}>
+    <div className="control" data-testid={`control-${spec.key}`} {...tipHandlers}>
       <label htmlFor={id}>{spec.label}</label>
       <div className="slider-row">
         <input id={id} type="range" min={0} max={n} step={1} value={pos} aria-valuetext={fmt(value, 5)} aria-describedby={reason ? `${id}-why ${id}-tip` : `${id}-tip`} disabled={reason !== null}
@@ -100,7 +132,7 @@ function EnumControl({ spec }: { spec: Extract<SettingSpec, { kind: 'enum' }> })
   const { reason, shown } = useUnavailable(spec.key);
   const id = `ctl-${spec.key}`;
   return (
-    <div className="control" data-testid={`control-${spec.key}`}>
+    <div className="control" data-testid={`control-${spec.key}`} {...tipHandlers}>
       <label htmlFor={id}>{spec.label}</label>
       <select id={id} value={typeof shown === 'string' ? shown : value} disabled={reason !== null} aria-describedby={reason ? `${id}-why ${id}-tip` : `${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.value as never)}>
         {spec.options.map((o) => <option key={o} value={o}>{o}</option>)}
@@ -116,7 +148,7 @@ function BoolControl({ spec }: { spec: Extract<SettingSpec, { kind: 'bool' }> })
   const value = useLab((s) => (s.settings as unknown as Record<string, boolean>)[spec.key]);
   const id = `ctl-${spec.key}`;
   return (
-    <div className="control control-bool" data-testid={`control-${spec.key}`}>
+    <div className="control control-bool" data-testid={`control-${spec.key}`} {...tipHandlers}>
       <input id={id} type="checkbox" checked={value} aria-describedby={`${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.checked as never)} />
       <label htmlFor={id}>{spec.label}</label>
       <Tooltip spec={spec} id={`${id}-tip`} />
@@ -134,6 +166,7 @@ export function Controls() {
   const classroom = useLab((s) => s.classroom);
   const hidden = useLab((s) => s.hidden);
   const shown = (key: string) => !(classroom && hidden.includes(key));
+  useTipsFollow();
   return (
     <aside className="controls" aria-label="Settings">
       <p className="hint">Changes apply from the next step. Hover or focus a control for its formula.</p>

@@ -1,18 +1,72 @@
 /**
  * The lessons bar (one click each) and the current lesson's text, variants and charts to watch,
- * with the lesson's claim and its live verdict on this run's own numbers.
+ * with the lesson's claim, its live verdict on this run's own numbers and when that verdict
+ * comes (at the run's measured speed). The card folds away (on a phone it is most of a screen);
+ * with no lesson chosen, a line at the top says where to start.
  */
-import { useMemo } from 'react';
+import { createElement, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } from '../rl/lessons.ts';
-import { defaultSettings } from '../rl/settings.ts';
+import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 
+/**
+ * A lesson text with its inline `code` as <code> elements (backticks only, nothing else of
+ * markdown; React elements, never HTML). An unpaired backtick stays as it is.
+ */
+export function withCode(text: string): ReactNode {
+  const parts = text.split('`');
+  if (parts.length < 3) return text;
+  return parts.map((p, i) => (i % 2 === 0 ? p : i < parts.length - 1 || parts.length % 2 === 1 ? createElement('code', { key: i }, p) : `\`${p}`));
+}
+
+/** A setting as the page names it: its label from the settings table ("Group size G"), not its code name. */
+export const settingLabel = (key: string) => SETTINGS_BY_KEY[key]?.label ?? key;
+
+/** The lesson's charts first, in its order: CSS variables the chart grid reads (app.css, "order"). */
+export function chartOrder(lessonId: string | null): CSSProperties | undefined {
+  const charts = lessonId ? getLesson(lessonId)?.charts : undefined;
+  return charts ? (Object.fromEntries(charts.map((c, i) => [`--order-${c}`, i - charts.length])) as CSSProperties) : undefined;
+}
+
+/**
+ * Steps per second of the live run, from when its last steps completed (up to 10 intervals); null
+ * until two have been timed. Only a playing run is timed (a pause is not its speed); a new lesson
+ * or variant starts over, since its speed differs.
+ */
+function useStepRate(key: string): number | null {
+  const done = useLab((s) => s.stepsCompleted);
+  const running = useLab((s) => s.status === 'running');
+  const marks = useRef<{ key: string; at: { n: number; t: number }[] }>({ key, at: [] });
+  const [rate, setRate] = useState<{ key: string; value: number } | null>(null);
+  useEffect(() => {
+    const m = marks.current;
+    if (m.key !== key || !running || (m.at.length && done < m.at[m.at.length - 1].n)) m.at = [];
+    m.key = key;
+    if (!running) return;
+    if (!m.at.length || done > m.at[m.at.length - 1].n) m.at.push({ n: done, t: performance.now() });
+    if (m.at.length > 11) m.at.shift();
+    const a = m.at[0], b = m.at[m.at.length - 1];
+    if (m.at.length >= 3 && b.t > a.t) setRate({ key, value: ((b.n - a.n) * 1000) / (b.t - a.t) });
+  }, [done, running, key]);
+  return rate && rate.key === key ? rate.value : null;
+}
+
+const duration = (s: number) => (s < 90 ? `${Math.max(1, Math.round(s))} s` : s < 90 * 60 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
+const perSecond = (r: number) => (r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toPrecision(1));
+
+/** ", about 2 min at 0.3 steps/s" to the verdict's step (" more" once the run has begun); nothing before a rate is measured or after the step. */
+function timeToVerdict(at: number, done: number, rate: number | null): string {
+  if (rate === null || !(rate > 0) || done >= at) return '';
+  return `, about ${duration((at - done) / rate)}${done > 0 ? ' more' : ''} at ${perSecond(rate)} steps/s`;
+}
+
 /** The variant's claim, judged on the run's recorded steps and evaluations. */
-function Verdict({ lesson, variant }: { lesson: Lesson; variant: number }) {
+function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; rate: number | null }) {
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
   const settings = useLab((s) => s.settings);
+  const done = useLab((s) => s.stepsCompleted);
   const claim = lesson.variants[variant]?.claim;
   const v = useMemo(() => (claim ? claim.judge({ steps, evals }) : null), [claim, steps, evals]);
   const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
@@ -21,18 +75,50 @@ function Verdict({ lesson, variant }: { lesson: Lesson; variant: number }) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
     return (
       <div className="claim claim-pending" data-testid="lesson-verdict" data-state="changed" role="status" aria-live="polite">
-        <p><strong>Claim:</strong> {claim.text}</p>
-        <p className="verdict-line">Not judged: this run's {changed.map((k) => `${k} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}. The claim is about the variant as set: press its button to restart it.</p>
+        <p><strong>Claim:</strong> {withCode(claim.text)}</p>
+        <p className="verdict-line">Not judged: this run's {changed.map((k) => `${settingLabel(k)} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}. The claim is about the variant as set: press its button to restart it.</p>
       </div>
     );
   }
+  const timing = timeToVerdict(claim.steps, done, rate);
   return (
     <div className={`claim claim-${v.state}`} data-testid="lesson-verdict" data-state={v.state} role="status" aria-live="polite">
-      <p><strong>Claim:</strong> {claim.text}{claim.frequency ? ` (${claim.frequency})` : ''}</p>
-      <p className="verdict-line">{steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}.` : v.sentence}</p>
-      {v.state === 'fails' && v.hint && <p className="note">Try: {v.hint}</p>}
+      <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>
+      <p className="verdict-line">
+        {steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}` : v.sentence}
+        {timing && <span className="timing" data-testid="lesson-timing">{steps.length === 0 ? timing : ` (${timing.slice(2)})`}</span>}
+        {steps.length === 0 ? '.' : ''}
+      </p>
+      {v.state === 'fails' && v.hint && <p className="note">Try: {withCode(v.hint)}</p>}
     </div>
   );
+}
+
+/**
+ * First open: no lesson yet, so one line says where to start, until dismissed (remembered in
+ * this browser). `tour` is where a link to the class tour goes, when there is one.
+ */
+export function StartHere({ tour }: { tour?: ReactNode }) {
+  const lab = useSession();
+  const lessonId = useLab((s) => s.lessonId);
+  const [dismissed, setDismissed] = useState(() => readFlag(START_KEY));
+  if (lessonId || dismissed) return null;
+  const first = LESSONS[0];
+  return (
+    <p className="notice start-here" data-testid="start-here">
+      <strong>New here?</strong> Start with lesson 1, “{first.title.replace(/^\d+\.\s*/, '')}”{' '}
+      <button className="small" onClick={() => void lab.applyLesson(first.id)}>Open lesson 1</button>: it loads a small trained model and says what to watch; then press ▶ Play.
+      {tour && <> or {tour}</>}
+      <button className="small dismiss" aria-label="Dismiss where to start" title="Dismiss" onClick={() => { writeFlag(START_KEY); setDismissed(true); }}>✕</button>
+    </p>
+  );
+}
+const START_KEY = 'rlvr-lab:start-here-dismissed';
+function readFlag(key: string): boolean {
+  try { return localStorage.getItem(key) === '1'; } catch { return false; }
+}
+function writeFlag(key: string) {
+  try { localStorage.setItem(key, '1'); } catch { /* storage refused: dismissed for this visit only */ }
 }
 
 export function Lessons() {
@@ -40,28 +126,33 @@ export function Lessons() {
   const lessonId = useLab((s) => s.lessonId);
   const variant = useLab((s) => s.lessonVariant);
   const lesson = lessonId ? getLesson(lessonId) : undefined;
+  const [open, setOpen] = useState(true);
+  const rate = useStepRate(`${lessonId}:${variant}`);
   return (
-    <section className="lessons card" aria-label="Lessons">
+    <section className={`lessons card${open ? '' : ' folded'}`} aria-label="Lessons">
       <div className="lesson-buttons">
-        <span className="lessons-title">Lessons:</span>
-        {LESSONS.map((l) => (
+        <button className="small fold" aria-expanded={open} data-testid="lessons-fold" onClick={() => setOpen(!open)}
+          title={open ? 'Fold the lessons away' : 'Show the lessons'}>{open ? '▾' : '▸'} Lessons{open ? ':' : ''}</button>
+        {!open && lesson && <span className="lesson-folded" data-testid="lesson-folded">{lesson.title}</span>}
+        {open && LESSONS.map((l) => (
           <button key={l.id} className={l.id === lessonId ? 'current' : ''} aria-pressed={l.id === lessonId} onClick={() => void lab.applyLesson(l.id)} data-testid={`lesson-${l.id}`}>{l.title}</button>
         ))}
       </div>
-      {lesson && (
+      {open && lesson && (
         <div className="lesson-text" data-testid="lesson-text">
           <h2>{lesson.title}</h2>
-          <p>{lesson.watch}</p>
-          <Verdict lesson={lesson} variant={variant} />
+          <p>{withCode(lesson.watch)}</p>
+          <Verdict lesson={lesson} variant={variant} rate={rate} />
           <div className="variants">
             Compare:{' '}
             {lesson.variants.map((v, i) => (
-              <button key={i} className={i === variant ? 'current' : ''} aria-pressed={i === variant} onClick={() => void lab.applyLesson(lesson.id, i)}>{v.label}</button>
+              <button key={i} className={i === variant ? 'current' : ''} aria-pressed={i === variant} onClick={() => void lab.applyLesson(lesson.id, i)}
+                title={`Verdict at step ${v.claim.steps}`}>{v.label}</button>
             ))}
             <span className="note"> Each variant restarts from the base; the previous run stays on the charts as an overlay (choose another under Runs).</span>
             <button className="small" onClick={() => lab.leaveLesson()}>Leave lesson</button>
           </div>
-          <p className="note">Watch: {lesson.charts.join(', ')} (highlighted).</p>
+          <p className="note">Watch: {lesson.charts.join(', ')} (highlighted, first among the charts).</p>
         </div>
       )}
     </section>

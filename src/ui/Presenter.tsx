@@ -11,6 +11,7 @@ import { useLab } from '../store/labStore.ts';
 import { presenterIndex, presenterItems, presenterTitle, type PresenterChart } from '../store/presenterView.ts';
 import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, TheoryChart, ThinkingChart } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
+import { withCode } from './Lessons.tsx';
 import { usePresenter } from './session.tsx';
 
 const CHARTS: Record<PresenterChart, ComponentType> = {
@@ -88,7 +89,7 @@ export function Presenter() {
       <div className={`presenter-stage ${item.kind}`} data-testid="presenter-stage" ref={stage}>
         {Chart ? <Chart key={item.kind === 'chart' ? item.chart : ''} /> : stepMode ? <Inspector /> : <p className="presenter-empty">Press → to step through one real GRPO update, phase by phase.</p>}
       </div>
-      <p className="presenter-caption" data-testid="presenter-caption">{title.caption}</p>
+      <p className="presenter-caption" data-testid="presenter-caption">{withCode(title.caption)}</p>
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
         <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>Esc</kbd> leave</span>
