@@ -73,3 +73,19 @@ test('the step-through\'s term-by-term objective (CPU, policyObjective) matches 
     expect(worst).toBeLessThan(1e-3 * Math.max(...r.applied.map(Math.abs)) + 1e-5);
   }
 });
+
+test('this batch\'s gradient alone and each answer\'s shift after the first inner epoch: WebGPU against the CPU reference', async ({ page }) => {
+  await page.goto('/e2e/harness.html');
+  const r = await page.evaluate(async () => {
+    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    return m.gradientAndAnswerShiftParity();
+  });
+  console.log('gradient() and answerLogRatio, WebGPU vs CPU:', JSON.stringify(r));
+  expect(r.rows).toBe(r.B);
+  expect(r.gradient.scale).toBeGreaterThan(1e-4); // a real gradient, not zeros
+  expect(r.gradient.err).toBeLessThan(1e-5);
+  expect(Math.abs(r.loss[1] - r.loss[0])).toBeLessThan(1e-4 * Math.abs(r.loss[0]) + 1e-6);
+  expect(r.answerShift.scale).toBeGreaterThan(1e-4); // the first epoch moved the answers
+  expect(r.answerShift.err).toBeLessThan(1e-4);
+  expect(r.weightsAfter.err).toBeLessThan(1e-5); // gradient() left both engines where they were
+});

@@ -36,6 +36,19 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   await expect(strip.locator('[aria-pressed="true"]')).toHaveClass(/mixed/);
   await expect(page.getByTestId('update-summary')).toContainText(/more likely: \d+ of \d+/);
   await expect(page.getByText(/shared weights/)).toBeVisible();
+  // both counts: this batch's gradient alone and AdamW's applied step, each the store's own numbers
+  const counts = await page.evaluate(() => {
+    const ins = (window as any).__lab.store.getState().inspector;
+    const all = ins.details.flat().map((d: any, k: number) => ({ d, A: ins.rollout.groups.flatMap((g: any) => g.answers)[k].advantage }));
+    const pos = all.filter((x: any) => x.A > 0);
+    return { n: pos.length, alone: pos.filter((x: any) => x.d.logpGradientAlone > x.d.logpBefore).length, applied: pos.filter((x: any) => x.d.logpAfter > x.d.logpBefore).length, cosine: ins.stepGeometry.cosine };
+  });
+  console.log('update phase, A > 0 made more likely:', JSON.stringify(counts));
+  await expect(page.getByTestId('up-gradient')).toHaveText(`${counts.alone} of ${counts.n}`);
+  await expect(page.getByTestId('up-applied')).toHaveText(`${counts.applied} of ${counts.n}`);
+  await expect(page.getByTestId('update-summary')).toContainText("by this batch's gradient alone");
+  await expect(page.getByTestId('update-why')).toContainText("AdamW's step is mostly something else");
+  await expect(page.getByTestId('step-cosine')).toHaveText(counts.cosine.toFixed(2));
   // focus another group: the phase shows that prompt
   await strip.getByRole('button', { name: /^P7 / }).click();
   await expect(phase.locator('.group-prompt').first()).toContainText('Prompt 7:');

@@ -1,14 +1,15 @@
 /**
- * npm run lessons -- [--seeds 2,3,4,5,6] [--lesson ID] [--json]
+ * npm run lessons -- [--seeds 2,3,4,5,6] [--lesson ID] [--json] [--null]
  *
  * Every variant of every lesson, run from its base with its settings on several seeds (the
  * CPU reference, exactly what `npm run train -- --lesson ID --variant N --seed S` runs), with
  * the claim's verdict and evidence per run. Prints a markdown table (and with --json one JSON
  * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
- * the seeds given) — the promise a lesson makes to a teacher — or if lesson 2's length drift
- * (wrong answers longer under GRPO than under Dr. GRPO after its steps, same seed) does not show
- * on most seeds, or lesson 8's contrast (a higher late thinking share under process reward than
- * under outcome reward, same seed) shows on fewer than 4 of 5.
+ * the seeds given) — the promise a lesson makes to a teacher — or if lesson 2's contrast
+ * (the measured long/short Δ log π per token higher under Dr. GRPO than under GRPO, same seed)
+ * shows on fewer than 4 of 5, or lesson 8's contrast (a higher late thinking share under process reward than
+ * under outcome reward, same seed) shows on fewer than 4 of 5. With --null every variant runs with
+ * η = 0 (the same rollouts, no update) and the exit is 1 if any verdict holds.
  */
 import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
@@ -21,10 +22,10 @@ import { defaultSettings } from '../src/rl/settings.ts';
 export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; seconds: number }
 
 /** One lesson variant on one seed, as the CLI runs it (held-out greedy accuracy and pass@k, like the lab). */
-export async function runLesson(id: string, variant: number, seed: number): Promise<LessonRun> {
+export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean } = {}): Promise<LessonRun> {
   const lesson = LESSONS.find((l) => l.id === id)!;
   const v = lesson.variants[variant];
-  const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed };
+  const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed, ...(o.nullRun ? { learningRate: 0 } : {}) };
   const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty)!)));
   const be = new ReferenceBackend(ck.config, ck.weights);
   let summary: RunSummary | null = null;
@@ -42,12 +43,13 @@ async function main() {
   const seeds = (flag('seeds') ?? '2,3,4,5,6').split(',').map(Number);
   const only = flag('lesson');
   const json = args.includes('--json');
+  const nullRun = args.includes('--null');
   const runs: LessonRun[] = [];
   console.log('| lesson | variant | seed | verdict | evidence |\n|---|---|---|---|---|');
   for (const l of LESSONS.filter((x) => !only || x.id === only)) {
     for (let v = 0; v < l.variants.length; v++) {
       for (const seed of seeds) {
-        const r = await runLesson(l.id, v, seed);
+        const r = await runLesson(l.id, v, seed, { nullRun });
         runs.push(r);
         if (json) process.stderr.write(`${JSON.stringify(r)}\n`);
         const ev = Object.entries(r.evidence).map(([k, x]) => `${k} ${x}`).join(', ');
@@ -55,8 +57,14 @@ async function main() {
       }
     }
   }
+  if (nullRun) {
+    // η = 0: the same rollouts, no update — every verdict must say ✗
+    const held = runs.filter((r) => r.holds);
+    console.log(`null runs (η = 0): ${runs.length - held.length} of ${runs.length} verdicts fail${held.length ? `; holding: ${held.map((r) => `${r.lesson}#${r.variant} seed ${r.seed}`).join(', ')}` : ''}`);
+    if (held.length) process.exit(1);
+    return;
+  }
   let driftFails = false;
-  // Lesson 2's drift, across variants: wrong answers' length over the last steps, GRPO minus Dr. GRPO, per seed.
   /** Per seed, one evidence field of variant `plus` minus the same field of variant `minus` (null: the lesson did not run). */
   const seedDiffs = (lesson: string, field: string, plus: number, minus: number): number[] | null => {
     const rs = runs.filter((r) => r.lesson === lesson);
@@ -64,16 +72,17 @@ async function main() {
     const at = (seed: number, v: number) => rs.find((r) => r.seed === seed && r.variant === v)?.evidence[field] ?? NaN;
     return seeds.map((seed) => at(seed, plus) - at(seed, minus));
   };
-  const lengthDiffs = seedDiffs('length-bias', 'wrong_length_late', 0, 1);
+  // Lesson 2's contrast, across variants: the measured long/short Δ log π per token, Dr. GRPO minus GRPO, per seed.
+  const lengthDiffs = seedDiffs('length-bias', 'long_over_short', 1, 0);
   if (lengthDiffs) {
-    const diffs = lengthDiffs;
-    const longer = diffs.filter((d) => d > 0).length;
-    const meanDiff = diffs.reduce((a, b) => a + b, 0) / diffs.length;
-    console.log(`length-bias drift: wrong answers' late length, GRPO − Dr. GRPO, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (longer under GRPO on ${longer} of ${seeds.length}, mean ${meanDiff.toFixed(2)} tokens)`);
-    // noisy by nature (the lesson says how often): a majority of seeds and a mean above 0.2 tokens
-    if (!(longer > seeds.length / 2 && meanDiff > 0.2)) driftFails = true;
+    const higher = lengthDiffs.filter((d) => d > 0).length;
+    console.log(`length-bias contrast: long/short Δ log π per token, Dr. GRPO − GRPO, by seed: ${lengthDiffs.map((d) => d.toFixed(2)).join(', ')} (higher under Dr. GRPO on ${higher} of ${seeds.length})`);
+    if (!enough(higher, seeds.length)) driftFails = true;
   }
-  const failing: string[] = driftFails ? ['length-bias drift'] : [];
+  // Lesson 4's contrast: strict accuracy's change, strict minus weak verifier, per seed.
+  const hackDiffs = seedDiffs('reward-hacking', 'accuracy_end', 1, 0);
+  if (hackDiffs) console.log(`reward-hacking contrast: late strict accuracy, strict − weak verifier, by seed: ${hackDiffs.map((d) => d.toFixed(2)).join(', ')}`);
+  const failing: string[] = driftFails ? ['length-bias contrast'] : [];
   // Lesson 8's contrast, across variants: the late thinking share, process minus outcome reward, per seed.
   const processDiffs = seedDiffs('process-reward', 'think_late', 1, 0);
   if (processDiffs) {

@@ -15,7 +15,7 @@ import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
 
-const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
+const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--null] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`);
@@ -25,7 +25,7 @@ function fail(msg: string): never {
 const TRL_TO_KEY: Record<string, string> = {};
 for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
-export interface CliArgs { settings: Settings; steps: number; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean; notices: string[] }
+export interface CliArgs { settings: Settings; steps: number; nullRun?: boolean; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean; notices: string[] }
 
 /** --lesson ID [--variant N]: the lesson's settings (base task and difficulty, knobs, variant) under every other flag. */
 function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefined {
@@ -53,6 +53,7 @@ export function parseArgs(argv: string[]): CliArgs {
     const name = flag.slice(2);
     if (name === 'no-pass-at-k') { a.passAtK = false; continue; }
     if (name === 'list-lessons') { a.listLessons = true; continue; }
+    if (name === 'null') { a.nullRun = true; continue; }
     if (name === 'lesson' || name === 'variant') { i++; continue; } // read above
     const value = argv[++i];
     if (value === undefined) fail(`flag --${name} needs a value`);
@@ -72,6 +73,11 @@ export function parseArgs(argv: string[]): CliArgs {
       if (!r.ok) fail(r.error);
       settings[key] = r.value;
     }
+  }
+  // --null: the same run with η = 0 — the same rollouts, no update (a lesson's verdict must then fail)
+  if (a.nullRun) {
+    settings.learningRate = 0;
+    a.notices.push('null run: learning rate η = 0, the rollouts are sampled and graded but the weights never change');
   }
   // process reward on a task without checkable steps: said, and run with outcome reward (as the lab does)
   const processNotice = rewardModeNotice(a.settings);

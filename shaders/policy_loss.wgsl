@@ -58,7 +58,8 @@ struct Params {
 const WG: u32 = 64u;
 const NSTAT: u32 = 10u;
 // rowStats layout per row: 0 loss, 1 tokens, 2 clipLow, 3 clipHigh, 4 klSum, 5 entSum,
-// 6 ratioSum, 7 ratioMin, 8 ratioMax, 9 (unused)
+// 6 ratioSum, 7 ratioMin, 8 ratioMax, 9 Σ_t m·log ρ (the row's log π_θ − log π_old: in the second
+// inner epoch, how far the first moved this answer; read back per row, not reduced into a metric)
 var<workgroup> red: array<array<f32, 10>, 64>;
 
 fn log_ratio(i: u32) -> f32 {
@@ -160,7 +161,8 @@ fn policy_loss_rows(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
   for (var k = 0u; k < NSTAT; k++) { red[lid][k] = st[k]; }
   reduce_workgroup(lid);
   if (lid == 0u) {
-    for (var k = 0u; k < NSTAT; k++) { rowStats[b * NSTAT + k] = red[0][k]; }
+    for (var k = 0u; k < 9u; k++) { rowStats[b * NSTAT + k] = red[0][k]; }
+    rowStats[b * NSTAT + 9u] = lr_sum;
   }
 }
 

@@ -216,13 +216,86 @@ export class WebGPUBackend implements Backend {
   async trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings, o: { epochs?: number } = {}): Promise<TrainStepResult> {
     const epochs = o.epochs ?? 1;
     if (!Number.isInteger(epochs) || epochs < 1) throw new Error(`trainStep: epochs must be a whole number ≥ 1, got ${epochs}`);
+    const t0 = this.step;
+    const n = this.layout.total;
+    const ops = this.ctx.ops;
+    const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });
+    const prep = this.prepareLoss(enc, batch, loss, 'trainStep');
+    // one AdamW uniform per epoch: each carries its own bias correction (t0 + e + 1)
+    for (let e = 0; e < epochs; e++) ops.writeUniform(this.adamUniformOf(e), Ops.adamwUniform(n, t0 + e + 1, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
+    ops.writeUniform(this.normUniform, ops.gradNormUniform(n, opt.gradClip));
+
+    const m = this.model;
+    const epochMetrics = epochs > 1 ? this.scratch('epochMetrics', epochs * METRIC_FLOATS) : null;
+    // the second epoch's per-row stats: each answer's Σ log ρ, how far the first epoch moved it
+    const rowsOut = epochs > 1 && loss.kind === 'policy' && loss.oldLogprobs !== null ? this.scratch('epoch2RowStats', Ops.POLICY_ROW_STATS * this.model.ensureActivations(batch.B, batch.T).capRows) : null;
+    for (let e = 0; e < epochs; e++) {
+      const pass = enc.beginComputePass({ label: `trainStep epoch ${e + 1}/${epochs}` });
+      this.recordLossAndBackward(pass, batch, loss, prep);
+      ops.phase = 'optimizer';
+      ops.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
+      ops.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniformOf(e));
+      pass.end();
+      if (epochMetrics) enc.copyBufferToBuffer(m.metrics, 0, epochMetrics, e * METRIC_FLOATS * 4, METRIC_FLOATS * 4);
+      if (e === 1 && rowsOut) enc.copyBufferToBuffer(this.policyRowStats(batch.B), 0, rowsOut, 0, batch.B * Ops.POLICY_ROW_STATS * 4);
+    }
+    const reads = [{ buffer: epochMetrics ?? m.metrics, floats: epochs * METRIC_FLOATS }];
+    if (rowsOut) reads.push({ buffer: rowsOut, floats: batch.B * Ops.POLICY_ROW_STATS });
+    // the mirror rides in the same staging buffer as the metrics: one readback either way
+    if (this.lastGoodState) reads.push({ buffer: m.params, floats: n }, { buffer: m.m, floats: n }, { buffer: m.v, floats: n });
+    const out = await this.ctx.submitAndRead(enc, reads);
+    const met = out[0];
+    const rows = rowsOut ? out[1] : null;
+    const [mirrorW, mirrorM, mirrorV] = out.slice(rowsOut ? 2 : 1);
+
+    // each epoch's result, up to the first that was not finite (AdamW skipped it; the caller rolls back)
+    const results: TrainStepResult[] = [];
+    for (let e = 0; e < epochs; e++) {
+      const r = this.epochResult(met.subarray(e * METRIC_FLOATS, (e + 1) * METRIC_FLOATS), loss.kind === 'policy', prep.refLogprobs !== null);
+      results.push(r);
+      if (!r.finite) break;
+    }
+    const finite = results.length === epochs && results.every((r) => r.finite);
+    if (finite) this.step = t0 + epochs;
+    if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: this.step, m: mirrorM, v: mirrorV } };
+    const answerLogRatio = rows ? Float32Array.from({ length: batch.B }, (_, b) => rows[b * Ops.POLICY_ROW_STATS + 9]) : undefined;
+    return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}), ...(answerLogRatio && results.length > 1 ? { answerLogRatio } : {}) };
+  }
+
+  /** The policy loss's per-row stats scratch (Ops.POLICY_ROW_STATS floats a row). */
+  private policyRowStats(B: number): GPUBuffer {
+    return this.scratch('policyRowStats', Ops.POLICY_ROW_STATS * this.model.ensureActivations(B, 1).capRows);
+  }
+
+  /**
+   * This batch's loss gradient at the current weights: forward, loss, backward (unclipped), in
+   * one submit with one readback of every gradient; weights, AdamW state and π_ref unchanged.
+   * For the step-through (this batch's gradient alone), not the training loop.
+   */
+  async gradient(batch: TokenBatch, loss: LossSpec): Promise<{ loss: number; grads: Float32Array }> {
+    const enc = this.ctx.device.createCommandEncoder({ label: 'gradient' });
+    const prep = this.prepareLoss(enc, batch, loss, 'gradient');
+    const pass = enc.beginComputePass({ label: 'gradient' });
+    this.recordLossAndBackward(pass, batch, loss, prep);
+    pass.end();
+    const m = this.model;
+    const [met, grads] = await this.ctx.submitAndRead(enc, [{ buffer: m.metrics, floats: METRIC_FLOATS }, { buffer: m.grads, floats: this.layout.total }]);
+    return { loss: met[M.LOSS], grads: Float32Array.from(grads) };
+  }
+
+  /**
+   * Before a loss's first epoch: the batch and the per-token loss inputs uploaded, and π_ref's
+   * log-probs (and logits, for the exact KL) recorded first when the objective needs them, so the
+   * activations end on π_θ for the backward.
+   */
+  private prepareLoss(enc: GPUCommandEncoder, batch: TokenBatch, loss: LossSpec, what: string): { refLogprobs: GPUBuffer | null; policyIn: GPUBuffer | null } {
     const { B, T, mask } = batch;
     const N = B * T;
     const V = this.config.vocabSize;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;
-    if (!(tau > 0)) throw new Error(`trainStep: temperature must be > 0, got ${tau}`);
-    validateBatch(batch, this.config, 'trainStep');
-    validateLoss(batch, loss, 'trainStep');
+    if (!(tau > 0)) throw new Error(`${what}: temperature must be > 0, got ${tau}`);
+    validateBatch(batch, this.config, what);
+    validateLoss(batch, loss, what);
     this.ctx.ops.trimCaches();
     const a = this.uploadBatch(batch);
     const q = this.ctx.device.queue;
@@ -238,18 +311,9 @@ export class WebGPUBackend implements Backend {
     } else {
       q.writeBuffer(policyIn!, 0, policyInputs(batch, loss));
     }
-    const t0 = this.step;
-    const n = this.layout.total;
-    const ops = this.ctx.ops;
-    // one AdamW uniform per epoch: each carries its own bias correction (t0 + e + 1)
-    for (let e = 0; e < epochs; e++) ops.writeUniform(this.adamUniformOf(e), Ops.adamwUniform(n, t0 + e + 1, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
-    ops.writeUniform(this.normUniform, ops.gradNormUniform(n, opt.gradClip));
-
     const m = this.model;
-    const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });
     let refLogprobs: GPUBuffer | null = null;
     if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) {
-      // π_ref's log-probs first, copied aside, so the activations end on π_θ for the backward
       const pass = enc.beginComputePass({ label: 'reference forward' });
       m.recordForward(pass, this.referenceParams(), B, T);
       m.recordLogsoftmax(pass, B, T, tau);
@@ -259,43 +323,30 @@ export class WebGPUBackend implements Backend {
       // and its logits, for the exact KL over the vocabulary (a metric: shaders/kl.wgsl)
       enc.copyBufferToBuffer(a.logits, 0, this.scratch('refLogits', a.capRows * V), 0, N * V * 4);
     }
-    const epochMetrics = epochs > 1 ? this.scratch('epochMetrics', epochs * METRIC_FLOATS) : null;
-    for (let e = 0; e < epochs; e++) {
-      const pass = enc.beginComputePass({ label: `trainStep epoch ${e + 1}/${epochs}` });
-      m.recordForward(pass, m.params, B, T);
-      if (loss.kind === 'policy') {
-        m.recordLogsoftmax(pass, B, T, tau);
-        if (refLogprobs) ops.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
-        const rowStats = this.scratch('policyRowStats', Ops.POLICY_ROW_STATS * a.capRows);
-        ops.policyLoss(pass, m.metrics, a.gradLogprob, a.gradEntropy, rowStats, a.logprobs, a.entropy, a.mask, refLogprobs, policyIn!, loss, loss.oldLogprobs !== null, B, T);
-      } else {
-        // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
-        m.recordLogsoftmaxWithGrad(pass, B, T, tau);
-        ops.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
-      }
-      m.recordBackward(pass, B, T, tau, { dlogitsReady: loss.kind !== 'policy' });
-      ops.phase = 'optimizer';
-      ops.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
-      ops.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniformOf(e));
-      pass.end();
-      if (epochMetrics) enc.copyBufferToBuffer(m.metrics, 0, epochMetrics, e * METRIC_FLOATS * 4, METRIC_FLOATS * 4);
-    }
-    const reads = [{ buffer: epochMetrics ?? m.metrics, floats: epochs * METRIC_FLOATS }];
-    // the mirror rides in the same staging buffer as the metrics: one readback either way
-    if (this.lastGoodState) reads.push({ buffer: m.params, floats: n }, { buffer: m.m, floats: n }, { buffer: m.v, floats: n });
-    const [met, mirrorW, mirrorM, mirrorV] = await this.ctx.submitAndRead(enc, reads);
+    return { refLogprobs, policyIn };
+  }
 
-    // each epoch's result, up to the first that was not finite (AdamW skipped it; the caller rolls back)
-    const results: TrainStepResult[] = [];
-    for (let e = 0; e < epochs; e++) {
-      const r = this.epochResult(met.subarray(e * METRIC_FLOATS, (e + 1) * METRIC_FLOATS), loss.kind === 'policy', refLogprobs !== null);
-      results.push(r);
-      if (!r.finite) break;
+  /** One epoch's forward, loss (its gradients and metrics) and backward; the gradients end in model.grads. */
+  private recordLossAndBackward(pass: GPUComputePassEncoder, batch: TokenBatch, loss: LossSpec, prep: { refLogprobs: GPUBuffer | null; policyIn: GPUBuffer | null }): void {
+    const { B, T } = batch;
+    const N = B * T;
+    const V = this.config.vocabSize;
+    const tau = loss.kind === 'policy' ? loss.temperature : 1;
+    const m = this.model;
+    const ops = this.ctx.ops;
+    const a = m.ensureActivations(B, T);
+    m.recordForward(pass, m.params, B, T);
+    if (loss.kind === 'policy') {
+      m.recordLogsoftmax(pass, B, T, tau);
+      if (prep.refLogprobs) ops.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
+      const rowStats = this.policyRowStats(B);
+      ops.policyLoss(pass, m.metrics, a.gradLogprob, a.gradEntropy, rowStats, a.logprobs, a.entropy, a.mask, prep.refLogprobs, prep.policyIn!, loss, loss.oldLogprobs !== null, B, T);
+    } else {
+      // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
+      m.recordLogsoftmaxWithGrad(pass, B, T, tau);
+      ops.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
     }
-    const finite = results.length === epochs && results.every((r) => r.finite);
-    if (finite) this.step = t0 + epochs;
-    if (finite && this.lastGoodState) this.lastGoodState = { weights: mirrorW, optimizer: { step: this.step, m: mirrorM, v: mirrorV } };
-    return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}) };
+    m.recordBackward(pass, B, T, tau, { dlogitsReady: loss.kind !== 'policy' });
   }
 
   /** One epoch's metrics, as read back. */

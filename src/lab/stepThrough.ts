@@ -131,7 +131,7 @@ export class StepThrough {
         next = { ...next, settings: ph.settings, rollout: view, focus: Math.max(0, view.groups.findIndex((g) => groupTeaches(g) === 'spread')) };
       }
       else if (ph.kind === 'verdicts' || ph.kind === 'advantages') next = { ...next, rollout: rolloutView(ph.rollout, next.settings!.numGenerations) };
-      else if (ph.kind === 'update') next = { ...next, details: ph.inspection?.answers ?? null };
+      else if (ph.kind === 'update') next = { ...next, details: ph.inspection?.answers ?? null, stepGeometry: ph.inspection?.step ?? null };
       else {
         await this.host.record(ph); // metrics and evaluation: the stepped update counts like any other
         continue;

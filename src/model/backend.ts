@@ -109,6 +109,12 @@ export interface TrainStepResult {
   /** Objective metrics by name (policy loss: clip_ratio/low_mean, clip_ratio/high_mean, clip_ratio/region_mean, kl, ratio_min/mean/max, entropy). */
   metrics: Record<string, number>;
   /**
+   * Per answer row, Σ_t log π_θ(o_t) − log π_old(o_t) at the start of the second inner epoch: how
+   * far the first epoch's update moved each answer, as the engine itself computed it (the policy
+   * loss's own ratios). Present when epochs ≥ 2 with π_old given; rides in the step's one readback.
+   */
+  answerLogRatio?: Float32Array;
+  /**
    * With `epochs` > 1: each epoch's result, up to and including the first that was not finite
    * (loss, gradNorm and metrics above are the last one's; finite is all of them).
    */
@@ -152,6 +158,12 @@ export interface Backend {
   logprobs(batch: TokenBatch, opts?: { temperature?: number; reference?: boolean }): Promise<PerTokenOutputs>;
   /** One update: forward, loss, backward, global-norm clip, AdamW. On WebGPU: one submit, one readback. */
   trainStep(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings, o?: { epochs?: number }): Promise<TrainStepResult>;
+  /**
+   * This batch's loss gradient at the current weights (forward, loss, backward; unclipped), with
+   * nothing changed: no optimizer step, π_ref as it was. The step-through's "this batch's gradient
+   * alone"; never in the training loop. On WebGPU: one submit, one readback of every gradient.
+   */
+  gradient(batch: TokenBatch, loss: LossSpec): Promise<{ loss: number; grads: Float32Array }>;
   /** Batched sampling: G responses per prompt, stopping at EOS. On WebGPU: one submit, one readback. */
   sample(req: SampleRequest): Promise<SampleResult>;
   dispose(): void;

@@ -161,6 +161,9 @@ export class RecoverableBackend implements Backend {
     }
     return r;
   }
+  gradient(batch: TokenBatch, loss: LossSpec): Promise<{ loss: number; grads: Float32Array }> {
+    return this.guard(() => this.engineValue.gradient(batch, loss));
+  }
   sample(req: SampleRequest): Promise<SampleResult> {
     return this.guard(() => this.engineValue.sample(req));
   }

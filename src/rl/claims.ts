@@ -28,11 +28,16 @@ export interface ClaimVerdict {
 export interface Claim {
   /** The claim in words (no figures from other runs). */
   text: string;
+  /** A control (see claim()): its evidence alone holds for a run that learned nothing. */
+  control: boolean;
+  /** The claim's own predicate on its evidence, without the run-level checks (pending, wrecked, moved). */
+  holdsOn(evidence: Record<string, number>): boolean;
   /** Steps within which the effect shows; the verdict is pending before. */
   steps: number;
   /** How often it shows, when the effect is noisy by nature (said on the card). */
   frequency?: string;
-  judge(run: RunRecord): ClaimVerdict;
+  /** The verdict on a run; `steps` overrides the steps it needs (the null test judges short runs). */
+  judge(run: RunRecord, o?: { steps?: number }): ClaimVerdict;
 }
 
 const WINDOW = 3;
@@ -70,6 +75,8 @@ export function heldout(run: RunRecord): { start: number; end: number; sampled: 
  * samples a prompt, or greedy answers).
  */
 export const SAMPLED_MARGIN = 0.1;
+/** Below this largest KL to π_ref over the run, the policy did not move (a null run: exactly 0). */
+export const MOVED_KL = 1e-6;
 export const HELDOUT_MARGIN = { sampled: 0.15, greedy: 0.25 };
 
 /**
@@ -82,6 +89,13 @@ export function claim(o: {
   steps: number;
   frequency?: string;
   mayWreck?: boolean;
+  /**
+   * A control: its evidence is what happens when the effect is absent, which a run that learned
+   * nothing also shows. It is judged like any claim and, like any claim, only on a run whose
+   * policy moved (KL to π_ref > 0); `control` marks it so the null test knows its evidence alone
+   * cannot fail under η = 0.
+   */
+  control?: boolean;
   measure: (run: RunRecord) => Record<string, number>;
   holds: (e: Record<string, number>) => boolean;
   sentence: (e: Record<string, number>) => string;
@@ -91,16 +105,29 @@ export function claim(o: {
     text: o.text,
     steps: o.steps,
     frequency: o.frequency,
-    judge(run) {
+    control: o.control ?? false,
+    holdsOn: (e) => o.holds(e),
+    judge(run, opts = {}) {
       const n = run.steps.length;
+      const needed = opts.steps ?? o.steps;
       const e = o.measure(run);
       const h = heldout(run);
       const acc = { start: early(run, (m) => m.accuracy), end: late(run, (m) => m.accuracy) };
-      Object.assign(e, { accuracy_start: acc.start, accuracy_end: acc.end });
+      // how far π_θ got from π_ref: the exact KL where π_ref was evaluated (β > 0 or measureKl), else nothing to say
+      const klMeasured = run.steps.some((m) => Number.isFinite(m.kl_exact));
+      const kl = Math.max(0, ...run.steps.map((m) => (Number.isFinite(m.kl_exact) ? m.kl_exact : 0)));
+      Object.assign(e, { accuracy_start: acc.start, accuracy_end: acc.end, kl_max: kl });
       if (h) Object.assign(e, h.sampled ? { heldout_pass1_start: h.start, heldout_pass1_end: h.end } : { heldout_start: h.start, heldout_end: h.end });
       const evidence = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)]));
+      // before its steps: pending, quoting the run's numbers only once every one of them exists
+      if (n < needed) {
+        const said = Object.values(e).every((v) => Number.isFinite(v)) ? ` So far: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}.` : '';
+        return { state: 'pending', sentence: `Pending — the verdict comes at step ${needed} (now ${n}).${said}`, evidence };
+      }
       const said = `In this run: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}`;
-      if (n < o.steps) return { state: 'pending', sentence: `${said} — the verdict comes at step ${o.steps}.`, evidence };
+      // a claim about what training does needs training: a policy that never left π_ref (η = 0, a
+      // null run) shows nothing, whatever its numbers say (measured whenever the KL is: β > 0 or measureKl)
+      if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
       const hint = 'Lower the learning rate η or raise the prompts per step P, then reset.';
       if (!o.mayWreck && acc.end < acc.start - SAMPLED_MARGIN) return { state: 'fails', sentence: `${said}, but the sampled accuracy fell ${f2(acc.start)} → ${f2(acc.end)} ✗`, evidence, hint };
       if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1' : 'accuracy'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, hint };

@@ -24,7 +24,7 @@ import { policyObjective } from '../model/objective.ts';
 import { groupAdvantages } from './advantages.ts';
 import type { Rollout } from './rollout.ts';
 import type { Settings } from './settings.ts';
-import { policyLossOf } from './trainer.ts';
+import { policyLossOf } from './lossSpec.ts';
 
 export type ObjectiveId = 'grpo' | 'dr_grpo' | 'dapo' | 'gspo';
 type ObjectiveKnobs = Pick<Settings, 'advantage' | 'scaleRewards' | 'lossType' | 'importanceSamplingLevel'>;

@@ -39,7 +39,9 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
     total += prompts.length;
     if (o.passAtK) {
       const G = s.numGenerations;
-      const res = await backend.sample({ prompts: promptTokens, numGenerations: G, temperature: s.temperature, maxNewTokens: maxNew, seed: s.seed ^ 0x5eed, stream: o.step });
+      // the same random draws at every evaluation (common random numbers): a change in pass@k between
+      // two evaluations is the policy's, not the sampler's luck, and a policy that did not move scores the same
+      const res = await backend.sample({ prompts: promptTokens, numGenerations: G, temperature: s.temperature, maxNewTokens: maxNew, seed: s.seed ^ 0x5eed, stream: 0 });
       for (let p = 0; p < prompts.length; p++) {
         let cp = 0;
         for (let i = 0; i < G; i++) if (task.verify(prompts[p], decode(res.tokens[p * G + i])).correct) cp++;

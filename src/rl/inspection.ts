@@ -7,11 +7,22 @@
  * log-probs read back from the engine before the update, with exactly the loss the update
  * runs (so their metrics equal the first inner epoch's metrics from the engine; a test checks
  * it). Two extra forward passes before the update and one after: for the step-through only.
+ *
+ * Beside the update that was applied (AdamW: its first moment m is 90 % earlier batches at
+ * β₁ = 0.9, and it scales each parameter by 1/√v), what this batch's gradient alone does: a plain
+ * gradient step on this step's objective from the same starting weights w₀,
+ *
+ *   w_g = w₀ − ‖Δw‖ · g / ‖g‖,   g = ∇_θ L(w₀) (this batch only),   Δw = w_applied − w₀,
+ *
+ * scaled to the parameter-space length of the applied step, then undone (as the objectives
+ * comparison does). Both are measured on the same answers, so the page can say how many answers
+ * with A > 0 each made more likely.
  */
 import type { Backend, PerTokenOutputs, TokenBatch } from '../model/backend.ts';
 import { ClipSide, policyObjective, type ObjectiveTerms } from '../model/objective.ts';
 import type { Settings } from './settings.ts';
-import { oldLogprobsOf, policyLossOf, type Rollout } from './trainer.ts';
+import { oldLogprobsOf, policyLossOf } from './lossSpec.ts';
+import type { Rollout } from './rollout.ts';
 
 export type ClipSideValue = (typeof ClipSide)[keyof typeof ClipSide];
 
@@ -36,6 +47,8 @@ export interface AnswerInspection {
   /** Σ_t log π_θ(o_t) at the start of the update and after it. */
   logpBefore: number;
   logpAfter: number;
+  /** Σ_t log π(o_t) after this batch's gradient alone (a plain step as long as the applied one); null under RFT. */
+  logpGradientAlone: number | null;
   /** Per token, at the start of the update (null under RFT: it trains by cross-entropy). */
   tokens: TokenTerm[] | null;
   /** GSPO: the sequence ratio and its clip side; null at token level. */
@@ -50,6 +63,41 @@ export interface UpdateInspection {
   answers: AnswerInspection[][];
   /** policyObjective's metrics on the log-probs before the update; null under RFT. */
   metrics: Record<string, number> | null;
+  /** The applied step against this batch's gradient alone (null under RFT). */
+  step: StepGeometry | null;
+}
+
+/** The applied update Δw in parameter space, against this batch's descent direction −g. */
+export interface StepGeometry {
+  /** ‖Δw‖: the length of the applied step (also the length given to the gradient-alone step). */
+  length: number;
+  /** cos(Δw, −g): 1 if AdamW had stepped straight down this batch's gradient. */
+  cosine: number;
+}
+
+/** How many answers each update moved the way their advantage asks (A > 0 up, A < 0 down). */
+export interface PushCounts {
+  positive: number;
+  negative: number;
+  /** After the applied (AdamW) update. */
+  applied: { up: number; down: number };
+  /** After this batch's gradient alone; null when it was not measured (RFT). */
+  gradientAlone: { up: number; down: number } | null;
+}
+
+/** The one count of "did the answers move the way A asks" (the step-through, the tour and the measurement script read it). */
+export function pushCounts(answers: readonly Pick<AnswerInspection, 'advantage' | 'logpBefore' | 'logpAfter' | 'logpGradientAlone'>[]): PushCounts {
+  const pos = answers.filter((a) => a.advantage > 0);
+  const neg = answers.filter((a) => a.advantage < 0);
+  const measured = answers.every((a) => a.logpGradientAlone !== null);
+  const up = (xs: typeof pos, f: (a: (typeof pos)[number]) => number) => xs.filter((a) => f(a) > a.logpBefore).length;
+  const down = (xs: typeof pos, f: (a: (typeof pos)[number]) => number) => xs.filter((a) => f(a) < a.logpBefore).length;
+  return {
+    positive: pos.length,
+    negative: neg.length,
+    applied: { up: up(pos, (a) => a.logpAfter), down: down(neg, (a) => a.logpAfter) },
+    gradientAlone: measured ? { up: up(pos, (a) => a.logpGradientAlone!), down: down(neg, (a) => a.logpGradientAlone!) } : null,
+  };
 }
 
 /** The objective evaluated before the update, with the metrics it gives (the engine's first epoch must agree). */
@@ -58,6 +106,9 @@ export interface BeforeUpdate {
   terms: ObjectiveTerms;
   gradLogprob: Float64Array;
   metrics: Record<string, number>;
+  /** The weights at the start of the update, and this batch's gradient there. */
+  weights: Float32Array;
+  gradient: Float32Array;
 }
 
 function refNeeded(s: Settings): boolean {
@@ -69,7 +120,37 @@ async function before(backend: Backend, rollout: Rollout, batch: TokenBatch, s: 
   const ref = refNeeded(s) ? await backend.logprobs(batch, { temperature: s.temperature, reference: true }) : null;
   const spec = policyLossOf(rollout, batch, s);
   const out = policyObjective({ B: batch.B, T: batch.T, logprobs: current.logprobs, entropy: current.entropy, mask: batch.mask, oldLogprobs: spec.oldLogprobs, refLogprobs: ref?.logprobs ?? null, advantages: spec.advantages }, spec, { terms: true });
-  return { current, terms: out.terms!, gradLogprob: out.gradLogprob, metrics: out.metrics };
+  const weights = await backend.getWeights();
+  const { grads } = await backend.gradient(batch, spec);
+  return { current, terms: out.terms!, gradLogprob: out.gradLogprob, metrics: out.metrics, weights, gradient: grads };
+}
+
+/**
+ * This batch's gradient alone: from w₀, a plain step −‖Δw‖·g/‖g‖ (as long as the applied step),
+ * log π of every answer there, then the applied weights put back. Returns the log-probs and the
+ * step's geometry; null if the applied step or the gradient is zero (nothing to scale).
+ */
+async function gradientAlone(backend: Backend, batch: TokenBatch, s: Settings, pre: BeforeUpdate): Promise<{ logprobs: Float32Array; step: StepGeometry } | null> {
+  const applied = await backend.getWeights();
+  const w0 = pre.weights;
+  const g = pre.gradient;
+  let dd = 0, gg = 0, dg = 0;
+  for (let i = 0; i < w0.length; i++) {
+    const d = applied[i] - w0[i];
+    dd += d * d;
+    gg += g[i] * g[i];
+    dg += d * g[i];
+  }
+  const length = Math.sqrt(dd);
+  const gNorm = Math.sqrt(gg);
+  if (!(length > 0) || !(gNorm > 0)) return null;
+  const scale = length / gNorm;
+  const plain = new Float32Array(w0.length);
+  for (let i = 0; i < w0.length; i++) plain[i] = w0[i] - scale * g[i];
+  await backend.setWeights(plain);
+  const { logprobs } = await backend.logprobs(batch, { temperature: s.temperature });
+  await backend.setWeights(applied);
+  return { logprobs, step: { length, cosine: -dg / (length * gNorm) } };
 }
 
 const rowSum = (lp: Float32Array, b: number, T: number, start: number, n: number) => {
@@ -82,6 +163,7 @@ async function after(backend: Backend, rollout: Rollout, batch: TokenBatch, s: S
   const { T } = batch;
   const cur = pre?.current ?? await backend.logprobs(batch, { temperature: s.temperature });
   const post = await backend.logprobs(batch, { temperature: s.temperature });
+  const alone = pre ? await gradientAlone(backend, batch, s, pre) : null;
   // the ratios the next inner epoch would see: always against π_old, with the same clip bounds
   const spec = { ...policyLossOf(rollout, batch, s), beta: 0, measureKl: false, entropyCoef: 0 };
   const next = policyObjective({ B: batch.B, T, logprobs: post.logprobs, entropy: post.entropy, mask: batch.mask, oldLogprobs: oldLogprobsOf(rollout, batch), refLogprobs: null, advantages: spec.advantages }, spec, { terms: true }).terms!;
@@ -97,13 +179,14 @@ async function after(backend: Backend, rollout: Rollout, batch: TokenBatch, s: S
       advantage: g.advantages[i],
       logpBefore: rowSum(cur.logprobs, row, T, start, tok.length),
       logpAfter: rowSum(post.logprobs, row, T, start, tok.length),
+      logpGradientAlone: alone ? rowSum(alone.logprobs, row, T, start, tok.length) : null,
       tokens: terms ? idx.map((k) => ({ ratio: terms.ratio[k], clip: terms.clip[k] as ClipSideValue, kl: terms.kl[k], weight: terms.weight[k], loss: terms.loss[k], grad: pre!.gradLogprob[k] })) : null,
       sequence: terms && sequenceLevel ? { ratio: terms.seqRatio[row], clip: terms.seqClip[row] as ClipSideValue } : null,
       ratioAfter: idx.map((k) => (sequenceLevel ? next.seqRatio[row] : next.ratio[k])),
       clipAfter: idx.map((k) => (sequenceLevel ? next.seqClip[row] : next.clip[k]) as ClipSideValue),
     };
   }));
-  return { answers, metrics: pre?.metrics ?? null };
+  return { answers, metrics: pre?.metrics ?? null, step: alone?.step ?? null };
 }
 
 export const inspectAnswers = { before, after };

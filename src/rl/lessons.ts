@@ -11,8 +11,8 @@
  * check per lesson on a micro model that its effect appears) all read this table.
  */
 import type { Settings } from './settings.ts';
-import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
-import { matchedTokensSummary } from './matchedTokens.ts';
+import { claim, early, fmt2, late, type Claim } from './claims.ts';
+import { lengthClaim, matchedTokensClaim, mixedClaim, processMeasure, processSentence } from './lessonClaims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -38,58 +38,6 @@ export interface Lesson {
   /** The charts that show the effect. */
   charts: ChartId[];
 }
-
-/** Mixed groups follow G: few at G = 2, most at G ≥ 8, at or below the batch-rate prediction. */
-const mixedClaim = (G: number): Claim => claim({
-  text: `With G = ${G}, ${G <= 2 ? 'fewer than half' : 'more than half'} of the groups mix passes and failures, and the observed share sits at or below 1 − p̄^G − (1 − p̄)^G computed from the batch pass rate p̄ (prompts differ in difficulty, so the batch-rate formula over-predicts: Jensen's gap).`,
-  steps: 10,
-  // G = 2 is also the failure of too small a group: left running, its updates are mostly noise (see the text)
-  mayWreck: G <= 2,
-  measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted), pass_rate: overall(r, (m) => m.accuracy) }),
-  holds: (e) => (G <= 2 ? e.frac_mixed < 0.5 : e.frac_mixed > 0.5) && e.frac_mixed <= e.mixed_predicted + 0.05,
-  sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} vs predicted ${fmt2(e.mixed_predicted)} at pass rate ${fmt2(e.pass_rate)}`,
-  hint: 'The pass rate may sit far from the boundary on this seed: try another seed, or more steps.',
-});
-
-const lengthClaim = (lossType: 'grpo' | 'dr_grpo'): Claim => claim({
-  text: lossType === 'grpo'
-    ? 'Within a group, a long wrong answer is pushed down less per token than a short wrong one: per-token push long/short below 1 (GRPO divides each answer by its own length).'
-    : 'Every wrong token of a group is pushed equally, whatever the answer\'s length: per-token push long/short is 1 (Dr. GRPO divides by the same constant).',
-  steps: 10,
-  measure: (r) => ({ push_long_over_short: overall(r, (m) => m.wrong_push_long_over_short), wrong_length_early: early(r, (m) => m.length_incorrect_mean), wrong_length_late: late(r, (m) => m.length_incorrect_mean) }),
-  holds: (e) => (lossType === 'grpo' ? e.push_long_over_short < 0.9 : Math.abs(e.push_long_over_short - 1) < 0.01),
-  sentence: (e) => `per-token push on long vs short wrong answers ${fmt2(e.push_long_over_short)}; wrong answers' length ${fmt2(e.wrong_length_early)} → ${fmt2(e.wrong_length_late)}`,
-  hint: 'No group had two wrong answers of different lengths yet: run a few more steps.',
-});
-
-/**
- * Lesson 5, at equal tokens (matchedTokens.ts): after T training tokens the trained held-out pass@1
- * a (mean of the last two evaluations) is above the base's best-of-1, and best-of-N on the base
- * (step-0 evaluation) matches it at N between 1 and G samples a question, so training pays for
- * itself after T / (N·L̄₀ − L̄) questions. Measured on seeds 2–6, 40 steps: a − pass@1 of the base
- * 0.10–0.14 (GRPO), 0.09–0.12 (RFT); N 1.6–2.2; 9k–18k questions.
- */
-const matchedTokensClaim = (name: string): Claim => claim({
-  text: `At equal tokens: after T training tokens, ${name}'s held-out pass@1 beats the base's best-of-1 by more than five points, and best-of-N on the base matches it at some N between 1 and G samples a question (N× the tokens of one answer). So best-of-N is the cheaper way to that accuracy for up to T / (N·L̄₀ − L̄) questions; past them ${name}'s training has paid for itself.`,
-  steps: 40,
-  measure: matchedTokensSummary,
-  holds: (e) => e.pass1_trained > e.pass1_base + 0.05 && e.samples_to_match > 1 && Number.isFinite(e.break_even_questions),
-  sentence: (e) => `after ${e.training_tokens.toLocaleString('en')} training tokens, held-out pass@1 ${fmt2(e.pass1_base)} → ${fmt2(e.pass1_trained)}; ` +
-    (Number.isFinite(e.samples_to_match) ? `best-of-N on the base matches it at N ≈ ${e.samples_to_match.toFixed(1)} (best-of-${e.G}: ${fmt2(e.passG_base)}), ` : `best-of-${e.G} on the base (${fmt2(e.passG_base)}) does not reach it, `) +
-    `answers ${e.answer_tokens_base.toFixed(1)} → ${e.answer_tokens_trained.toFixed(1)} tokens: ` +
-    (Number.isFinite(e.break_even_questions) ? `training pays for itself after about ${Math.round(e.break_even_questions).toLocaleString('en')} questions` : 'no break-even at these numbers'),
-  hint: 'Run more steps (the verdict needs evaluations at step 0 and after training, with pass@k): the gain in pass@1 is a few points per ten steps at this scale.',
-});
-
-/** Lesson 8's numbers (both variants): thinking share, step score (share of an answer's steps that are right, 0 for a direct answer), reward over strict accuracy. */
-const processMeasure = (r: RunRecord) => ({
-  think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction),
-  steps_right_early: early(r, (m) => m.process_reward), steps_right_late: late(r, (m) => m.process_reward),
-  reward_over_accuracy: overall(r, (m) => m.reward - m.accuracy),
-});
-const processSentence = (e: Record<string, number>) =>
-  `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}, step score ${fmt2(e.steps_right_early)} → ${fmt2(e.steps_right_late)}, ` +
-  `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward − accuracy ${fmt2(e.reward_over_accuracy)}`;
 
 export const LESSONS: Lesson[] = [
   {
@@ -127,11 +75,13 @@ export const LESSONS: Lesson[] = [
       'On the digit-sum base some answers think ("7,12,20|20", about ten tokens) and some answer directly (two). ' +
       'GRPO averages each answer\'s token losses over its own length |o_i|: in a group, a long wrong answer gets the same ' +
       'total push-down as a short wrong one, spread over more tokens, so each of its tokens is pushed less — the ' +
-      'verdict below measures that ratio on this run\'s groups. Dr. GRPO divides every answer by the same constant ' +
-      '(max length) and drops the std scaling: every wrong token of a group is pushed equally. The weighting is what ' +
-      'this lesson shows on every run. The length drift it causes is small and noisy at this scale: after the lesson\'s ' +
-      'steps, wrong answers are a little longer under GRPO than under Dr. GRPO on most seeds, not all (4 of 5 in ' +
-      '`npm run lessons`). Compare the length chart under each variant, over more steps.',
+      'verdict below measures it on the engine\'s own update: how far log π of the longest and the shortest wrong answer ' +
+      'of each group moved, per token (the policy loss reads it at the start of the second inner epoch, µ = 2). Dr. GRPO ' +
+      'divides every answer by the same constant (max length) and drops the std scaling: every wrong token of a group ' +
+      'is weighted alike. The weighting is not the only thing that decides how far a token moves: on this base a short ' +
+      'answer\'s tokens move more under either objective, so even under Dr. GRPO the long/short ratio stays below 1, but ' +
+      'it is far higher than under GRPO. Run both variants on the same seed and compare. The length drift this causes is ' +
+      'small and noisy at this scale: watch the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
   },
   {
@@ -155,8 +105,9 @@ export const LESSONS: Lesson[] = [
       {
         label: 'β = 1, ε = 0.2 (KL leash)', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 },
         claim: claim({
-          text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the KL stays small and the entropy falls little.',
+          text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the policy moves (KL above 0), but the KL stays small and the entropy falls little.',
           steps: 12,
+          control: true,
           measure: (r) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) }),
           holds: (e) => e.kl_late < 0.1 && e.entropy_late > e.entropy_early - 0.1,
           sentence: (e) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`,
@@ -181,7 +132,7 @@ export const LESSONS: Lesson[] = [
         label: 'Weak verifier (answer anywhere)', settings: { weakVerifier: 'anywhere' },
         claim: claim({
           text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
-          steps: 12,
+          steps: 20,
           mayWreck: true, // the failure it exists to show
           measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
           holds: (e) => e.gap_early > 0 && e.gap_late > e.gap_early + 0.03,
@@ -192,12 +143,12 @@ export const LESSONS: Lesson[] = [
       {
         label: 'Strict verifier', settings: { weakVerifier: 'strict' },
         claim: claim({
-          text: 'The strict verifier pays only right answers: reward equals strict accuracy at every step, and held-out accuracy does not fall.',
-          steps: 12,
-          measure: (r) => ({ gap_max: Math.max(...r.steps.map((m) => Math.abs(m.reward - m.accuracy))) }),
-          holds: (e) => e.gap_max < 1e-9,
-          sentence: (e) => `largest |reward − strict accuracy| ${fmt2(e.gap_max)}`,
-          hint: 'With the format reward on, a well-formed wrong answer earns it: set it to 0.',
+          text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
+          steps: 20,
+          measure: (r) => ({ reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward) }),
+          holds: (e) => e.accuracy_end > e.accuracy_start + 0.05,
+          sentence: (e) => `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}`,
+          hint: 'Run a few more steps: accuracy rises a few points per ten steps at this scale.',
         }),
       },
     ],
@@ -250,8 +201,9 @@ export const LESSONS: Lesson[] = [
       {
         label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 },
         claim: claim({
-          text: 'Where thinking does not pay, it does not spread: the scratchpad share does not rise.',
+          text: 'Where thinking does not pay, it does not spread: the policy moves (KL above 0), yet the scratchpad share does not rise.',
           steps: 12,
+          control: true,
           measure: (r) => ({ think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction) }),
           holds: (e) => e.think_late < e.think_early + 0.05,
           sentence: (e) => `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}`,

@@ -52,12 +52,14 @@ export interface StepMetrics {
   /** Mean fraction of correct scratchpad steps (tasks with checkable steps), else NaN. */
   process_reward: number;
   /**
-   * Lesson 2's weighting, live: in groups with wrong answers of different lengths, the per-token
-   * push on the longest wrong answer over that on the shortest (|A_i|·w_i per token, w_i from
-   * loss_type: 1/|o_i| for grpo, a constant for dapo and dr_grpo), averaged over such groups.
-   * Below 1: long wrong answers are pushed down less per token. NaN without such groups or under RFT.
+   * The engine's own measure of GRPO's length weighting: in each group with two wrong answers of
+   * different lengths (A ≠ 0), the change in log π per token that the first inner epoch's update
+   * gave the longest and the shortest of them (TrainStepResult.answerLogRatio: the policy loss's
+   * own log-ratios at the start of the second epoch), averaged over such groups. Negative: pushed
+   * down. NaN without such groups, at µ = 1, or under RFT.
    */
-  wrong_push_long_over_short: number;
+  wrong_dlogp_long_per_token: number;
+  wrong_dlogp_short_per_token: number;
   /** Share of answers that think first (a scratchpad before the answer separator "|"). */
   think_fraction: number;
   /** Strict accuracy of the answers that think, and of those that answer directly (NaN when there are none). */
@@ -154,7 +156,7 @@ export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numT
     length_incorrect_mean: si.mean, length_incorrect_min: si.min, length_incorrect_max: si.max,
     clipped_ratio: truncated / Math.max(1, n),
     process_reward: proc.length ? proc.reduce((a, b) => a + b, 0) / proc.length : NaN,
-    wrong_push_long_over_short: s.algorithm === 'grpo' ? wrongPushRatio(rollout, s.lossType) : NaN,
+    ...wrongDeltaPerToken(rollout, u.answerLogRatio),
     think_fraction: think / Math.max(1, n),
     accuracy_think: think ? thinkRight / think : NaN,
     accuracy_direct: n - think ? directRight / (n - think) : NaN,
@@ -168,17 +170,19 @@ export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numT
   };
 }
 
-/** See StepMetrics.wrong_push_long_over_short. */
-export function wrongPushRatio(rollout: Rollout, lossType: Settings['lossType']): number {
-  const ratios: number[] = [];
+/** See StepMetrics.wrong_dlogp_long_per_token: each group's longest and shortest wrong answer, Δ log π per token, averaged over groups. */
+export function wrongDeltaPerToken(rollout: Rollout, answerLogRatio: Float32Array | null): { wrong_dlogp_long_per_token: number; wrong_dlogp_short_per_token: number } {
+  let long = 0, short = 0, n = 0, row = 0;
   for (const g of rollout.groups) {
-    const wrong = g.tokens.map((t, i) => ({ len: t.length, a: Math.abs(g.advantages[i] ?? 0), ok: g.correct[i] })).filter((x) => !x.ok && x.a > 0);
-    if (wrong.length < 2) continue;
-    const short = wrong.reduce((a, x) => (x.len < a.len ? x : a));
-    const long = wrong.reduce((a, x) => (x.len > a.len ? x : a));
-    if (long.len === short.len) continue;
-    const perToken = (x: { len: number; a: number }) => (lossType === 'grpo' ? x.a / x.len : x.a);
-    ratios.push(perToken(long) / perToken(short));
+    const wrong = g.tokens.map((t, i) => ({ len: t.length, a: g.advantages[i] ?? 0, ok: g.correct[i], d: answerLogRatio ? answerLogRatio[row + i] : NaN })).filter((x) => !x.ok && x.a !== 0 && x.len > 0);
+    row += g.tokens.length;
+    if (!answerLogRatio || wrong.length < 2) continue;
+    const s = wrong.reduce((a, x) => (x.len < a.len ? x : a));
+    const l = wrong.reduce((a, x) => (x.len > a.len ? x : a));
+    if (l.len === s.len) continue;
+    long += l.d / l.len;
+    short += s.d / s.len;
+    n++;
   }
-  return ratios.length ? ratios.reduce((a, b) => a + b, 0) / ratios.length : NaN;
+  return n ? { wrong_dlogp_long_per_token: long / n, wrong_dlogp_short_per_token: short / n } : { wrong_dlogp_long_per_token: NaN, wrong_dlogp_short_per_token: NaN };
 }

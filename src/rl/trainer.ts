@@ -19,7 +19,7 @@
  * starts, so a change made while a step runs applies from the next step and never splits one
  * step between two settings.
  */
-import type { AdamWSettings, Backend, LossSpec, TokenBatch } from '../model/backend.ts';
+import type { AdamWSettings, Backend, TokenBatch } from '../model/backend.ts';
 import { adamwSettings } from '../model/backend.ts';
 import { packBatch } from '../model/batch.ts';
 import { Rng } from '../model/rng.ts';
@@ -28,6 +28,7 @@ import type { Task } from '../tasks/types.ts';
 import { groupAdvantages } from './advantages.ts';
 import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts';
 import { inspectAnswers, type UpdateInspection } from './inspection.ts';
+import { maskTruncated, policyLossOf } from './lossSpec.ts';
 import { stepMetrics, type EvalMetrics, type StepMetrics } from './metrics.ts';
 import { evaluatePolicy } from './evaluation.ts';
 import { sampleGroups, taskDifficulty, type Rollout } from './rollout.ts';
@@ -38,6 +39,7 @@ export { stepMetrics } from './metrics.ts';
 export type { Group, Rollout } from './rollout.ts';
 export { overlongPenalty } from './rollout.ts';
 export { heldoutPrompts } from './evaluation.ts';
+export { maskTruncated, oldLogprobsOf, policyLossOf } from './lossSpec.ts';
 
 /** What the update phase did: averaged objective metrics over the µ inner epochs, and each epoch's own. */
 export interface UpdateResult {
@@ -49,6 +51,8 @@ export interface UpdateResult {
   epochs: Record<string, number>[];
   /** Answers the update trained on (RFT: the verified ones only). */
   answers: number;
+  /** Per answer (batch row): Σ_t Δ log π after the first inner epoch, as the engine computed it (µ ≥ 2), else null. */
+  answerLogRatio: Float32Array | null;
   updateMs: number;
 }
 
@@ -249,9 +253,9 @@ export class GrpoTrainer {
     if (s.algorithm === 'rft') {
       // "verified" by the run's verifier — a weak one too: RFT can be hacked like GRPO
       const verified = rollout.groups.flatMap((g) => g.tokens.filter((_, i) => g.verdicts[i].correct && g.finished[i]).map((t) => ({ prompt: g.promptTokens, response: t })));
-      if (verified.length === 0) return { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], answers: 0, updateMs: now() - t0 };
+      if (verified.length === 0) return { loss: 0, gradNorm: 0, finite: true, metrics: {}, epochs: [], answers: 0, answerLogRatio: null, updateMs: now() - t0 };
       const r = await this.backend.trainStep(packBatch(verified, this.backend.config.seqLen, { trim: true }), { kind: 'ce' }, adamw);
-      return { loss: r.loss, gradNorm: r.gradNorm, finite: r.finite, metrics: r.metrics, epochs: [r.metrics], answers: verified.length, updateMs: now() - t0 };
+      return { loss: r.loss, gradNorm: r.gradNorm, finite: r.finite, metrics: r.metrics, epochs: [r.metrics], answers: verified.length, answerLogRatio: null, updateMs: now() - t0 };
     }
     const spec = policyLossOf(rollout, batch, s);
     const sums: Record<string, number> = {};
@@ -267,7 +271,7 @@ export class GrpoTrainer {
     }
     const finite = r.finite;
     const answers = rollout.groups.reduce((a, g) => a + g.tokens.length, 0);
-    return { loss, gradNorm, finite, metrics: sums, epochs, answers, updateMs: now() - t0 };
+    return { loss, gradNorm, finite, metrics: sums, epochs, answers, answerLogRatio: r.answerLogRatio ?? null, updateMs: now() - t0 };
   }
 
   /** AdamW's settings for the step in progress: η with the linear warm-up. */
@@ -292,36 +296,4 @@ export class GrpoTrainer {
     const difficulties = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty(s)];
     return evaluatePolicy(this.backend, s, { size: this.opts.evalSize, difficulties, passAtK: this.opts.evalPassAtK, step: this.stepValue });
   }
-}
-
-/** The batch the update trains on with mask_truncated_completions: answers cut off at the length limit leave the loss. */
-export function maskTruncated(batch: TokenBatch, rollout: Rollout): TokenBatch {
-  const mask = Float32Array.from(batch.mask);
-  rollout.groups.flatMap((g) => g.finished).forEach((f, b) => { if (!f) mask.fill(0, b * batch.T, (b + 1) * batch.T); });
-  return { ...batch, mask };
-}
-
-/** The policy loss of a step: its advantages, π_old (needed when µ > 1) and the objective's settings. */
-export function policyLossOf(rollout: Rollout, batch: TokenBatch, s: Settings): Extract<LossSpec, { kind: 'policy' }> {
-  return {
-    kind: 'policy',
-    advantages: Float32Array.from(rollout.groups.flatMap((g) => g.advantages)),
-    oldLogprobs: s.numIterations > 1 ? oldLogprobsOf(rollout, batch) : null,
-    epsilon: s.epsilon, epsilonHigh: s.epsilonHigh, beta: s.klMode === 'loss' ? s.beta : 0,
-    klEstimator: s.klEstimator, lossType: s.lossType, importanceSamplingLevel: s.importanceSamplingLevel, entropyCoef: s.entropyCoef,
-    maxCompletionLength: s.maxCompletionLength, temperature: s.temperature, measureKl: s.measureKl,
-  };
-}
-
-/** π_old as a [B*T] array, from the rollout's log-probs. */
-export function oldLogprobsOf(rollout: Rollout, batch: TokenBatch): Float32Array {
-  const old = new Float32Array(batch.B * batch.T);
-  let b = 0;
-  for (const g of rollout.groups) {
-    for (const lp of g.logprobs) {
-      old.set(lp, b * batch.T + g.promptTokens.length - 1);
-      b++;
-    }
-  }
-  return old;
 }

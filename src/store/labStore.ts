@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import type { Settings } from '../rl/settings.ts';
-import type { AnswerInspection } from '../rl/inspection.ts';
+import type { AnswerInspection, StepGeometry } from '../rl/inspection.ts';
 import type { ObjectiveComparison } from '../rl/counterfactual.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
@@ -51,6 +51,8 @@ export interface InspectorState {
   rollout: RolloutView | null;
   /** [group][answer] the objective term by term and log π before/after, once the update ran. */
   details: AnswerInspection[][] | null;
+  /** The applied step's length and its cosine with this batch's descent direction, once the update ran. */
+  stepGeometry?: StepGeometry | null;
   /** The settings the inspected step runs with (its snapshot, not the live controls). */
   settings: Settings | null;
   /** The group (prompt index) shown in full; the strip summarises every group. */

@@ -9,7 +9,7 @@
 import { useState } from 'react';
 import { PHASES, useLab, type GroupView, type InspectorState } from '../store/labStore.ts';
 import { ADVANTAGE_EPS, stdPopulation } from '../rl/advantages.ts';
-import type { AnswerInspection, TokenTerm } from '../rl/inspection.ts';
+import { pushCounts, type AnswerInspection, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
@@ -275,40 +275,50 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
   );
 }
 
+/** A change in log π, green with ✓ when it goes the way the advantage asks, vermillion with ✗ when not. */
+function DeltaCell({ A, delta }: { A: number; delta: number }) {
+  const good = (A > 0 && delta > 0) || (A < 0 && delta < 0);
+  return <td className="num" style={{ color: A === 0 ? '#444' : good ? C.green : C.vermillion }}>{delta >= 0 ? '+' : ''}{fmt(delta, 4)} {A !== 0 ? (good ? '✓' : '✗') : ''}</td>;
+}
+
 function Update({ ins }: { ins: InspectorState }) {
   const all = ins.rollout!.groups.flatMap((g, p) => g.answers.map((a, i) => ({ p, i, a, d: ins.details![p][i] })));
-  const pos = all.filter((r) => r.a.advantage > 0);
-  const neg = all.filter((r) => r.a.advantage < 0);
-  const up = pos.filter((r) => r.d.logpAfter > r.d.logpBefore).length;
-  const down = neg.filter((r) => r.d.logpAfter < r.d.logpBefore).length;
+  const counts = pushCounts(all.map((r) => ({ ...r.d, advantage: r.a.advantage })));
   const [[fp]] = shown(ins);
   const rows = all.filter((r) => r.p === fp);
-  const pushed = pos.length + neg.length > 0; // some answer has A ≠ 0
+  const pushed = counts.positive + counts.negative > 0; // some answer has A ≠ 0
+  const alone = counts.gradientAlone;
+  const geo = ins.stepGeometry;
   return (
     <div>
       <p className="verdict-summary" data-testid="update-summary">
         {!pushed
           ? <>No answer in this batch has A ≠ 0 (every group's rewards are equal), so the policy gradient pushed nothing: any change in the log π below came from the KL leash (β &gt; 0), an entropy bonus, or AdamW's momentum from earlier steps.</>
-          : <>Answers with A &gt; 0 that became more likely: <strong>{up} of {pos.length}</strong>. Answers with A &lt; 0 that became less likely: <strong>{down} of {neg.length}</strong>.</>}
+          : alone
+            ? <>A &gt; 0 made more likely: <strong data-testid="up-gradient">{alone.up} of {counts.positive}</strong> by this batch's gradient alone; <strong data-testid="up-applied">{counts.applied.up} of {counts.positive}</strong> after AdamW's step, whose momentum is 90 % earlier batches. A &lt; 0 made less likely: {alone.down} of {counts.negative} by the gradient alone; {counts.applied.down} of {counts.negative} after AdamW's step.</>
+            : <>Answers with A &gt; 0 that became more likely: <strong>{counts.applied.up} of {counts.positive}</strong>. Answers with A &lt; 0 that became less likely: <strong>{counts.applied.down} of {counts.negative}</strong>.</>}
       </p>
-      {pushed && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
+      {pushed && alone && (
+        <p className="note" data-testid="update-why">
+          This batch's gradient says which way each answer should move; a plain step along it (as long as the step applied, then undone) moves most answers the way their A asks — not all, since every answer moves the same shared weights.
+          AdamW's step is mostly something else: its momentum carries the earlier batches' directions (β₁ = 0.9), and it rescales every weight by its own running gradient size, so its direction is far from this batch's gradient{geo ? <> (cosine <span data-testid="step-cosine">{geo.cosine.toFixed(2)}</span>, where 1 would be the same direction)</> : ''}. What a batch teaches adds up over many steps, not in one.
+        </p>
+      )}
+      {pushed && !alone && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
       <table className="answers wide">
-        <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th><th>after</th><th>Δ</th></tr></thead>
+        <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th>{alone && <th>Δ by this batch's gradient alone</th>}<th>after AdamW's step</th><th>Δ applied</th></tr></thead>
         <tbody>
-          {rows.map(({ p, i, a, d }) => {
-            const delta = d.logpAfter - d.logpBefore;
-            const good = (a.advantage > 0 && delta > 0) || (a.advantage < 0 && delta < 0);
-            return (
-              <tr key={`${p}-${i}`}>
-                <td>P{p + 1}.o<sub>{i + 1}</sub></td>
-                <td><AnswerText text={a.text} /></td>
-                <td className="num">{fmt(a.advantage)}</td>
-                <td className="num">{fmt(d.logpBefore)}</td>
-                <td className="num">{fmt(d.logpAfter)}</td>
-                <td className="num" style={{ color: a.advantage === 0 ? '#444' : good ? C.green : C.vermillion }}>{delta >= 0 ? '+' : ''}{fmt(delta, 4)} {a.advantage !== 0 ? (good ? '✓' : '✗') : ''}</td>
-              </tr>
-            );
-          })}
+          {rows.map(({ p, i, a, d }) => (
+            <tr key={`${p}-${i}`}>
+              <td>P{p + 1}.o<sub>{i + 1}</sub></td>
+              <td><AnswerText text={a.text} /></td>
+              <td className="num">{fmt(a.advantage)}</td>
+              <td className="num">{fmt(d.logpBefore)}</td>
+              {alone && <DeltaCell A={a.advantage} delta={d.logpGradientAlone! - d.logpBefore} />}
+              <td className="num">{fmt(d.logpAfter)}</td>
+              <DeltaCell A={a.advantage} delta={d.logpAfter - d.logpBefore} />
+            </tr>
+          ))}
         </tbody>
       </table>
       <h4>Ratios after the update (π_new / π_old)</h4>

@@ -121,10 +121,21 @@ export class ReferenceBackend implements Backend {
       if (!results[e].finite) break;
     }
     const finite = results.length === epochs && results.every((r) => r.finite);
-    return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}) };
+    const answerLogRatio = results[1]?.answerLogRatio; // the second epoch's: how far the first moved each answer
+    for (const r of results) delete r.answerLogRatio;
+    return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}), ...(answerLogRatio ? { answerLogRatio } : {}) };
   }
 
-  private epoch(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): TrainStepResult {
+  /** This batch's loss gradient at the current weights: forward, loss, backward; nothing else changes. */
+  async gradient(batch: TokenBatch, loss: LossSpec): Promise<{ loss: number; grads: Float32Array }> {
+    validateBatch(batch, this.config, 'gradient');
+    validateLoss(batch, loss, 'gradient');
+    const { value } = this.lossAndGradients(batch, loss);
+    return { loss: value, grads: Float32Array.from(this.model.grads.subarray(0, this.layout.total)) };
+  }
+
+  /** Forward, the loss and its metrics, backward: the gradients are left in model.grads (unclipped). */
+  private lossAndGradients(batch: TokenBatch, loss: LossSpec): { value: number; metrics: Record<string, number>; answerLogRatio?: Float32Array } {
     const { B, T, mask } = batch;
     const N = B * T;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;
@@ -177,9 +188,24 @@ export class ReferenceBackend implements Backend {
     }
     if (klExact !== null) metrics.kl_exact = klExact;
 
+    this.model.zeroGrad();
+    this.model.backward(gL, gE);
+    // each row's Σ_t m·(log π_θ − log π_old), as policy_loss.wgsl keeps it (rowStats slot 9)
+    let answerLogRatio: Float32Array | undefined;
+    if (loss.kind === 'policy' && loss.oldLogprobs) {
+      answerLogRatio = new Float32Array(B);
+      for (let b = 0; b < B; b++) {
+        let x = 0;
+        for (let t = 0; t < T; t++) { const i = b * T + t; if (mask[i]) x += mask[i] * (logprobs[i] - loss.oldLogprobs[i]); }
+        answerLogRatio[b] = x;
+      }
+    }
+    return { value, metrics, answerLogRatio };
+  }
+
+  private epoch(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): TrainStepResult {
+    const { value, metrics, answerLogRatio } = this.lossAndGradients(batch, loss);
     const model = this.model;
-    model.zeroGrad();
-    model.backward(gL, gE);
     const total = this.layout.total;
     const gradNorm = clipGradients(model.grads, total, opt.gradClip);
     let finite = Number.isFinite(value) && Number.isFinite(gradNorm);
@@ -206,7 +232,7 @@ export class ReferenceBackend implements Backend {
         this.step = t;
       }
     }
-    return { loss: value, gradNorm, finite, metrics };
+    return { loss: value, gradNorm, finite, metrics, ...(answerLogRatio ? { answerLogRatio } : {}) };
   }
 
   /**

@@ -129,3 +129,38 @@ export async function epochsInOneSubmit(mu: number) {
   for (let i = 0; i < one.weights.length; i++) maxDiff = Math.max(maxDiff, Math.abs(one.weights[i] - many.weights[i]));
   return { one: one.epochs, many: many.epochs, steps: [one.step, many.step], weightsMaxDiff: maxDiff };
 }
+
+/**
+ * The two engine outputs the step-through and lesson 2 read beyond the loss, WebGPU against the
+ * CPU reference from the same weights on the same GRPO batch (β > 0, µ = 2): `gradient()` (this
+ * batch's loss gradient alone, every parameter) and `answerLogRatio` (each answer's Σ log ρ at
+ * the start of the second inner epoch, rowStats slot 9 of shaders/policy_loss.wgsl). Error of a
+ * tensor = max |gpu − cpu| / max |cpu|.
+ */
+export async function gradientAndAnswerShiftParity() {
+  const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
+  const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: 2, learningRate: 5e-3, warmupSteps: 0 };
+  const cpu = await createBackend('cpu', config, { seed: 4 });
+  const gpu = await createBackend('webgpu', config, { seed: 4, weights: await cpu.getWeights() });
+  for (const be of [cpu, gpu]) await be.snapshotReference();
+  const tr = new GrpoTrainer(cpu, settings, { evalSize: 4, evalPassAtK: false });
+  for (let i = 0; i < 2; i++) await tr.trainStep(); // π_θ away from π_ref on the CPU, then the GPU takes the same weights
+  await gpu.setWeights(await cpu.getWeights());
+  await gpu.setOptimizerState(await cpu.getOptimizerState()); // and AdamW's moments: the next update is the same on both
+  const { rollout, batch } = await rolloutWithAdvantages(tr);
+  const spec = policyLossOf(rollout, batch, settings);
+  const opt = adamwSettings(settings.learningRate, settings.maxGradNorm);
+  const scaledErr = (a: Float32Array, ref: Float32Array) => {
+    let d = 0, m = 0;
+    for (let i = 0; i < ref.length; i++) { d = Math.max(d, Math.abs(a[i] - ref[i])); m = Math.max(m, Math.abs(ref[i])); }
+    return { err: d / m, scale: m };
+  };
+  const g = [await cpu.gradient(batch, spec), await gpu.gradient(batch, spec)];
+  // gradient() changed nothing: the update that follows starts from the same weights on both
+  const steps = [await cpu.trainStep(batch, spec, opt, { epochs: 2 }), await gpu.trainStep(batch, spec, opt, { epochs: 2 })];
+  const rows = steps.map((r) => r.answerLogRatio!);
+  const out = { gradient: scaledErr(g[1].grads, g[0].grads), loss: [g[0].loss, g[1].loss], answerShift: scaledErr(rows[1], rows[0]), rows: rows[0].length, B: batch.B, weightsAfter: scaledErr(await gpu.getWeights(), await cpu.getWeights()) };
+  cpu.dispose();
+  gpu.dispose();
+  return out;
+}

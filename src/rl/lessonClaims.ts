@@ -1,0 +1,95 @@
+/**
+ * The lessons' claims that more than one variant shares, built from claims.ts's parts: lesson 1's
+ * mixed groups (by G), lesson 2's length weighting (by loss type), lesson 5's matched tokens and
+ * lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
+ */
+import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
+import { matchedTokensSummary } from './matchedTokens.ts';
+
+/** Held-out greedy accuracy at the first evaluation and at the end (mean of the last two after the first): lesson 1's G = 2 reading. */
+const greedyHeldout = (r: RunRecord) => {
+  const acc = r.evals.map((e) => e.heldout_accuracy);
+  return { heldout_greedy_start: acc.length >= 2 ? acc[0] : NaN, heldout_greedy_end: acc.length >= 2 ? acc.slice(Math.max(1, acc.length - 2)).reduce((a, b) => a + b, 0) / Math.min(2, acc.length - 1) : NaN };
+};
+
+/**
+ * Mixed groups follow G, and so does what a step teaches. G = 2: most groups are all-pass or
+ * all-fail, the few mixed ones carry the signal, and AdamW still moves the weights about as far
+ * each step, so the updates are mostly noise and held-out greedy accuracy falls (seeds 2–6 at 30
+ * steps: it fell on all five). G ≥ 8: most groups mix and held-out pass@1 rises. Both judged on
+ * held-out accuracy, which a run that learned nothing leaves where it was. The batch-rate
+ * prediction 1 − p̄^G − (1 − p̄)^G is quoted, not judged (the share sits below it by Jensen's gap).
+ */
+export const mixedClaim = (G: number): Claim => claim(G <= 2 ? {
+  text: 'With G = 2 most groups are all-pass or all-fail and carry no signal, yet AdamW moves the weights about as far every step: the updates are mostly noise, and held-out accuracy (greedy) falls.',
+  steps: 30,
+  mayWreck: true, // the failure it exists to show
+  measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted), ...greedyHeldout(r) }),
+  holds: (e) => e.frac_mixed < 0.5 && e.heldout_greedy_end < e.heldout_greedy_start,
+  sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} (the batch-rate formula: ${fmt2(e.mixed_predicted)}), held-out accuracy (greedy) ${fmt2(e.heldout_greedy_start)} → ${fmt2(e.heldout_greedy_end)}`,
+  hint: 'Held-out accuracy held up on this seed: run longer, or compare with G = 8 on the same seed (its accuracy rises).',
+} : {
+  text: `With G = ${G} most groups mix passes and failures, so most prompts teach: held-out pass@1 (sampled) rises.`,
+  steps: 30,
+  measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted) }),
+  holds: (e) => e.frac_mixed > 0.5 && e.heldout_pass1_end > e.heldout_pass1_start + 0.03,
+  sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} (the batch-rate formula: ${fmt2(e.mixed_predicted)}), held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}`,
+  hint: 'The pass rate may sit far from the boundary on this seed: try another seed, or more steps.',
+});
+
+/**
+ * Lesson 2, on the engine's own update: in each group with two wrong answers of different lengths,
+ * the change in log π per token that the update gave the longest and the shortest (measured by
+ * the policy loss itself at the start of the second inner epoch, µ ≥ 2), averaged over the run.
+ * The weighting is not all that decides it: tokens differ in how far one step moves them, and on
+ * this base a short wrong answer's tokens move more under either objective. So the line between the
+ * two is not 1: on seeds 2–6 at 10 steps, long/short was 0.17–0.29 under GRPO (each answer weighted
+ * by 1/|o_i|) and 0.40–0.66 under Dr. GRPO (every token alike): a third separates them, and each
+ * variant's claim fails if its run behaves like the other's.
+ */
+export const lengthClaim = (lossType: 'grpo' | 'dr_grpo'): Claim => claim({
+  text: lossType === 'grpo'
+    ? 'Within a group, a long wrong answer is pushed down much less per token than a short wrong one, because GRPO divides each answer by its own length: on the engine\'s own update, its Δ log π per token is below a third of the short one\'s.'
+    : 'Dr. GRPO divides every answer by the same constant, so a long wrong answer\'s tokens are weighted like a short one\'s: on the engine\'s own update, its Δ log π per token is above a third of the short one\'s (under GRPO it is below; tokens also differ in how far a step moves them, so it stays under 1).',
+  steps: 10,
+  measure: (r) => {
+    const long = overall(r, (m) => m.wrong_dlogp_long_per_token);
+    const short = overall(r, (m) => m.wrong_dlogp_short_per_token);
+    return { dlogp_long_per_token: long, dlogp_short_per_token: short, long_over_short: short < 0 ? long / short : NaN, wrong_length_early: early(r, (m) => m.length_incorrect_mean), wrong_length_late: late(r, (m) => m.length_incorrect_mean) };
+  },
+  holds: (e) => e.dlogp_short_per_token < -1e-4 && (lossType === 'grpo' ? e.long_over_short < 1 / 3 : e.long_over_short > 1 / 3),
+  sentence: (e) => `Δ log π per token after the update: long wrong answers ${fmt3(e.dlogp_long_per_token)}, short ones ${fmt3(e.dlogp_short_per_token)} (long/short ${fmt2(e.long_over_short)}); wrong answers' length ${fmt2(e.wrong_length_early)} → ${fmt2(e.wrong_length_late)}`,
+  hint: 'No group had two wrong answers of different lengths yet, or µ is 1 (the measure needs a second inner epoch): run a few more steps.',
+});
+const fmt3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+
+/**
+ * Lesson 5, at equal tokens (matchedTokens.ts): after T training tokens the trained held-out pass@1
+ * a (mean of the last two evaluations) is above the base's best-of-1, and best-of-N on the base
+ * (step-0 evaluation) matches it at N between 1 and G samples a question, so training pays for
+ * itself after T / (N·L̄₀ − L̄) questions. Measured on seeds 2–6, 40 steps: a − pass@1 of the base
+ * 0.10–0.14 (GRPO), 0.09–0.12 (RFT); N 1.6–2.2; 9k–18k questions.
+ */
+export const matchedTokensClaim = (name: string): Claim => claim({
+  text: `At equal tokens: after T training tokens, ${name}'s held-out pass@1 beats the base's best-of-1 by more than five points, and best-of-N on the base matches it at some N between 1 and G samples a question (N× the tokens of one answer). So best-of-N is the cheaper way to that accuracy for up to T / (N·L̄₀ − L̄) questions; past them ${name}'s training has paid for itself.`,
+  steps: 40,
+  measure: matchedTokensSummary,
+  holds: (e) => e.pass1_trained > e.pass1_base + 0.05 && e.samples_to_match > 1 && Number.isFinite(e.break_even_questions),
+  sentence: (e) => `after ${e.training_tokens.toLocaleString('en')} training tokens, held-out pass@1 ${fmt2(e.pass1_base)} → ${fmt2(e.pass1_trained)}; ` +
+    (Number.isFinite(e.samples_to_match) ? `best-of-N on the base matches it at N ≈ ${e.samples_to_match.toFixed(1)} (best-of-${e.G}: ${fmt2(e.passG_base)}), ` : `best-of-${e.G} on the base (${fmt2(e.passG_base)}) does not reach it, `) +
+    `answers ${e.answer_tokens_base.toFixed(1)} → ${e.answer_tokens_trained.toFixed(1)} tokens: ` +
+    (!(e.pass1_trained > e.pass1_base) ? 'training has not beaten the base yet, so it has not paid for anything'
+      : Number.isFinite(e.break_even_questions) ? `training pays for itself after about ${Math.round(e.break_even_questions).toLocaleString('en')} questions` : 'no break-even at these numbers'),
+  hint: 'Run more steps (the verdict needs evaluations at step 0 and after training, with pass@k): the gain in pass@1 is a few points per ten steps at this scale.',
+});
+
+/** Lesson 8's numbers (both variants): thinking share, step score (share of an answer's steps that are right, 0 for a direct answer), reward over strict accuracy. */
+export const processMeasure = (r: RunRecord) => ({
+  think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction),
+  steps_right_early: early(r, (m) => m.process_reward), steps_right_late: late(r, (m) => m.process_reward),
+  reward_over_accuracy: overall(r, (m) => m.reward - m.accuracy),
+});
+export const processSentence = (e: Record<string, number>) =>
+  `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}, step score ${fmt2(e.steps_right_early)} → ${fmt2(e.steps_right_late)}, ` +
+  `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward − accuracy ${fmt2(e.reward_over_accuracy)}`;
+
