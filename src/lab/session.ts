@@ -32,6 +32,7 @@ import { chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from
 import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
 import { deviceLostSentence } from './sentences.ts';
+import { Tour } from './tour.ts';
 
 const MAX_SAVED_RUNS = 5;
 
@@ -61,6 +62,7 @@ export class LabSession {
   readonly stepThrough: StepThrough;
   readonly frames: FrameBatch<LabState>;
   readonly recorder: StepRecorder;
+  readonly tour: Tour; // the class tour (lab/tour.ts): its open stop, the moves and actions of its card
 
   /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own). */
   constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot } = {}) {
@@ -80,6 +82,7 @@ export class LabSession {
       record: (ph) => this.recorder.record(ph),
       stepEnded: () => this.autosave.stepEnded(),
     });
+    this.tour = new Tour(this, store);
   }
 
   /** The store, with the loop's writes still waiting for their frame. */
@@ -96,7 +99,8 @@ export class LabSession {
   init(search: string): Promise<void> {
     const u = parseLabUrl(search);
     this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden, presenter: u.present ? { item: 0 } : null });
-    const address = (s: LabState) => location.pathname + labSearch({ ...s, backend: s.backendPref });
+    const address = (s: LabState) => location.pathname + labSearch({ ...s, backend: s.backendPref, tour: this.tour.stop });
+    this.tour.init(u.tour, () => { if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get())); }); // the class tour's stop is in the address too
     this.store.subscribe((s, prev) => {
       if (s.settings !== prev.settings || s.lessonId !== prev.lessonId || s.lessonVariant !== prev.lessonVariant || s.classroom !== prev.classroom || s.hidden !== prev.hidden || s.backendPref !== prev.backendPref || s.presenter !== prev.presenter) {
         if (typeof history !== 'undefined') history.replaceState(null, '', address(s));

@@ -1,10 +1,11 @@
 /**
  * The lab's URL: every setting (from the one settings table, src/rl/settings.ts), the seed
  * (a setting), the lesson and its variant, the backend, and classroom mode with the controls
- * it hides; present=1 opens the presenter view. Opening a link reproduces the run; bad values
- * never break the page, they are clamped or replaced and named in `notices`.
+ * it hides; present=1 opens the presenter view, tour=N the class tour at its stop N (tour=1: from
+ * the start). Opening a link reproduces the run; bad values never break the page, they are
+ * clamped or replaced and named in `notices`.
  *
- *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon&present=1
+ *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon&present=1&tour=1
  */
 import { defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
 import { isSettingKey, ownSettingPairs } from '../persist/settingsFile.ts';
@@ -23,6 +24,8 @@ export interface LabUrlState {
   hidden: string[];
   /** Open the presenter view on load. */
   present: boolean;
+  /** Open the class tour on load at this stop (0-based; the address says tour=1 for the first), or null. */
+  tour: number | null;
   /** What was ignored, clamped or replaced, in words. */
   notices: string[];
 }
@@ -62,6 +65,7 @@ export function parseLabUrl(search: string): LabUrlState {
   let backend: BackendPref = 'auto';
   let classroom = false;
   let present = false;
+  let tour: number | null = null;
   let hidden: string[] = [];
   const settingPairs: [string, string][] = [];
   /** Read one page option with a typed reader; a bad value leaves the default and says so. */
@@ -87,6 +91,9 @@ export function parseLabUrl(search: string): LabUrlState {
       classroom = option(key, value, (src, p) => bool(src, p, { text: true }), 'classroom mode is off') ?? false;
     } else if (key === 'present') {
       present = option(key, value, (src, p) => bool(src, p, { text: true }), 'the presenter view stays closed') ?? false;
+    } else if (key === 'tour') {
+      const v = option(key, value, (src, p) => num(src, p, { int: true, min: 1, max: 99, text: true }), 'the class tour stays closed');
+      tour = v === undefined ? null : v - 1;
     } else if (key === 'hide') {
       const items = value.split(',').filter(Boolean);
       if (items.length > MAX_HIDDEN) notices.push(`only the first ${MAX_HIDDEN} of the ${items.length} controls to hide were read`);
@@ -108,11 +115,11 @@ export function parseLabUrl(search: string): LabUrlState {
   const { known, unknownNotices } = ownSettingPairs(settingPairs);
   const r = settingsFromRecord(known, base);
   hidden = [...new Set(hidden)];
-  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, present, notices: [...notices, ...unknownNotices, ...r.notices] };
+  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, present, tour, notices: [...notices, ...unknownNotices, ...r.notices] };
 }
 
-/** The query string for a state: settings that differ from the defaults, then the page options. */
-export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[]; presenter?: object | null }): string {
+/** The query string for a state: settings that differ from the defaults, then the page options (`tour`: the class tour's stop, 0-based, or null). */
+export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[]; presenter?: object | null; tour?: number | null }): string {
   const p = new URLSearchParams();
   // Every setting that differs from the defaults, so a lesson's own values are explicit too (robust to lesson
   // edits) — and, under a lesson, every setting that differs from what the lesson would set, or a value
@@ -129,6 +136,7 @@ export function labSearch(s: { settings: Settings; lessonId: string | null; less
   if (s.classroom) p.set('classroom', '1');
   if (s.hidden.length) p.set('hide', s.hidden.join(','));
   if (s.presenter) p.set('present', '1');
+  if (typeof s.tour === 'number') p.set('tour', String(s.tour + 1));
   const q = p.toString();
   return q ? `?${q}` : '';
 }

@@ -1,7 +1,8 @@
 /**
  * The lab: settings on the left, transport and live charts in a grid, the step-through of one
  * GRPO update, lessons, sharing/export, and the explanation under the tool (TensorFlow
- * Playground's layout); or, instead of all of it, the presenter view (Presenter.tsx).
+ * Playground's layout); or, instead of all of it, the presenter view (Presenter.tsx). The class
+ * tour (ClassTour.tsx) walks either.
  * Components read the store; the lab session does the work.
  */
 import { useEffect, useState } from 'react';
@@ -18,6 +19,7 @@ import { RunsPanel } from './RunsPanel.tsx';
 import { Profiling } from './Profiling.tsx';
 import { Explanations } from './Explanations.tsx';
 import { Presenter, PresenterButton } from './Presenter.tsx';
+import { ClassTour, ClassTourButton, ClassTourLink } from './ClassTour.tsx';
 
 function Notices() {
   const url = useLab((s) => s.urlNotices);
@@ -75,10 +77,10 @@ export function App() {
               ? `WebGPU adapter: ${gpu.vendor} / ${gpu.architecture}${gpu.description ? ` (${gpu.description})` : ''}`
               : gpu.reason}
         </p>
+        <ClassTourButton />
         <PresenterButton />
       </header>
-      {/* a "Class tour" link goes in StartHere's `tour` slot */}
-      <StartHere />
+      <StartHere tour={<ClassTourLink />} />
       <Notices />
       <Lessons />
       <div className="lab">
@@ -92,6 +94,7 @@ export function App() {
       <RunsPanel />
       <Profiling />
       <Explanations />
+      <ClassTour />
     </main>
   );
 }

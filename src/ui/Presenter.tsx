@@ -4,6 +4,7 @@
  * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
  * → next (on the step-through: the next phase of a real update), ← back, 1–7 a lesson,
  * Space play/pause, ↑ ↓ scroll a tall phase, Esc back to the page. The address carries it: ?present=1&lesson=<id>.
+ * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
  */
 import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
 import { LESSONS } from '../rl/lessons.ts';
@@ -13,6 +14,7 @@ import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassA
 import { Inspector } from './Inspector.tsx';
 import { withCode } from './Lessons.tsx';
 import { usePresenter } from './session.tsx';
+import { ClassTour, useTour, useTourStop } from './ClassTour.tsx';
 
 const CHARTS: Record<PresenterChart, ComponentType> = {
   reward: RewardChart, groups: GroupsChart, advantages: AdvantagesChart, theory: TheoryChart, entropy: EntropyChart,
@@ -32,9 +34,11 @@ export function PresenterButton() {
 /** The view's keys, on the window (capture phase, before the page's transport keys): no click needed first. */
 function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
   const presenter = usePresenter();
+  const tour = useTour();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
+      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
       const n = /^[1-9]$/.test(e.key) ? Number(e.key) : 0;
       const act =
         e.key === 'ArrowRight' || e.key === 'PageDown' ? () => void presenter.next()
@@ -51,7 +55,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [presenter, stage]);
+  }, [presenter, stage, tour]);
 }
 
 export function Presenter() {
@@ -64,6 +68,7 @@ export function Presenter() {
   const steps = useLab((s) => s.stepsCompleted);
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
+  const touring = useTourStop() !== null;
   const ref = useRef<HTMLDivElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   usePresenterKeys(stage);
@@ -89,7 +94,7 @@ export function Presenter() {
       <div className={`presenter-stage ${item.kind}`} data-testid="presenter-stage" ref={stage}>
         {Chart ? <Chart key={item.kind === 'chart' ? item.chart : ''} /> : stepMode ? <Inspector /> : <p className="presenter-empty">Press → to step through one real GRPO update, phase by phase.</p>}
       </div>
-      <p className="presenter-caption" data-testid="presenter-caption">{withCode(title.caption)}</p>
+      {touring ? <ClassTour docked /> : <p className="presenter-caption" data-testid="presenter-caption">{withCode(title.caption)}</p>}
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
         <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>Esc</kbd> leave</span>

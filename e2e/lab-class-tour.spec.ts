@@ -1,0 +1,189 @@
+import { expect, test, type Page } from './fixtures.ts';
+import { pushCounts } from '../src/rl/inspection.ts';
+import { TOUR } from '../src/store/tour.ts';
+
+// The class tour (src/store/tour.ts, src/lab/tour.ts, src/ui/ClassTour.tsx): opened by ?tour=1,
+// walked with → through its eight stops on a live run, each stop's button pressed where the
+// numbers are not there yet; at every stop the highlighted element is on screen and the card
+// quotes the store's own numbers (computed here from the store, not read off the card). Then ←
+// back, and four stops inside the presenter view. CPU reference, P = 4 × G = 4 on the add base
+// for the step-through; the lessons load with their own settings. Screenshots (1920×1080) of
+// every stop go to $TOUR_SHOTS (default test-results/tour).
+
+const shots = process.env.TOUR_SHOTS ?? 'test-results/tour';
+type Any = any;
+const store = (page: Page): Promise<Any> => page.evaluate(() => (window as Any).__lab.store.getState());
+const f = (x: number, d = 2) => { const t = Math.abs(x).toFixed(d); return Number(t) === 0 || x > 0 ? t : `−${t}`; };
+const sf = (x: number, d = 2) => (x > 0 && Number(Math.abs(x).toFixed(d)) !== 0 ? '+' : '') + f(x, d);
+const focused = (s: Any) => s.inspector.rollout.groups[s.inspector.focus ?? 0];
+
+/** What the card must quote at each stop, computed from the store (null: the stop has no live numbers in this state). */
+function expected(id: string, s: Any): string[] | null {
+  const ins = s.stepMode && s.inspector?.rollout ? s.inspector : null;
+  const m = s.steps.at(-1);
+  switch (id) {
+    case 'reward-contract': {
+      if (!ins || ins.computed < 3) return null;
+      const g = focused(s);
+      const i = g.answers.findIndex((a: Any) => a.correct);
+      return [`format reward (${ins.settings.formatReward} in this run)`, ...(i >= 0 ? [`o${i + 1} “${g.answers[i].text}” is right: r = ${g.answers[i].reward}`] : [])];
+    }
+    case 'advantages':
+      return ins && ins.computed >= 4 ? [`A = ${focused(s).answers.map((a: Any) => sf(a.advantage)).join(', ')}`] : null;
+    case 'mixed-groups':
+      return s.lessonId === 'mixed-groups' && m ? [`mixed share ${f(m.frac_mixed)} against ${f(m.mixed_predicted)}`, `p̄ = ${f(m.accuracy)}`] : null;
+    case 'one-update': {
+      if (!ins?.details || ins.computed < 6) return null;
+      const rows = ins.rollout.groups.flatMap((g: Any, p: number) => g.answers.map((a: Any, i: number) => ({ ...ins.details[p][i], advantage: a.advantage, logpGradientAlone: typeof ins.details[p][i].logpGradientAlone === 'number' ? ins.details[p][i].logpGradientAlone : null })));
+      const c = pushCounts(rows);
+      return c.gradientAlone
+        ? [`of the ${c.positive} answers with A > 0, ${c.gradientAlone.up} became more likely by this batch's gradient alone and ${c.applied.up} after AdamW's step`]
+        : [`${c.applied.up} of the ${c.positive} answers with A > 0 became more likely`];
+    }
+    case 'objectives': {
+      const cmp = ins?.comparison;
+      if (!cmp) return null;
+      const grpo = cmp.objectives.find((o: Any) => o.id === 'grpo');
+      const p = ins.focus ?? 0;
+      const i = grpo.answers[p].findIndex((x: Any) => x.advantage !== 0);
+      return i < 0 ? null : cmp.objectives.map((o: Any) => `${o.label} ${sf(o.answers[p][i].deltaLogp, 3)}`);
+    }
+    case 'thinking':
+      return s.lessonId === 'scratchpad' && m ? [`(step ${m.step}: ${f(m.think_fraction)})`] : null;
+    case 'hacking':
+      return s.lessonId === 'reward-hacking' && m ? [`Step ${m.step}: reward ${f(m.reward)}, strict accuracy ${f(m.accuracy)}`] : null;
+    case 'when-to-stop':
+      return m && s.evals.length >= 2 ? [`${f(s.evals[0].heldout_accuracy)} → ${f(s.evals.at(-1).heldout_accuracy)} (steps ${s.evals[0].step} → ${s.evals.at(-1).step})`] : null;
+  }
+  return null;
+}
+
+const card = (page: Page) => page.getByTestId('tour-card');
+const idle = (page: Page) => page.waitForFunction(() => { const s = (window as Any).__lab.store.getState(); return s.status !== 'loading' && s.status !== 'running' && !s.inspector?.busy && !s.inStep; }, null, { timeout: 60_000 });
+
+/** The stop shown is `n` (1-based), with its title; its element is on screen under the spotlight; the card quotes the store's numbers. */
+async function checkStop(page: Page, n: number, shot: string, live: boolean | 'either' = true) {
+  const stop = TOUR[n - 1];
+  await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${n} of ${TOUR.length}`);
+  await expect(page.getByTestId('tour-title')).toHaveText(stop.title);
+  await idle(page);
+  const want = expected(stop.id, await store(page));
+  if (live === true) expect(want, `${stop.id}: the store has its numbers`).not.toBeNull();
+  if (want) {
+    await expect(card(page)).toHaveAttribute('data-live', 'true');
+    for (const w of want) await expect(page.getByTestId('tour-text')).toContainText(w);
+    const target = page.getByTestId(stop.target);
+    await expect(target).toBeVisible();
+    await expect(target).toBeInViewport();
+    const spot = page.getByTestId('tour-spotlight');
+    await expect(spot).toHaveAttribute('data-target', stop.target);
+    await expect(async () => {
+      const [a, b] = [await spot.boundingBox(), await target.boundingBox()];
+      expect(Math.abs(a!.x + 6 - b!.x) + Math.abs(a!.y + 6 - b!.y)).toBeLessThan(4); // the outline sits on the element
+    }).toPass({ timeout: 5_000 });
+  } else {
+    await expect(card(page)).toHaveAttribute('data-live', 'false');
+    await expect(page.getByTestId('tour-text')).toContainText('Press');
+    await expect(page.getByTestId('tour-action')).toBeEnabled();
+  }
+  await page.waitForTimeout(150); // the spotlight follows the element ten times a second
+  await page.screenshot({ path: `${shots}/${shot}.png` });
+}
+
+/** Press the stop's button until the card quotes live numbers: a lesson loads, a run plays `steps` steps and is paused. */
+async function makeLive(page: Page, steps = 3) {
+  for (let i = 0; i < 6 && (await card(page).getAttribute('data-live')) !== 'true'; i++) {
+    const label = (await page.getByTestId('tour-action').textContent())!;
+    const before = (await store(page)).stepsCompleted;
+    await page.getByTestId('tour-action').click();
+    if (label.startsWith('▶ Play')) {
+      // near the step it plays to: let it pause there by itself; else pause after a few steps (the button is ❚❚ Pause meanwhile)
+      const to = Number(label.match(/step (\d+)/)![1]);
+      const until = to - before <= 8 ? to : before + steps;
+      await page.waitForFunction((n) => (window as Any).__lab.store.getState().stepsCompleted >= n, until, { timeout: 60_000 });
+      if (until < to) {
+        const pause = page.getByTestId('tour-action');
+        await expect(pause).toHaveText(/^❚❚ Pause/);
+        await pause.click({ force: true }); // a training run keeps the page's thread busy: no waiting for two still frames
+      }
+    }
+    await idle(page);
+  }
+}
+
+test('class tour: ?tour=1, eight stops with → on the live run, back with ←, and inside the presenter view', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolled into view at once
+  await page.goto('/?backend=cpu&task=add&numGenerations=4&promptsPerStep=4&evalEvery=5&tour=1');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  await expect(card(page)).toBeVisible();
+  await expect(page).toHaveURL(/[?&]tour=1/);
+
+  // stop 1 before anything was sampled: it says what to press
+  await checkStop(page, 1, 'stop-1-before', false);
+  await expect(page.getByTestId('tour-action')).toHaveText('Sample and grade a batch');
+
+  // → through the eight stops, pressing each stop's button where its numbers are not there yet
+  for (let n = 1; n <= TOUR.length; n++) {
+    if (n > 1) {
+      await page.keyboard.press('ArrowRight');
+      await expect(page).toHaveURL(new RegExp(`[?&]tour=${n}`));
+    }
+    if (TOUR[n - 1].id === 'objectives') {
+      // a batch whose groups all have equal rewards teaches nothing: the card offers another
+      for (let i = 0; i < 5; i++) {
+        await makeLive(page);
+        if (expected('objectives', await store(page))) break;
+        await page.getByTestId('tour-action').click();
+        await idle(page);
+      }
+    } else await makeLive(page);
+    await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`);
+  }
+  await page.keyboard.press('ArrowRight'); // the last stop stays
+  await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${TOUR.length} of ${TOUR.length}`);
+
+  // ← back: each stop quotes what the live run has now (lesson 4 is loaded; the others say what to press)
+  for (let n = TOUR.length - 1; n >= 1; n--) {
+    await page.keyboard.press('ArrowLeft');
+    await checkStop(page, n, `back-${n}-${TOUR[n - 1].id}`, 'either');
+  }
+
+  // inside the presenter view: the card in the caption's place, the presenter moved to what each stop talks about
+  await page.getByTestId('tour-present').click();
+  const view = page.getByRole('dialog', { name: 'Presenter view' });
+  await expect(view).toBeVisible();
+  await expect(view.getByTestId('tour-card')).toBeVisible();
+  await expect(view).toHaveAttribute('data-item', 'step-through');
+  await makeLive(page);
+  await checkStop(page, 1, 'present-1-reward-contract');
+  await expect(view.getByTestId('inspector-phase')).toHaveAttribute('data-phase', 'verdicts');
+  await page.keyboard.press('ArrowRight');
+  await makeLive(page);
+  await checkStop(page, 2, 'present-2-advantages');
+  await expect(view.getByTestId('inspector-phase')).toHaveAttribute('data-phase', 'advantages');
+  for (let n = 3; n <= 7; n++) await page.keyboard.press('ArrowRight');
+  await checkStop(page, 7, 'present-7-hacking');
+  await expect(view).toHaveAttribute('data-item', 'reward'); // lesson 4's reward chart, full screen
+  await page.keyboard.press('ArrowRight');
+  await checkStop(page, 8, 'present-8-when-to-stop');
+  await expect(view).toHaveAttribute('data-item', 'reward');
+  expect(await page.getByTestId('tour-text').evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(20); // the presenter's large type
+
+  // Esc leaves the tour (the presenter stays, its caption back), Esc again the presenter
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tour-card')).toHaveCount(0);
+  await expect(page.getByTestId('presenter-caption')).toBeVisible();
+  await expect(page).not.toHaveURL(/tour=/);
+  await page.keyboard.press('Escape');
+  await expect(view).toHaveCount(0);
+  // the page's own buttons open it again: top right, and in the "start here" line
+  await page.getByTestId('tour-open').click();
+  await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop 1 of ${TOUR.length}`);
+  await page.getByRole('button', { name: 'Leave the class tour (Esc)' }).click();
+  await expect(card(page)).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,213 @@
+// The class tour's script (src/store/tour.ts) on states recorded from real runs of the lab (CPU
+// reference, tour.recorded.json: a stepped update with the objectives compared, and lessons 1, 6
+// and 4 after a few steps): every stop quotes that state's own numbers, computed here
+// independently, and says what to press on a state that lacks them. Its address flag too.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { getLesson } from '../rl/lessons.ts';
+import { detectStopSignals, DEFAULT_STOP_OPTIONS } from '../rl/stopSignals.ts';
+import type { LabState } from './labStore.ts';
+import { TOUR, tourIndex, type TourInput } from './tour.ts';
+import { labSearch, parseLabUrl } from './url.ts';
+import recorded from './tour.recorded.json';
+
+type Recorded = Record<'start' | 'step' | 'mixed-groups' | 'scratchpad' | 'reward-hacking', TourInput>;
+const R = recorded as unknown as Recorded;
+const stop = (id: string) => TOUR.find((s) => s.id === id)!;
+/** The card's number formats, written out again: two decimals, a real minus sign, "+" when asked. */
+const f = (x: number, d = 2) => { const t = Math.abs(x).toFixed(d); return Number(t) === 0 || x > 0 ? t : `−${t}`; };
+const sf = (x: number, d = 2) => (x > 0 && Number(Math.abs(x).toFixed(d)) !== 0 ? '+' : '') + f(x, d);
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const focused = (s: TourInput) => { const ins = s.inspector!; const p = ins.focus ?? 0; return { p, g: ins.rollout!.groups[p] }; };
+
+describe('class tour: the script', () => {
+  it('eight stops, each with its own id, a title and a data-testid the page renders', () => {
+    expect(TOUR.map((s) => s.id)).toEqual(['reward-contract', 'advantages', 'mixed-groups', 'one-update', 'objectives', 'thinking', 'hacking', 'when-to-stop']);
+    const ui = readdirSync(join(import.meta.dirname, '../ui')).filter((n) => n.endsWith('.tsx')).map((n) => readFileSync(join(import.meta.dirname, '../ui', n), 'utf8')).join('\n');
+    for (const s of TOUR) {
+      expect(s.title.length).toBeGreaterThan(5);
+      // a chart card's test id is chart-<its id>; the others are written out
+      expect(s.target.startsWith('chart-') ? ui.includes(`id="${s.target.slice(6)}"`) : ui.includes(`data-testid="${s.target}"`), s.target).toBe(true);
+    }
+    expect(tourIndex(99)).toBe(TOUR.length - 1);
+    expect(tourIndex(-3)).toBe(0);
+  });
+
+  it('1: the verifier\'s verdict on real sampled answers, with their rewards', () => {
+    const s = R.step;
+    const say = stop('reward-contract').say(s);
+    expect(say.live).toBe(true);
+    const { p, g } = focused(s);
+    const right = g.answers.findIndex((a) => a.correct);
+    expect(right).toBeGreaterThanOrEqual(0);
+    expect(say.text).toContain(`Prompt ${p + 1}, “${g.prompt}”`);
+    expect(say.text).toContain(`o${right + 1} “${g.answers[right].text}” is right: r = ${g.answers[right].reward}`);
+    const wrong = g.answers.findIndex((a) => !a.correct && a.formatOk);
+    if (wrong >= 0) expect(say.text).toContain(`o${wrong + 1} “${g.answers[wrong].text}” is wrong`);
+    expect(say.text).toContain(`the format reward (${s.inspector!.settings!.formatReward} in this run)`);
+    expect(say.action).toBeUndefined();
+  });
+
+  it('1: a wrong answer a weak verifier pays is named as such, with what it was paid', () => {
+    const s = R.step;
+    const { p, g } = focused(s);
+    const i = g.answers.findIndex((a) => !a.correct && a.formatOk);
+    const answers = g.answers.map((a, j) => (j === i ? { ...a, reward: 1, reason: 'contains the answer (weak check)' } : a));
+    const groups = s.inspector!.rollout!.groups.map((x, q) => (q === p ? { ...x, answers } : x));
+    const weak = { ...s, inspector: { ...s.inspector!, settings: { ...s.inspector!.settings!, weakVerifier: 'anywhere' }, rollout: { ...s.inspector!.rollout!, groups } } } as TourInput;
+    expect(stop('reward-contract').say(weak).text).toContain(`o${i + 1} “${g.answers[i].text}” is wrong, yet the weak verifier (“anywhere”) pays it r = 1 (the verifier: “contains the answer (weak check)”)`);
+  });
+
+  it('2: one group\'s rewards, mean, σ and advantages', () => {
+    const s = R.step;
+    const say = stop('advantages').say(s);
+    const { p, g } = focused(s);
+    const r = g.answers.map((a) => a.reward);
+    const m = avg(r);
+    const sd = Math.sqrt(avg(r.map((x) => (x - m) ** 2)));
+    expect(say.live).toBe(true);
+    expect(say.text).toContain(`Prompt ${p + 1}'s ${r.length} answers earned r = ${r.join(', ')}`);
+    expect(say.text).toContain(`mean ${f(m)}, σ ${f(sd)}`);
+    expect(say.text).toContain(`A = ${g.answers.map((a) => sf(a.advantage)).join(', ')}`);
+    const flat = s.inspector!.rollout!.groups.filter((x) => x.answers.every((a) => a.reward === x.answers[0].reward)).length;
+    expect(say.text).toContain(`${flat} of the ${s.inspector!.rollout!.groups.length} groups`);
+  });
+
+  it('3: lesson 1\'s mixed share against the prediction, at the last step and over the run', () => {
+    const s = R['mixed-groups'];
+    const say = stop('mixed-groups').say(s);
+    const last = s.steps.at(-1)!;
+    expect(say.live).toBe(true);
+    expect(say.text).toContain(`At G = ${s.settings.numGenerations}, step ${last.step}: mixed share ${f(last.frac_mixed)} against ${f(last.mixed_predicted)}`);
+    expect(say.text).toContain(`p̄ = ${f(last.accuracy)}`);
+    expect(say.text).toContain(`over the run's ${s.steps.length} steps, ${f(avg(s.steps.map((x) => x.frac_mixed)))} against ${f(avg(s.steps.map((x) => x.mixed_predicted)))}`);
+    expect(say.action).toMatchObject({ kind: 'play-until', step: getLesson('mixed-groups')!.variants[0].claim.steps });
+  });
+
+  it('4: the update phase\'s counts, by this batch\'s gradient alone and after AdamW\'s step, and the cosine', () => {
+    const s = R.step;
+    const ins = s.inspector!;
+    const rows = ins.rollout!.groups.flatMap((g, p) => g.answers.map((a, i) => ({ A: a.advantage, ...ins.details![p][i] })));
+    const pos = rows.filter((r) => r.A > 0), neg = rows.filter((r) => r.A < 0);
+    const upAlone = pos.filter((r) => r.logpGradientAlone! > r.logpBefore).length, upApplied = pos.filter((r) => r.logpAfter > r.logpBefore).length;
+    const downAlone = neg.filter((r) => r.logpGradientAlone! < r.logpBefore).length, downApplied = neg.filter((r) => r.logpAfter < r.logpBefore).length;
+    const say = stop('one-update').say(s);
+    expect(say.live).toBe(true);
+    expect(say.text).toContain(`of the ${pos.length} answers with A > 0, ${upAlone} became more likely by this batch's gradient alone and ${upApplied} after AdamW's step`);
+    expect(say.text).toContain(`of the ${neg.length} with A < 0, ${downAlone} and ${downApplied} became less likely`);
+    expect(say.text).toContain(`cosine ${f(ins.stepGeometry!.cosine)}`);
+    // read defensively: without the gradient-alone measurement (or the geometry) it quotes the applied counts only
+    const bare = { ...s, inspector: { ...ins, stepGeometry: undefined, details: ins.details!.map((g) => g.map((d) => { const { logpGradientAlone: _, ...rest } = d; return rest; })) } } as unknown as TourInput;
+    const fallback = stop('one-update').say(bare);
+    expect(fallback.live).toBe(true);
+    expect(fallback.text).toContain(`${upApplied} of the ${pos.length} answers with A > 0 became more likely, and ${downApplied} of the ${neg.length} with A < 0 less likely`);
+    expect(fallback.text).not.toContain('cosine');
+  });
+
+  it('5: one answer\'s Δ log π under each of the four objectives', () => {
+    const s = R.step;
+    const cmp = s.inspector!.comparison!;
+    const say = stop('objectives').say(s);
+    expect(say.live).toBe(true);
+    const grpo = cmp.objectives.find((o) => o.id === 'grpo')!;
+    const { p } = focused(s);
+    const i = grpo.answers[p].findIndex((x) => x.advantage !== 0);
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(say.text).toContain(`o${i + 1} “${s.inspector!.rollout!.groups[p].answers[i].text}”`);
+    for (const o of cmp.objectives) expect(say.text).toContain(`${o.label} ${sf(o.answers[p][i].deltaLogp, 3)}`);
+    expect(say.text).toContain(`Â = ${sf(grpo.answers[p][i].advantage)} under GRPO`);
+  });
+
+  it('6: lesson 6\'s thinking share, first and last steps, and what thinking pays', () => {
+    const s = R.scratchpad;
+    const say = stop('thinking').say(s);
+    const fin = (xs: number[]) => avg(xs.filter(Number.isFinite));
+    expect(say.live).toBe(true);
+    expect(say.text).toContain(`${f(avg(s.steps.slice(0, 3).map((x) => x.think_fraction)))} over the first 3 steps, ${f(avg(s.steps.slice(-3).map((x) => x.think_fraction)))} over the last 3`);
+    expect(say.text).toContain(`(step ${s.steps.at(-1)!.step}: ${f(s.steps.at(-1)!.think_fraction)})`);
+    expect(say.text).toContain(`right ${f(fin(s.steps.map((x) => x.accuracy_think)))} of the time, direct ones ${f(fin(s.steps.map((x) => x.accuracy_direct)))}`);
+  });
+
+  it('7: lesson 4\'s reward against strict accuracy, and the gap early and late', () => {
+    const s = R['reward-hacking'];
+    const say = stop('hacking').say(s);
+    const m = s.steps.at(-1)!;
+    const gap = (xs: typeof s.steps) => avg(xs.map((x) => x.reward - x.accuracy));
+    expect(say.live).toBe(true);
+    expect(say.text).toContain(`Step ${m.step}: reward ${f(m.reward)}, strict accuracy ${f(m.accuracy)}`);
+    expect(say.text).toContain(`the weak verifier (“${s.settings.weakVerifier}”) pays ${f(m.reward - m.accuracy)}`);
+    expect(say.text).toContain(`was ${f(gap(s.steps.slice(0, 3)))} over the first 3 steps and is ${f(gap(s.steps.slice(-3)))} over the last`);
+  });
+
+  it('8: training reward against held-out accuracy; a stop signal, when one fired, in its own words', () => {
+    const s = R['reward-hacking'];
+    const say = stop('when-to-stop').say(s);
+    const e0 = s.evals[0], e1 = s.evals.at(-1)!;
+    expect(s.evals.length).toBeGreaterThanOrEqual(2);
+    expect(say.live).toBe(true);
+    expect(say.text).toContain(`held-out accuracy (greedy) ${f(e0.heldout_accuracy)} → ${f(e1.heldout_accuracy)} (steps ${e0.step} → ${e1.step})`);
+    expect(say.text).toContain(`Training reward ${f(avg(s.steps.slice(0, 3).map((x) => x.reward)))} → ${f(avg(s.steps.slice(-3).map((x) => x.reward)))}`);
+    // the same run judged over shorter windows raises a real signal: the stop quotes it
+    const signals = detectStopSignals(s.steps, s.evals as LabState['evals'], { ...DEFAULT_STOP_OPTIONS, window: 3, rewardRise: 0.01 });
+    expect(signals.length).toBeGreaterThan(0);
+    const withSignal = stop('when-to-stop').say({ ...s, signals });
+    expect(withSignal.text).toContain(`Stop signal at step ${signals[0].step}: ${signals[0].message}`);
+  });
+
+  it('a number moved in the state moves in the sentence (no figure is fixed in the script)', () => {
+    const s = R['reward-hacking'];
+    const steps = s.steps.map((x, i) => (i === s.steps.length - 1 ? { ...x, reward: 0.987, accuracy: 0.123 } : x));
+    expect(stop('hacking').say({ ...s, steps }).text).toContain('reward 0.99, strict accuracy 0.12');
+  });
+});
+
+describe('class tour: what to press when the numbers are not there yet', () => {
+  it('on a fresh page (no step-through, no lesson, no steps) every stop says what to press and offers the button', () => {
+    const s = R.start;
+    expect(s.steps).toHaveLength(0);
+    const kinds = TOUR.map((t) => { const say = t.say(s); expect(say.live, t.id).toBe(false); expect(say.text, t.id).toMatch(/Press/); return say.action?.kind; });
+    expect(kinds).toEqual(['step-to', 'step-to', 'lesson', 'step-to', 'compare', 'lesson', 'lesson', 'play-until']);
+    expect(stop('mixed-groups').say(s).action).toMatchObject({ kind: 'lesson', lesson: 'mixed-groups', label: 'Load lesson 1' });
+    expect(stop('thinking').say(s).action).toMatchObject({ lesson: 'scratchpad', label: 'Load lesson 6' });
+    expect(stop('hacking').say(s).action).toMatchObject({ lesson: 'reward-hacking', label: 'Load lesson 4' });
+  });
+
+  it('the step-through open but short of the stop\'s phase: the button goes on to it', () => {
+    const s = R.step;
+    const atVerdicts = { ...s, inspector: { ...s.inspector!, computed: 3, phase: 2, details: null, comparison: null } };
+    expect(stop('reward-contract').say(atVerdicts).live).toBe(true);
+    expect(stop('advantages').say(atVerdicts)).toMatchObject({ live: false, action: { kind: 'step-to', phase: 'advantages' } });
+    expect(stop('one-update').say(atVerdicts)).toMatchObject({ live: false, action: { kind: 'step-to', phase: 'update' } });
+    expect(stop('objectives').say(atVerdicts)).toMatchObject({ live: false, action: { kind: 'compare' } });
+    // the step-through's numbers count only while it is shown (step mode)
+    expect(stop('reward-contract').say({ ...s, stepMode: false }).live).toBe(false);
+  });
+
+  it('a lesson loaded but not run yet: press Play, to the step of its verdict', () => {
+    for (const [id, lesson] of [['mixed-groups', 'mixed-groups'], ['thinking', 'scratchpad'], ['hacking', 'reward-hacking']] as const) {
+      const s = { ...R[lesson], steps: [], evals: R[lesson].evals.slice(0, 1) };
+      const say = stop(id).say(s);
+      expect(say.live, id).toBe(false);
+      expect(say.text, id).toContain('Press Play');
+      expect(say.action, id).toEqual({ kind: 'play-until', step: getLesson(lesson)!.variants[0].claim.steps, label: `▶ Play to step ${getLesson(lesson)!.variants[0].claim.steps}` });
+    }
+    const one = { ...R['reward-hacking'], steps: R['reward-hacking'].steps.slice(0, 4), evals: R['reward-hacking'].evals.slice(0, 1) };
+    expect(stop('when-to-stop').say(one)).toMatchObject({ live: false, action: { kind: 'play-until', step: one.settings.evalEvery } });
+  });
+});
+
+describe('class tour: the address', () => {
+  it('tour=N opens at stop N (1-based), the address follows the stop, a bad value is named', () => {
+    expect(parseLabUrl('?tour=1')).toMatchObject({ tour: 0, notices: [] });
+    expect(parseLabUrl('?tour=5&present=1')).toMatchObject({ tour: 4, present: true });
+    expect(parseLabUrl('').tour).toBeNull();
+    const bad = parseLabUrl('?tour=yes');
+    expect(bad.tour).toBeNull();
+    expect(bad.notices.join()).toContain('tour');
+    const base = { settings: R.start.settings, lessonId: null, lessonVariant: 0, backend: 'cpu' as const, classroom: false, hidden: [] };
+    expect(labSearch({ ...base, tour: 2 })).toContain('tour=3');
+    expect(labSearch({ ...base, tour: null })).not.toContain('tour');
+    expect(parseLabUrl(labSearch({ ...base, tour: 7 })).tour).toBe(7);
+  });
+});
