@@ -47,8 +47,8 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   await expect(page.getByTestId('up-gradient')).toHaveText(`${counts.alone} of ${counts.n}`);
   await expect(page.getByTestId('up-applied')).toHaveText(`${counts.applied} of ${counts.n}`);
   await expect(page.getByTestId('update-summary')).toContainText("by this batch's gradient alone");
-  await expect(page.getByTestId('update-why')).toContainText("AdamW's step is mostly something else");
-  await expect(page.getByTestId('step-cosine')).toHaveText(counts.cosine.toFixed(2));
+  await expect(page.getByTestId('update-why')).toContainText(`made ${counts.alone} of the ${counts.n} answers with A > 0 more likely`);
+  await expect(page.getByTestId('update-why')).toContainText(`cosine ${counts.cosine.toFixed(2)} with this batch's gradient`);
   // focus another group: the phase shows that prompt
   await strip.getByRole('button', { name: /^P7 / }).click();
   await expect(phase.locator('.group-prompt').first()).toContainText('Prompt 7:');

@@ -1,11 +1,11 @@
 /**
- * npm run update-push -- [--seeds 1,2,3,4,5] [--steps 15] [--lr 7e-4] [--mu 2] [--json]
+ * npm run update-push -- [--seeds 1,2,3,4,5] [--steps 15] [--match change|length] [--lr 7e-4] [--mu 2] [--json]
  *
  * What the step-through's update phase says, measured over whole runs: for lesson 1 (G = 8) and
  * the lab's default run, on several seeds, every step of the first `steps` is inspected (as the
  * step-through does it, on the CPU reference) and the answers with A > 0 made more likely are
- * counted twice: by this batch's gradient alone (a plain step as long as the applied one, from the
- * same weights, undone) and by the update that was applied (AdamW). Prints one row per run and
+ * counted twice: by this batch's gradient alone (a plain step from the same weights that moves the
+ * policy as far as the applied one — or, with --match length, as long in parameter space — undone) and by the update that was applied (AdamW). Prints one row per run and
  * seed: the two fractions, and the mean cosine between the applied step and the batch's descent
  * direction.
  */
@@ -13,21 +13,21 @@ import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
 import { ReferenceBackend } from '../src/model/reference/backend.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { pushCounts } from '../src/rl/inspection.ts';
+import { pushCounts, type GradientStepSize } from '../src/rl/inspection.ts';
 import { getLesson, lessonSettings } from '../src/rl/lessons.ts';
 import { defaultSettings, type Settings } from '../src/rl/settings.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 
 export interface PushRow { run: string; seed: number; steps: number; positive: number; upGradient: number; upApplied: number; negative: number; downGradient: number; downApplied: number; cosine: number }
 
-export async function measurePush(run: string, s: Settings, steps: number): Promise<PushRow> {
+export async function measurePush(run: string, s: Settings, steps: number, gradientStep: GradientStepSize = 'change'): Promise<PushRow> {
   const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty)!)));
   const be = new ReferenceBackend(ck.config, ck.weights);
   const t = new GrpoTrainer(be, s, { evalSize: 8, evalPassAtK: false });
   const row: PushRow = { run, seed: s.seed, steps, positive: 0, upGradient: 0, upApplied: 0, negative: 0, downGradient: 0, downApplied: 0, cosine: 0 };
   let cosines = 0;
   for (let i = 0; i < steps; i++) {
-    for await (const ph of t.runStep(s, { inspect: true })) {
+    for await (const ph of t.runStep(s, { inspect: true, gradientStep })) {
       if (ph.kind !== 'update' || !ph.inspection) continue;
       const answers = ph.inspection.answers.flat();
       const c = pushCounts(answers);
@@ -49,6 +49,7 @@ async function main() {
   const flag = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
   const seeds = (flag('seeds') ?? '1,2,3,4,5').split(',').map(Number);
   const steps = Number(flag('steps') ?? 15);
+  const match = (flag('match') ?? 'change') as GradientStepSize;
   const over: Partial<Settings> = {};
   if (flag('lr')) over.learningRate = Number(flag('lr'));
   if (flag('mu')) over.numIterations = Number(flag('mu'));
@@ -58,11 +59,11 @@ async function main() {
     ['default run', (seed) => ({ ...defaultSettings(), ...over, seed })],
   ];
   const pct = (a: number, b: number) => `${a} of ${b} (${b ? Math.round((100 * a) / b) : 0} %)`;
-  console.log(`steps 0–${steps - 1} of each run, every step inspected${Object.keys(over).length ? `, with ${JSON.stringify(over)}` : ''}\n`);
+  console.log(`steps 0–${steps - 1} of each run, every step inspected; gradient-alone step sized by ${match === 'change' ? 'the same mean |Δ log π| per token as the applied step' : 'the same parameter-space length ‖Δw‖ as the applied step'}${Object.keys(over).length ? `, with ${JSON.stringify(over)}` : ''}\n`);
   console.log('| run | seed | A > 0 up: gradient alone | A > 0 up: AdamW applied | A < 0 down: gradient alone | A < 0 down: applied | cos(Δw, −g) |\n|---|---|---|---|---|---|---|');
   for (const [name, settingsOf] of runs) {
     for (const seed of seeds) {
-      const r = await measurePush(name, settingsOf(seed), steps);
+      const r = await measurePush(name, settingsOf(seed), steps, match);
       if (args.includes('--json')) process.stderr.write(`${JSON.stringify(r)}\n`);
       console.log(`| ${name} | ${seed} | ${pct(r.upGradient, r.positive)} | ${pct(r.upApplied, r.positive)} | ${pct(r.downGradient, r.negative)} | ${pct(r.downApplied, r.negative)} | ${r.cosine.toFixed(2)} |`);
     }

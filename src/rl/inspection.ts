@@ -12,11 +12,12 @@
  * β₁ = 0.9, and it scales each parameter by 1/√v), what this batch's gradient alone does: a plain
  * gradient step on this step's objective from the same starting weights w₀,
  *
- *   w_g = w₀ − ‖Δw‖ · g / ‖g‖,   g = ∇_θ L(w₀) (this batch only),   Δw = w_applied − w₀,
+ *   w_g = w₀ − s · g / ‖g‖,   g = ∇_θ L(w₀) (this batch only),
  *
- * scaled to the parameter-space length of the applied step, then undone (as the objectives
- * comparison does). Both are measured on the same answers, so the page can say how many answers
- * with A > 0 each made more likely.
+ * sized to move the policy as far on this batch as the applied step did (the same mean
+ * |Δ log π| per token; GradientStepSize says why not the same ‖Δw‖), then undone (as the
+ * objectives comparison does). Both are measured on the same answers, so the page can say how
+ * many answers with A > 0 each made more likely.
  */
 import type { Backend, PerTokenOutputs, TokenBatch } from '../model/backend.ts';
 import { ClipSide, policyObjective, type ObjectiveTerms } from '../model/objective.ts';
@@ -69,10 +70,15 @@ export interface UpdateInspection {
 
 /** The applied update Δw in parameter space, against this batch's descent direction −g. */
 export interface StepGeometry {
-  /** ‖Δw‖: the length of the applied step (also the length given to the gradient-alone step). */
+  /** ‖Δw‖: the length of the applied step. */
   length: number;
+  /** The length given to the gradient-alone step (see GradientStepSize). */
+  gradientLength: number;
   /** cos(Δw, −g): 1 if AdamW had stepped straight down this batch's gradient. */
   cosine: number;
+  /** Mean |Δ log π| per token on this batch: after the applied step, and after the gradient-alone step. */
+  shiftApplied: number;
+  shiftGradient: number;
 }
 
 /** How many answers each update moved the way their advantage asks (A > 0 up, A < 0 down). */
@@ -125,12 +131,30 @@ async function before(backend: Backend, rollout: Rollout, batch: TokenBatch, s: 
   return { current, terms: out.terms!, gradLogprob: out.gradLogprob, metrics: out.metrics, weights, gradient: grads };
 }
 
+/** Mean |Δ log π| per scored token between two log-prob tensors: how far a step moved the policy on this batch. */
+function meanShift(a: Float32Array, b: Float32Array, mask: Float32Array): number {
+  let s = 0, n = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i]) { s += Math.abs(a[i] - b[i]); n++; }
+  return n ? s / n : 0;
+}
+
 /**
- * This batch's gradient alone: from w₀, a plain step −‖Δw‖·g/‖g‖ (as long as the applied step),
- * log π of every answer there, then the applied weights put back. Returns the log-probs and the
- * step's geometry; null if the applied step or the gradient is zero (nothing to scale).
+ * How the gradient-alone step is sized. `change` (the page's): as far as the applied step moved
+ * the policy on this batch — the same mean |Δ log π| per token, found by rescaling twice from the
+ * parameter-space length (for small steps the shift grows in proportion). `length`: the same
+ * parameter-space length ‖Δw‖ as the applied step. The two differ because AdamW spreads its
+ * length over every weight (each moves about η), while the raw gradient puts it on the few
+ * weights with the largest gradients: at AdamW's length a plain step overshoots, and every
+ * answer's log π falls, right or wrong (measured: `npm run update-push -- --match length`).
  */
-async function gradientAlone(backend: Backend, batch: TokenBatch, s: Settings, pre: BeforeUpdate): Promise<{ logprobs: Float32Array; step: StepGeometry } | null> {
+export type GradientStepSize = 'change' | 'length';
+
+/**
+ * This batch's gradient alone: from w₀, a plain step −s·g/‖g‖, log π of every answer there, then
+ * the applied weights put back. Returns the log-probs and the step's geometry; null if the
+ * applied step or the gradient is zero (nothing to scale).
+ */
+async function gradientAlone(backend: Backend, batch: TokenBatch, s: Settings, pre: BeforeUpdate, post: Float32Array, size: GradientStepSize): Promise<{ logprobs: Float32Array; step: StepGeometry } | null> {
   const applied = await backend.getWeights();
   const w0 = pre.weights;
   const g = pre.gradient;
@@ -144,13 +168,24 @@ async function gradientAlone(backend: Backend, batch: TokenBatch, s: Settings, p
   const length = Math.sqrt(dd);
   const gNorm = Math.sqrt(gg);
   if (!(length > 0) || !(gNorm > 0)) return null;
-  const scale = length / gNorm;
+  const before = pre.current.logprobs;
+  const target = meanShift(post, before, batch.mask);
   const plain = new Float32Array(w0.length);
-  for (let i = 0; i < w0.length; i++) plain[i] = w0[i] - scale * g[i];
-  await backend.setWeights(plain);
-  const { logprobs } = await backend.logprobs(batch, { temperature: s.temperature });
+  const at = async (len: number) => {
+    for (let i = 0; i < w0.length; i++) plain[i] = w0[i] - (len / gNorm) * g[i];
+    await backend.setWeights(plain);
+    return (await backend.logprobs(batch, { temperature: s.temperature })).logprobs;
+  };
+  let len = length;
+  let logprobs = await at(len);
+  for (let k = 0; size === 'change' && k < 2 && target > 0; k++) {
+    const shift = meanShift(logprobs, before, batch.mask);
+    if (!(shift > 0)) break;
+    len *= target / shift;
+    logprobs = await at(len);
+  }
   await backend.setWeights(applied);
-  return { logprobs, step: { length, cosine: -dg / (length * gNorm) } };
+  return { logprobs, step: { length, gradientLength: len, cosine: -dg / (length * gNorm), shiftApplied: target, shiftGradient: meanShift(logprobs, before, batch.mask) } };
 }
 
 const rowSum = (lp: Float32Array, b: number, T: number, start: number, n: number) => {
@@ -159,11 +194,11 @@ const rowSum = (lp: Float32Array, b: number, T: number, start: number, n: number
   return x;
 };
 
-async function after(backend: Backend, rollout: Rollout, batch: TokenBatch, s: Settings, pre: BeforeUpdate | null): Promise<UpdateInspection> {
+async function after(backend: Backend, rollout: Rollout, batch: TokenBatch, s: Settings, pre: BeforeUpdate | null, size: GradientStepSize = 'change'): Promise<UpdateInspection> {
   const { T } = batch;
   const cur = pre?.current ?? await backend.logprobs(batch, { temperature: s.temperature });
   const post = await backend.logprobs(batch, { temperature: s.temperature });
-  const alone = pre ? await gradientAlone(backend, batch, s, pre) : null;
+  const alone = pre ? await gradientAlone(backend, batch, s, pre, post.logprobs, size) : null;
   // the ratios the next inner epoch would see: always against π_old, with the same clip bounds
   const spec = { ...policyLossOf(rollout, batch, s), beta: 0, measureKl: false, entropyCoef: 0 };
   const next = policyObjective({ B: batch.B, T, logprobs: post.logprobs, entropy: post.entropy, mask: batch.mask, oldLogprobs: oldLogprobsOf(rollout, batch), refLogprobs: null, advantages: spec.advantages }, spec, { terms: true }).terms!;

@@ -80,7 +80,8 @@ export const LESSONS: Lesson[] = [
       'divides every answer by the same constant (max length) and drops the std scaling: every wrong token of a group ' +
       'is weighted alike. The weighting is not the only thing that decides how far a token moves: on this base a short ' +
       'answer\'s tokens move more under either objective, so even under Dr. GRPO the long/short ratio stays below 1, but ' +
-      'it is far higher than under GRPO. Run both variants on the same seed and compare. The length drift this causes is ' +
+      'it is far higher than under GRPO. Run both variants on the same seed and compare (`npm run lessons` does it on five ' +
+      'seeds). The length drift this causes is ' +
       'small and noisy at this scale: watch the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
   },
@@ -93,11 +94,12 @@ export const LESSONS: Lesson[] = [
       {
         label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
         claim: claim({
-          text: 'Without a leash the next-token entropy falls: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
-          steps: 12,
+          text: 'Without a leash the next-token entropy falls by more than a tenth of a nat: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
+          steps: 20,
           mayWreck: true, // the failure it exists to show
           measure: (r) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) }),
-          holds: (e) => e.entropy_late < e.entropy_early - 0.05,
+          // a step's entropy wanders by a few hundredths from its sampled answers alone (a null run's does): a tenth is the effect
+          holds: (e) => e.entropy_late < e.entropy_early - 0.1,
           sentence: (e) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`,
           hint: 'Run more steps, or raise η a little: the collapse is a drift, faster with more update per step.',
         }),
@@ -263,7 +265,7 @@ export const LESSONS: Lesson[] = [
           text: 'Paid only for the answer, the scratchpad recedes on this task: its running sums are often wrong, so direct answers win their groups and the share of answers that think falls.',
           steps: 20,
           measure: (r) => processMeasure(r),
-          holds: (e) => e.think_late < e.think_early - 0.1,
+          holds: (e) => e.think_late < e.think_early - 0.15,
           sentence: (e) => processSentence(e),
           hint: 'Run more steps: the share falls as direct answers win their groups.',
         }),
@@ -274,7 +276,7 @@ export const LESSONS: Lesson[] = [
           text: 'Paid for its right steps, a scratchpad earns reward even when its answer is wrong: the share of answers that think rises, and the reward sits above strict accuracy by the step credit.',
           steps: 20,
           measure: (r) => processMeasure(r),
-          holds: (e) => e.think_late > e.think_early + 0.05 && e.reward_over_accuracy > 0,
+          holds: (e) => e.think_late > e.think_early + 0.15 && e.reward_over_accuracy > 0,
           sentence: (e) => processSentence(e),
           hint: 'Run more steps, or raise the process weight w: the share rises as scratchpads win their groups.',
         }),

@@ -27,7 +27,7 @@ import { getTask } from '../tasks/registry.ts';
 import type { Task } from '../tasks/types.ts';
 import { groupAdvantages } from './advantages.ts';
 import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts';
-import { inspectAnswers, type UpdateInspection } from './inspection.ts';
+import { inspectAnswers, type GradientStepSize, type UpdateInspection } from './inspection.ts';
 import { maskTruncated, policyLossOf } from './lossSpec.ts';
 import { stepMetrics, type EvalMetrics, type StepMetrics } from './metrics.ts';
 import { evaluatePolicy } from './evaluation.ts';
@@ -172,7 +172,7 @@ export class GrpoTrainer {
    * term by term and its log-probability before and after (extra passes, for the step-through
    * only: the lab's loop never asks for them).
    */
-  async *runStep(settings: Settings = this.settingsValue, o: { inspect?: boolean } = {}): AsyncGenerator<StepPhase> {
+  async *runStep(settings: Settings = this.settingsValue, o: { inspect?: boolean; gradientStep?: GradientStepSize } = {}): AsyncGenerator<StepPhase> {
     this.stepOpen = true;
     try {
       const s: Settings = { ...settings };
@@ -189,7 +189,7 @@ export class GrpoTrainer {
       yield { kind: 'advantages', step, rollout, batch };
       const before = o.inspect && s.algorithm === 'grpo' ? await inspectAnswers.before(this.backend, rollout, batch, s) : null;
       const update = await this.update(rollout, batch, s);
-      const inspection = o.inspect ? await inspectAnswers.after(this.backend, rollout, batch, s, before) : null;
+      const inspection = o.inspect ? await inspectAnswers.after(this.backend, rollout, batch, s, before, o.gradientStep) : null;
       yield { kind: 'update', step, update, inspection };
       const accepted = update.finite && (this.opts.commits ? this.opts.commits.commit() : true);
       if (!accepted) await this.opts.commits?.rollback();

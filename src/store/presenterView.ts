@@ -3,7 +3,7 @@
  * step-through of one update (its phases are the inspector's). Pure functions: the view
  * (src/ui/Presenter.tsx) renders them and the presenter (src/lab/presenter.ts) navigates them.
  */
-import { getLesson, type ChartId } from '../rl/lessons.ts';
+import { getLesson, LESSONS, type ChartId } from '../rl/lessons.ts';
 import type { Settings } from '../rl/settings.ts';
 import { getTask } from '../tasks/registry.ts';
 import { PHASES, type InspectorState, type PresenterState } from './labStore.ts';
@@ -125,7 +125,7 @@ export interface PresenterTitle {
 /** The title bar and the caption of the item shown now. */
 export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean }, item: PresenterItem, index: number, charts: number): PresenterTitle {
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
-  const heading = lesson ? lesson.title : 'rlvr-lab: no lesson (keys 1–7 pick one)';
+  const heading = lesson ? lesson.title : `rlvr-lab: no lesson (keys 1–${LESSONS.length} pick one)`;
   if (item.kind === 'chart') {
     return { heading, item: `chart ${index + 1} of ${charts}: ${PRESENTER_CHARTS[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
   }

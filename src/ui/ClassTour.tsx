@@ -32,7 +32,7 @@ export function ClassTourButton() {
 /** The link in the "start here" line. */
 export function ClassTourLink() {
   const tour = useTour();
-  return <button className="small" data-testid="tour-start-link" onClick={() => tour.open(0)} title={TITLE}>take the class tour (15 min)</button>;
+  return <button className="small" data-testid="tour-start-link" onClick={() => tour.open(0)} title={TITLE}>Take the class tour (15 min)</button>;
 }
 
 const pick = (s: LabState): TourInput & Pick<LabState, 'status'> => ({

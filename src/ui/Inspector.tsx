@@ -9,7 +9,7 @@
 import { useState } from 'react';
 import { PHASES, useLab, type GroupView, type InspectorState } from '../store/labStore.ts';
 import { ADVANTAGE_EPS, stdPopulation } from '../rl/advantages.ts';
-import { pushCounts, type AnswerInspection, type TokenTerm } from '../rl/inspection.ts';
+import { pushCounts, type AnswerInspection, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
@@ -275,6 +275,18 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
   );
 }
 
+/**
+ * The two sentences under the update's headline: what this batch's gradient alone did (a plain
+ * step that moved the policy as far as AdamW's did), and why AdamW's step differs — each with
+ * this step's own numbers, and saying which did better here.
+ */
+function updateWhy(c: PushCounts, geo: StepGeometry | null | undefined): string {
+  const alone = c.gradientAlone!;
+  const better = alone.up > c.applied.up ? 'fewer of them than the gradient alone' : alone.up < c.applied.up ? 'more of them this time: the earlier batches pointed the same way' : 'as many';
+  return `This batch's gradient alone — a plain step along it that moves the policy as far as AdamW's step did${geo ? ` (mean |Δ log π| ${geo.shiftApplied.toFixed(3)} a token)` : ''}, then undone — made ${alone.up} of the ${c.positive} answers with A > 0 more likely; not all of them, because every answer moves the same shared weights, and answers share tokens: a right answer often begins like the wrong ones of its group, whose push-down pulls those tokens down too. ` +
+    `AdamW's step points elsewhere${geo ? ` (cosine ${geo.cosine.toFixed(2)} with this batch's gradient; 1 would be the same direction)` : ''}: 90 % of its momentum is earlier batches (β₁ = 0.9) and it rescales every weight by its own running gradient size, so it made ${better} — what a batch teaches adds up over many steps, not in one.`;
+}
+
 /** A change in log π, green with ✓ when it goes the way the advantage asks, vermillion with ✗ when not. */
 function DeltaCell({ A, delta }: { A: number; delta: number }) {
   const good = (A > 0 && delta > 0) || (A < 0 && delta < 0);
@@ -298,12 +310,7 @@ function Update({ ins }: { ins: InspectorState }) {
             ? <>A &gt; 0 made more likely: <strong data-testid="up-gradient">{alone.up} of {counts.positive}</strong> by this batch's gradient alone; <strong data-testid="up-applied">{counts.applied.up} of {counts.positive}</strong> after AdamW's step, whose momentum is 90 % earlier batches. A &lt; 0 made less likely: {alone.down} of {counts.negative} by the gradient alone; {counts.applied.down} of {counts.negative} after AdamW's step.</>
             : <>Answers with A &gt; 0 that became more likely: <strong>{counts.applied.up} of {counts.positive}</strong>. Answers with A &lt; 0 that became less likely: <strong>{counts.applied.down} of {counts.negative}</strong>.</>}
       </p>
-      {pushed && alone && (
-        <p className="note" data-testid="update-why">
-          This batch's gradient says which way each answer should move; a plain step along it (as long as the step applied, then undone) moves most answers the way their A asks — not all, since every answer moves the same shared weights.
-          AdamW's step is mostly something else: its momentum carries the earlier batches' directions (β₁ = 0.9), and it rescales every weight by its own running gradient size, so its direction is far from this batch's gradient{geo ? <> (cosine <span data-testid="step-cosine">{geo.cosine.toFixed(2)}</span>, where 1 would be the same direction)</> : ''}. What a batch teaches adds up over many steps, not in one.
-        </p>
-      )}
+      {pushed && alone && <p className="note" data-testid="update-why">{updateWhy(counts, geo)}</p>}
       {pushed && !alone && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
       <table className="answers wide">
         <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th>{alone && <th>Δ by this batch's gradient alone</th>}<th>after AdamW's step</th><th>Δ applied</th></tr></thead>

@@ -108,7 +108,7 @@ export function StartHere({ tour }: { tour?: ReactNode }) {
     <p className="notice start-here" data-testid="start-here">
       <strong>New here?</strong> Start with lesson 1, “{first.title.replace(/^\d+\.\s*/, '')}”{' '}
       <button className="small" onClick={() => void lab.applyLesson(first.id)}>Open lesson 1</button>: it loads a small trained model and says what to watch; then press ▶ Play.
-      {tour && <> or {tour}</>}
+      {tour && <> Or {tour}.</>}
       <button className="small dismiss" aria-label="Dismiss where to start" title="Dismiss" onClick={() => { writeFlag(START_KEY); setDismissed(true); }}>✕</button>
     </p>
   );

@@ -2,7 +2,7 @@
  * The presenter view for classroom demos: one thing at a time, filling the screen — a lesson's
  * chart (the live chart itself, re-rendered large) or the step-through's current phase — with a
  * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
- * → next (on the step-through: the next phase of a real update), ← back, 1–7 a lesson,
+ * → next (on the step-through: the next phase of a real update), ← back, 1–8 a lesson,
  * Space play/pause, ↑ ↓ scroll a tall phase, Esc back to the page. The address carries it: ?present=1&lesson=<id>.
  * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
  */
@@ -25,7 +25,7 @@ const CHARTS: Record<PresenterChart, ComponentType> = {
 export function PresenterButton() {
   const presenter = usePresenter();
   return (
-    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–7 Space Esc)">
+    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–8 Space Esc)">
       Presenter view
     </button>
   );

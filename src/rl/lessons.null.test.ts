@@ -1,0 +1,52 @@
+// Every lesson verdict can fail: the null form of each variant — its own settings from its own base,
+// with the learning rate η = 0 (the same rollouts, graded and fed through the update, but the weights
+// never change) — must be judged ✗. And not only by the run-level check that the policy moved: a claim
+// that is not a control must fail on its own evidence too (its predicate is about an effect of
+// training, which a null run does not have). Short runs (6 steps, evaluated at 0, 3 and 6) on the CPU
+// reference, at most 8 prompts a step; the verdict is taken at 6 steps. `npm run lessons -- --null` runs the full-length form.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeCheckpoint } from '../model/checkpoint.ts';
+import { ReferenceBackend } from '../model/reference/backend.ts';
+import { baseCheckpointPath } from './bases.ts';
+import type { RunRecord } from './claims.ts';
+import { LESSONS, lessonSettings } from './lessons.ts';
+import type { EvalMetrics, StepMetrics } from './metrics.ts';
+import { defaultSettings } from './settings.ts';
+import { GrpoTrainer } from './trainer.ts';
+
+const STEPS = 6;
+
+async function nullRun(lessonIndex: number, variant: number): Promise<RunRecord> {
+  const lesson = LESSONS[lessonIndex];
+  const own = lessonSettings(lesson, defaultSettings(), variant);
+  // at most 8 prompts a step (the null test's budget; each variant keeps its G, µ, β, task and verifier)
+  const s = { ...own, seed: 1, learningRate: 0, evalEvery: 3, promptsPerStep: Math.min(own.promptsPerStep, 8) };
+  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty)!)));
+  const be = new ReferenceBackend(ck.config, ck.weights);
+  const t = new GrpoTrainer(be, s, { evalSize: 8, evalPassAtK: true });
+  await t.takeReference();
+  const steps: StepMetrics[] = [];
+  const evals: EvalMetrics[] = [await t.evaluate()];
+  for (let i = 0; i < STEPS; i++) {
+    const r = await t.trainStep(s);
+    steps.push(r.metrics);
+    if (r.evaluation) evals.push(r.evaluation);
+  }
+  return { steps, evals };
+}
+
+describe('null runs (η = 0): every lesson verdict says ✗', () => {
+  for (const [li, lesson] of LESSONS.entries()) {
+    lesson.variants.forEach((v, vi) => {
+      it(`${lesson.title} · ${v.label}`, async () => {
+        const run = await nullRun(li, vi);
+        expect(run.steps.every((m) => m.kl === 0 || !Number.isFinite(m.kl))).toBe(true); // nothing moved: the null is a null
+        const verdict = v.claim.judge(run, { steps: STEPS });
+        expect(verdict.state, verdict.sentence).toBe('fails');
+        // not only the "did it move" check: the claim's own evidence says no, unless it is a control
+        if (!v.claim.control) expect(v.claim.holdsOn(verdict.evidence), `${verdict.sentence} ${JSON.stringify(verdict.evidence)}`).toBe(false);
+      });
+    });
+  }
+});
