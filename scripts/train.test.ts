@@ -51,7 +51,7 @@ describe('npm run train (CPU reference)', () => {
     expect(r.status, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     expect(summary).toMatchObject({ type: 'summary', task: 'add', seed: 3, lesson: { id: 'kl-estimators', variant: 1, holds: false, state: 'pending' } });
-    expect(summary.lesson.sentence).toMatch(/^In this run: k1 /);
+    expect(summary.lesson.sentence).toMatch(/^Pending — the verdict comes at step 10 \(now 2\)\. So far: k1 /);
     expect(Object.keys(summary.lesson.evidence)).toContain('relative_error');
     for (const args of [['--lesson', 'no-such-lesson'], ['--lesson', 'kl-estimators', '--variant', '9'], ['--variant', '1']]) {
       const bad = train(...args);

@@ -28,13 +28,32 @@ describe('claims', () => {
     expect(no.hint).toBe('run longer');
   });
 
+  it('pending says only "pending" until every number it quotes exists (never "0.24 → –"), then quotes them as "so far"', () => {
+    const needsLate = claim({ text: 'x rises', steps: 6, measure: (r) => ({ a: r.steps[0].think_fraction, b: r.steps.length >= 4 ? r.steps[3].think_fraction : NaN }), holds: (e) => e.b > e.a, sentence: (e) => `x ${e.a.toFixed(2)} → ${Number.isFinite(e.b) ? e.b.toFixed(2) : '–'}`, hint: '' });
+    const early = needsLate.judge(run(2, () => ({})));
+    expect(early.state).toBe('pending');
+    expect(early.sentence).toBe('Pending — the verdict comes at step 6 (now 2).');
+    const mid = needsLate.judge(run(4, () => ({})));
+    expect(mid.sentence).toBe('Pending — the verdict comes at step 6 (now 4). So far: x 0.40 → 0.40 in 4 steps.');
+  });
+
+  it('a claim about training fails when the policy never left π_ref (KL exactly 0, as in a null run), whatever its numbers say', () => {
+    const moved = rising.judge(run(6, (i) => ({ think_fraction: 0.4 + 0.1 * i, kl_exact: 0.01 * i })));
+    expect(moved.state).toBe('holds');
+    const still = rising.judge(run(6, (i) => ({ think_fraction: 0.4 + 0.1 * i, kl_exact: 0 })));
+    expect(still.state).toBe('fails');
+    expect(still.sentence).toMatch(/the policy never moved from π_ref \(KL 0e\+0\): nothing was learned ✗$/);
+    // where π_ref was not evaluated (no KL measured) the check cannot speak and the claim is judged on its evidence
+    expect(rising.judge(run(6, (i) => ({ think_fraction: 0.4 + 0.1 * i, kl_exact: NaN }))).state).toBe('holds');
+  });
+
   it('a wrecked run fails its claim: sampled accuracy down by more than 0.1, or held-out pass@1 by more than 0.15', () => {
     const good = (i: number) => ({ think_fraction: 0.4 + 0.1 * i });
     expect(rising.judge(run(6, (i) => ({ ...good(i), accuracy: 0.4 - 0.05 * i }))).sentence).toMatch(/sampled accuracy fell 0\.35 → 0\.20 ✗/);
     const evals = [{ step: 0, heldout_accuracy: 0.5, pass_at_k: { '1': 0.4 } }, { step: 3, heldout_accuracy: 0.5, pass_at_k: { '1': 0.2 } }, { step: 6, heldout_accuracy: 0.5, pass_at_k: { '1': 0.2 } }];
     const v = rising.judge(run(6, good, evals));
     expect(v.state).toBe('fails');
-    expect(v.sentence).toMatch(/held-out pass@1 fell 0\.40 → 0\.20/);
+    expect(v.sentence).toMatch(/held-out pass@1 \(sampled\) fell 0\.40 → 0\.20/);
     const failureDemo = claim({ text: 'it hacks', steps: 6, mayWreck: true, measure: () => ({}), holds: () => true, sentence: () => 'hacked', hint: '' });
     expect(failureDemo.judge(run(6, (i) => ({ accuracy: 0.4 - 0.05 * i }), evals)).state).toBe('holds');
   });

@@ -130,7 +130,7 @@ export function claim(o: {
       if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
       const hint = 'Lower the learning rate η or raise the prompts per step P, then reset.';
       if (!o.mayWreck && acc.end < acc.start - SAMPLED_MARGIN) return { state: 'fails', sentence: `${said}, but the sampled accuracy fell ${f2(acc.start)} → ${f2(acc.end)} ✗`, evidence, hint };
-      if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1' : 'accuracy'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, hint };
+      if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1 (sampled)' : 'accuracy (greedy)'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, hint };
       const ok = o.holds(e);
       return { state: ok ? 'holds' : 'fails', sentence: `${said} ${ok ? '✓' : '✗ (not shown yet)'}`, evidence, hint: ok ? undefined : o.hint };
     },

@@ -71,11 +71,11 @@ const fmt3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
  * 0.10–0.14 (GRPO), 0.09–0.12 (RFT); N 1.6–2.2; 9k–18k questions.
  */
 export const matchedTokensClaim = (name: string): Claim => claim({
-  text: `At equal tokens: after T training tokens, ${name}'s held-out pass@1 beats the base's best-of-1 by more than five points, and best-of-N on the base matches it at some N between 1 and G samples a question (N× the tokens of one answer). So best-of-N is the cheaper way to that accuracy for up to T / (N·L̄₀ − L̄) questions; past them ${name}'s training has paid for itself.`,
+  text: `At equal tokens: after T training tokens, ${name}'s held-out pass@1 (sampled) beats the base's best-of-1 by more than five points, and best-of-N on the base matches it at some N between 1 and G samples a question (N× the tokens of one answer). So best-of-N is the cheaper way to that accuracy for up to T / (N·L̄₀ − L̄) questions; past them ${name}'s training has paid for itself.`,
   steps: 40,
   measure: matchedTokensSummary,
   holds: (e) => e.pass1_trained > e.pass1_base + 0.05 && e.samples_to_match > 1 && Number.isFinite(e.break_even_questions),
-  sentence: (e) => `after ${e.training_tokens.toLocaleString('en')} training tokens, held-out pass@1 ${fmt2(e.pass1_base)} → ${fmt2(e.pass1_trained)}; ` +
+  sentence: (e) => `after ${e.training_tokens.toLocaleString('en')} training tokens, held-out pass@1 (sampled) ${fmt2(e.pass1_base)} → ${fmt2(e.pass1_trained)}; ` +
     (Number.isFinite(e.samples_to_match) ? `best-of-N on the base matches it at N ≈ ${e.samples_to_match.toFixed(1)} (best-of-${e.G}: ${fmt2(e.passG_base)}), ` : `best-of-${e.G} on the base (${fmt2(e.passG_base)}) does not reach it, `) +
     `answers ${e.answer_tokens_base.toFixed(1)} → ${e.answer_tokens_trained.toFixed(1)} tokens: ` +
     (!(e.pass1_trained > e.pass1_base) ? 'training has not beaten the base yet, so it has not paid for anything'

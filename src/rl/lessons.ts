@@ -58,7 +58,7 @@ export const LESSONS: Lesson[] = [
       'and averaging the formula over prompts gives less than the formula at the average (it is concave: Jensen). So ' +
       'the observed share sits below the dashed line, further at large G. Left running, G = 2 also shows why a small ' +
       'group fails: few groups carry a signal, yet AdamW moves the weights about as far every step, so the updates are ' +
-      'mostly noise and held-out accuracy falls after a few tens of steps, while at G = 8 or 16 it rises. The format ' +
+      'mostly noise and held-out accuracy (greedy) falls after a few tens of steps, while at G = 8 or 16 held-out pass@1 (sampled) rises. The format ' +
       'reward is off: with it, std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
   },
@@ -177,7 +177,7 @@ export const LESSONS: Lesson[] = [
       'cross-entropy on the verified answers only) pay their rollouts\' tokens T once, at training time (the same per ' +
       'step for both), then answer with one sample. The matched-tokens chart puts all three on one axis: the generated ' +
       'tokens it takes to serve Q questions (choose Q). The trained curve starts at best-of-1 and moves right by T, up ' +
-      'by held-out pass@1; best-of-N on the base moves right N× per question. For few questions best-of-N is cheaper; ' +
+      'by held-out pass@1 (sampled); best-of-N on the base moves right N× per question. For few questions best-of-N is cheaper; ' +
       'past T / (N·L̄₀ − L̄) questions (L̄: tokens an answer) training has paid for itself — the verdict computes it for ' +
       'this run. Run GRPO, then RFT: the previous run stays on the chart. RFT only imitates the successes; GRPO also ' +
       'learns from the failures: every answer of a mixed group has a non-zero advantage.',

@@ -55,14 +55,14 @@ export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o:
   if (reward && evals.length >= 2) {
     const h0 = evals[0].heldout_accuracy, h1 = evals.at(-1)!.heldout_accuracy;
     if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
-      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while held-out accuracy moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
+      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while held-out accuracy (greedy) moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
     }
   }
   if (evals.length >= 3) {
     // two evaluations, so one noisy held-out batch does not raise it
     const h0 = evals[0].heldout_accuracy, h1 = avg(evals.slice(-2).map((e) => e.heldout_accuracy));
     if (h0 - h1 >= o.heldoutDrop) {
-      out.push({ id: 'heldout-falling', chart: 'reward', step: last.step, message: `Held-out accuracy fell from ${h0.toFixed(2)} to ${h1.toFixed(2)} (last two evaluations): the updates are making the policy worse. Small batches (few prompts per step), a high η, or several inner epochs µ without a KL leash make noisy or overshooting steps: try more prompts per step, a lower η, or β > 0.`, evidence: { heldout_start: h0, heldout_last_two: h1 } });
+      out.push({ id: 'heldout-falling', chart: 'reward', step: last.step, message: `Held-out accuracy (greedy) fell from ${h0.toFixed(2)} to ${h1.toFixed(2)} (last two evaluations): the updates are making the policy worse. Small batches (few prompts per step), a high η, or several inner epochs µ without a KL leash make noisy or overshooting steps: try more prompts per step, a lower η, or β > 0.`, evidence: { heldout_start: h0, heldout_last_two: h1 } });
     }
   }
   const len = ends(steps, 'mean_length', w);
