@@ -80,7 +80,8 @@ export const LESSONS: Lesson[] = [
       'divides every answer by the same constant (max length) and drops the std scaling: every wrong token of a group ' +
       'is weighted alike. The weighting is not the only thing that decides how far a token moves: on this base a short ' +
       'answer\'s tokens move more under either objective, so even under Dr. GRPO the long/short ratio stays below 1, but ' +
-      'it is far higher than under GRPO. Run both variants on the same seed and compare (`npm run lessons` does it on five ' +
+      'it is about twice as high as under GRPO on the same seed. One run is noisy (another group\'s push reaches every answer ' +
+      'through the shared weights), so run both variants on the same seed and compare (`npm run lessons` does it on five ' +
       'seeds). The length drift this causes is ' +
       'small and noisy at this scale: watch the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],

@@ -60,6 +60,9 @@ export interface StepMetrics {
    */
   wrong_dlogp_long_per_token: number;
   wrong_dlogp_short_per_token: number;
+  /** Of those groups, how many; and in how many the long wrong answer moved less per token than the short one (|Δ|/|o|). */
+  wrong_pairs: number;
+  wrong_pairs_long_moved_less: number;
   /** Share of answers that think first (a scratchpad before the answer separator "|"). */
   think_fraction: number;
   /** Strict accuracy of the answers that think, and of those that answer directly (NaN when there are none). */
@@ -171,8 +174,8 @@ export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numT
 }
 
 /** See StepMetrics.wrong_dlogp_long_per_token: each group's longest and shortest wrong answer, Δ log π per token, averaged over groups. */
-export function wrongDeltaPerToken(rollout: Rollout, answerLogRatio: Float32Array | null): { wrong_dlogp_long_per_token: number; wrong_dlogp_short_per_token: number } {
-  let long = 0, short = 0, n = 0, row = 0;
+export function wrongDeltaPerToken(rollout: Rollout, answerLogRatio: Float32Array | null): Pick<StepMetrics, 'wrong_dlogp_long_per_token' | 'wrong_dlogp_short_per_token' | 'wrong_pairs' | 'wrong_pairs_long_moved_less'> {
+  let long = 0, short = 0, n = 0, less = 0, row = 0;
   for (const g of rollout.groups) {
     const wrong = g.tokens.map((t, i) => ({ len: t.length, a: g.advantages[i] ?? 0, ok: g.correct[i], d: answerLogRatio ? answerLogRatio[row + i] : NaN })).filter((x) => !x.ok && x.a !== 0 && x.len > 0);
     row += g.tokens.length;
@@ -183,6 +186,9 @@ export function wrongDeltaPerToken(rollout: Rollout, answerLogRatio: Float32Arra
     long += l.d / l.len;
     short += s.d / s.len;
     n++;
+    if (Math.abs(l.d) / l.len < Math.abs(s.d) / s.len) less++;
   }
-  return n ? { wrong_dlogp_long_per_token: long / n, wrong_dlogp_short_per_token: short / n } : { wrong_dlogp_long_per_token: NaN, wrong_dlogp_short_per_token: NaN };
+  return n
+    ? { wrong_dlogp_long_per_token: long / n, wrong_dlogp_short_per_token: short / n, wrong_pairs: n, wrong_pairs_long_moved_less: less }
+    : { wrong_dlogp_long_per_token: NaN, wrong_dlogp_short_per_token: NaN, wrong_pairs: 0, wrong_pairs_long_moved_less: 0 };
 }
