@@ -39,7 +39,9 @@ async function grpo(steps: number, evalSize: number, micro: boolean) {
   const { VOCAB_SIZE } = await import('../src/tasks/tokenizer.ts');
   const ck = micro ? null : decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath('reverse', 2)!)));
   const be = ck ? await createBackend('webgpu', ck.config, { seed: 1, weights: ck.weights }) : await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1 });
-  const settings = { ...defaultSettings(), task: 'reverse', difficulty: 2, promptsPerStep: micro ? 4 : 16, numGenerations: micro ? 4 : 8, seed: 5 };
+  const { LEARNING_RECIPE } = await import('../src/rl/testing/recipe.ts');
+  // from the base: the learning tests' recipe (e2e/grpo-webgpu.spec.ts), whose gain is judged; micro: a small finite run
+  const settings = micro ? { ...defaultSettings(), task: 'reverse', difficulty: 2, promptsPerStep: 4, numGenerations: 4, seed: 5 } : { ...defaultSettings(), task: 'reverse', difficulty: 2, ...LEARNING_RECIPE };
   const tr = new GrpoTrainer(be, settings, { evalSize, evalPassAtK: true });
   const before = await tr.evaluate();
   const t0 = performance.now();
@@ -54,6 +56,11 @@ async function grpo(steps: number, evalSize: number, micro: boolean) {
   be.dispose();
   return { steps, finite, pass1Before: before.pass_at_k['1'], pass1After: after.pass_at_k['1'], greedyBefore: before.heldout_accuracy, greedyAfter: after.heldout_accuracy, msPerStep };
 }
+
+/** Policy-loss parity (loss, metrics, gradients against the CPU objective): the browser test's bound. */
+const POLICY_LOSS_TOL = 1e-3;
+/** From the shipped reverse base, GRPO must raise held-out pass@1 by at least this. */
+const LEARNED_PASS1 = 0.15;
 
 /** The checks on the engine that navigator.gpu gives (Dawn here, installed by the caller). */
 export async function runDawnCheck(o: DawnCheckOptions = {}) {
@@ -74,7 +81,7 @@ export async function runDawnCheck(o: DawnCheckOptions = {}) {
   const policy = quick ? [] : await timed('policyLoss', () => runPolicyLossParity());
   const model = quick ? { rows: [], steps: [] } : await timed('model', () => runModelParity());
   const modelWorst = Math.max(0, ...model.rows.flatMap((r) => [r.ce, r.pertoken ?? 0]), ...model.steps.flatMap((s) => [s.relErr, s.normRelErr]));
-  const g = await timed('grpo', () => grpo(o.steps ?? (quick ? 3 : 20), o.evalSize ?? (quick ? 8 : 32), quick || (o.micro ?? false)));
+  const g = await timed('grpo', () => grpo(o.steps ?? (quick ? 3 : 40), o.evalSize ?? (quick ? 8 : 64), quick || (o.micro ?? false)));
   const out = {
     kernels: { rows: kernels.length, failed: kernels.filter((r) => !(r.worst <= 1)).map((r) => `${r.kernel} ${r.shape}: ${r.firstBad}`), worstOverTolerance: Math.max(...kernels.map((r) => r.worst)) },
     policyLoss: { cases: policy.length, worst: Math.max(0, ...policy.flatMap((r) => [r.loss, r.metrics, r.grads])) },
@@ -82,7 +89,18 @@ export async function runDawnCheck(o: DawnCheckOptions = {}) {
     grpo: g,
     seconds: { ...seconds, total: Number(((performance.now() - t0) / 1000).toFixed(2)) },
   };
-  return { ...out, ok: out.kernels.failed.length === 0 && out.model.worstRelErr < 1e-3 && g.finite };
+  // every measurement is judged: kernels, the policy loss (its parity, as e2e/gpu-policy-loss.spec.ts holds it),
+  // the model against PyTorch, a finite GRPO run, and — from the shipped base (not --quick or --micro) — that it learned:
+  // held-out pass@1 up by at least LEARNED_PASS1 in 40 steps on 64 prompts (as e2e/grpo-webgpu.spec.ts asks)
+  const learnedNeeded = !(quick || (o.micro ?? false));
+  const judged = {
+    kernels: out.kernels.failed.length === 0,
+    policyLoss: quick || out.policyLoss.worst < POLICY_LOSS_TOL,
+    model: quick || out.model.worstRelErr < 1e-3,
+    finite: g.finite,
+    learned: !learnedNeeded || g.pass1After - g.pass1Before >= LEARNED_PASS1,
+  };
+  return { ...out, judged, ok: Object.values(judged).every(Boolean) };
 }
 
 const arg = (name: string, dflt?: number) => {

@@ -88,10 +88,14 @@ describe('the update phase: this batch\'s gradient alone beside the applied step
   const ins = update!.inspection!;
   const answers = ins.answers.flat();
 
-  it('measures a plain step as long as the applied one, then leaves the applied weights in place', () => {
+  it('measures a plain step that moves the policy as far as the applied one, then leaves the applied weights in place', () => {
     const d = Float32Array.from(applied, (x, i) => x - w0[i]);
     expect(ins.step).not.toBeNull();
     expect(ins.step!.length).toBeCloseTo(norm(d), 5);
+    // sized by the policy's change on this batch (mean |Δ log π| a token), not by ‖Δw‖
+    console.log('step geometry:', JSON.stringify(ins.step));
+    expect(ins.step!.shiftApplied).toBeGreaterThan(0);
+    expect(Math.abs(ins.step!.shiftGradient - ins.step!.shiftApplied)).toBeLessThan(0.1 * ins.step!.shiftApplied);
     expect(Math.abs(ins.step!.cosine)).toBeLessThanOrEqual(1);
     expect(answers.every((a) => a.logpGradientAlone !== null && Number.isFinite(a.logpGradientAlone))).toBe(true);
     // the gradient-alone step moved the answers (it is not the applied step, nor no step)
