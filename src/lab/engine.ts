@@ -16,6 +16,7 @@ import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { baseFor } from '../rl/bases.ts';
 import type { Settings } from '../rl/settings.ts';
 import type { BackendPref } from '../store/url.ts';
+import { engineErrorSentence } from './sentences.ts';
 
 /** A checkpoint the user imported: reset starts from it instead of the shipped base. */
 export interface ImportedModel {
@@ -48,7 +49,7 @@ export async function startingWeights(s: Settings, imported: ImportedModel | nul
     notices.push(`Base checkpoint ${base.file} (SFT cold start).`);
     return { config: ck.config, weights: ck.weights };
   } catch (e) {
-    notices.push(`The base checkpoint ${base.file} could not be loaded (${(e as Error).message.slice(0, 80)}): starting from a fresh random init (seed ${s.seed}).`);
+    notices.push(`The base checkpoint ${base.file} could not be loaded (${engineErrorSentence(e, 120)}): starting from a fresh random init (seed ${s.seed}).`);
     return fresh;
   }
 }
@@ -101,7 +102,7 @@ export async function rebuildEngine(be: RecoverableBackend, seed: number): Promi
   try {
     return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w)), fellBack: '' };
   } catch (e) {
-    const fellBack = `WebGPU could not be restarted (${(e as Error).message.slice(0, 80)}), so the run continues on the CPU reference.`;
+    const fellBack = `WebGPU could not be restarted (${engineErrorSentence(e, 120)}), so the run continues on the CPU reference.`;
     return { restoredStep: await be.replaceEngine((w) => createBackend('cpu', be.config, { seed, weights: w })), fellBack };
   }
 }

@@ -16,3 +16,21 @@ export function deviceLostSentence(info: { reason: string; message: string }, co
   const why = info.message ? `${info.reason}: ${info.message.slice(0, 100)}` : info.reason;
   return `The GPU device was lost (${why}). The engine was recreated and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
 }
+
+/** A message cut near `n` characters at a word boundary, with an ellipsis: never mid-word. */
+export function clip(text: string, n = 160): string {
+  if (text.length <= n) return text;
+  const cut = text.slice(0, n + 1);
+  const at = cut.lastIndexOf(' ');
+  return `${(at > n / 2 ? cut.slice(0, at) : text.slice(0, n)).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/**
+ * An engine error as a student reads it: the internal function name that prefixes the engine's
+ * own messages ("groupAdvantages: …", "trainStep: …") is dropped, and a long message is clipped at
+ * a word boundary.
+ */
+export function engineErrorSentence(e: unknown, n = 160): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return clip(message.replace(/^[a-z][A-Za-z0-9]*(?: \([^)]*\))?: /, ''), n);
+}

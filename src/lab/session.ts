@@ -31,7 +31,7 @@ import { Autosave, type SavedRunSlot } from './autosave.ts';
 import { chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
-import { deviceLostSentence } from './sentences.ts';
+import { deviceLostSentence, engineErrorSentence } from './sentences.ts';
 import { Tour } from './tour.ts';
 
 const MAX_SAVED_RUNS = 5;
@@ -222,7 +222,7 @@ export class LabSession {
         await sleep(this.get().delayMs); // yield between steps even at full speed
       }
     } catch (e) {
-      this.set({ error: `Training stopped: ${(e as Error).message}` });
+      this.set({ error: `Training stopped: ${engineErrorSentence(e)}` });
     } finally {
       this.set({ status: this.trainer ? 'paused' : 'error' });
       this.loopDone = null;
