@@ -19,6 +19,8 @@ export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' 
 
 export interface LessonVariant {
   label: string;
+  /** A few words naming the variant where space is short (an overlay's legend: "3 · β = 0"); else the label. */
+  short?: string;
   settings: Partial<Settings>;
   /** What this variant's run must show, checked live on the run's own metrics (claims.ts). */
   claim: Claim;
@@ -68,8 +70,8 @@ export const LESSONS: Lesson[] = [
     base: { task: 'digitsum', difficulty: 1 },
     settings: { maxCompletionLength: 14, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
     variants: [
-      { label: 'GRPO (per-answer mean, std scaling)', settings: { lossType: 'grpo', advantage: 'grpo' }, claim: lengthClaim('grpo') },
-      { label: 'Dr. GRPO (sum / max length, no std)', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' }, claim: lengthClaim('dr_grpo') },
+      { label: 'GRPO (per-answer mean, std scaling)', short: 'GRPO', settings: { lossType: 'grpo', advantage: 'grpo' }, claim: lengthClaim('grpo') },
+      { label: 'Dr. GRPO (sum / max length, no std)', short: 'Dr. GRPO', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' }, claim: lengthClaim('dr_grpo') },
     ],
     watch:
       'On the digit-sum base some answers think ("7,12,20|20", about ten tokens) and some answer directly (two). ' +
@@ -93,7 +95,7 @@ export const LESSONS: Lesson[] = [
     settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.001, warmupSteps: 0 },
     variants: [
       {
-        label: 'β = 0, ε = 0.5 (no leash)', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
+        label: 'β = 0, ε = 0.5 (no leash)', short: 'β = 0', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
         claim: claim({
           text: 'Without a leash the next-token entropy falls by more than a tenth of a nat: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
           steps: 20,
@@ -106,7 +108,7 @@ export const LESSONS: Lesson[] = [
         }),
       },
       {
-        label: 'β = 1, ε = 0.2 (KL leash)', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 },
+        label: 'β = 1, ε = 0.2 (KL leash)', short: 'β = 1', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 },
         claim: claim({
           text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the policy moves (KL above 0), but the KL stays small and the entropy falls little.',
           steps: 12,
@@ -132,7 +134,7 @@ export const LESSONS: Lesson[] = [
     settings: { weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1, warmupSteps: 0 },
     variants: [
       {
-        label: 'Weak verifier (answer anywhere)', settings: { weakVerifier: 'anywhere' },
+        label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' },
         claim: claim({
           text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
           steps: 20,
@@ -144,7 +146,7 @@ export const LESSONS: Lesson[] = [
         }),
       },
       {
-        label: 'Strict verifier', settings: { weakVerifier: 'strict' },
+        label: 'Strict verifier', short: 'strict verifier', settings: { weakVerifier: 'strict' },
         claim: claim({
           text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
           steps: 20,
@@ -170,7 +172,7 @@ export const LESSONS: Lesson[] = [
     settings: { numGenerations: 8, evalEvery: 5 },
     variants: [
       { label: 'GRPO', settings: { algorithm: 'grpo' }, claim: matchedTokensClaim('GRPO') },
-      { label: 'Rejection-sampling fine-tuning', settings: { algorithm: 'rft' }, claim: matchedTokensClaim('RFT') },
+      { label: 'Rejection-sampling fine-tuning', short: 'RFT', settings: { algorithm: 'rft' }, claim: matchedTokensClaim('RFT') },
     ],
     watch:
       'Best-of-N needs no training: sample N answers and keep a verified one. Its success rate is pass@N — but it pays ' +
@@ -191,7 +193,7 @@ export const LESSONS: Lesson[] = [
     settings: { maxCompletionLength: 14, formatReward: 0, rewardMode: 'outcome', promptsPerStep: 16 },
     variants: [
       {
-        label: 'Last digit of the sum: one-digit steps (thinking pays)', settings: { task: 'modsum', difficulty: 2, maxCompletionLength: 14 },
+        label: 'Last digit of the sum: one-digit steps (thinking pays)', short: 'thinking pays', settings: { task: 'modsum', difficulty: 2, maxCompletionLength: 14 },
         claim: claim({
           text: 'Where thinking pays, it spreads: the share of answers that write a scratchpad rises, and answers grow longer.',
           steps: 16,
@@ -202,7 +204,7 @@ export const LESSONS: Lesson[] = [
         }),
       },
       {
-        label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 },
+        label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', short: 'thinking does not pay', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 },
         claim: claim({
           text: 'Where thinking does not pay, it does not spread: the policy moves (KL above 0), yet the scratchpad share does not rise.',
           steps: 12,
@@ -232,6 +234,7 @@ export const LESSONS: Lesson[] = [
     settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.0003, numIterations: 1, warmupSteps: 0 },
     variants: (['k3', 'k1'] as const).map((k) => ({
       label: k === 'k3' ? 'k3 = e^d − d − 1' : 'k1 = −d',
+      short: k,
       settings: { klEstimator: k },
       claim: claim({
         text: `The ${k} estimator's token mean tracks the exact KL (summed over the vocabulary) once π_θ has moved: within a third of it on average.`,
@@ -261,7 +264,7 @@ export const LESSONS: Lesson[] = [
     settings: { maxCompletionLength: 18, formatReward: 0, promptsPerStep: 16, processWeight: 0.5 },
     variants: [
       {
-        label: 'Outcome reward: only the answer is paid', settings: { rewardMode: 'outcome' },
+        label: 'Outcome reward: only the answer is paid', short: 'outcome reward', settings: { rewardMode: 'outcome' },
         claim: claim({
           text: 'Paid only for the answer, the scratchpad recedes on this task: its running sums are often wrong, so direct answers win their groups and the share of answers that think falls.',
           steps: 20,
@@ -272,7 +275,7 @@ export const LESSONS: Lesson[] = [
         }),
       },
       {
-        label: 'Process reward (w = 0.5): right steps are paid too', settings: { rewardMode: 'process' },
+        label: 'Process reward (w = 0.5): right steps are paid too', short: 'process reward', settings: { rewardMode: 'process' },
         claim: claim({
           text: 'Paid for its right steps, a scratchpad earns reward even when its answer is wrong: the share of answers that think rises, and the reward sits above strict accuracy by the step credit.',
           steps: 20,

@@ -62,7 +62,7 @@ export function overlayName(origin: RunOrigin, id: number): string {
   const variant = lesson?.variants[origin.variant];
   if (!lesson || !variant) return `Run ${id} · ${origin.task}`;
   const n = /^\s*(\d+)/.exec(lesson.title)?.[1] ?? lesson.id;
-  return `${n} · ${variant.label}`;
+  return `${n} · ${variant.short ?? variant.label}`;
 }
 
 /**
