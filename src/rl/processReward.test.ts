@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getTask, getWeakVerifier } from '../tasks/registry.ts';
-import { effectiveRewardMode, mixProcessReward, rewardModeNotice, settingAvailability, STEP_TASKS, stepFraction } from './processReward.ts';
+import { effectiveRewardMode, mixProcessReward, rewardModeNotice, STEP_TASKS, stepFraction } from './processReward.ts';
+import { settingAvailability } from './availability.ts';
 import { defaultSettings, settingsFromRecord } from './settings.ts';
 
 // digitsum "ds:7583=": running sums 7,12,20,23, answer 23.

@@ -12,7 +12,7 @@
 import { scratchpadSteps } from '../tasks/common.ts';
 import { TASKS } from '../tasks/registry.ts';
 import type { Task } from '../tasks/types.ts';
-import type { SettingKey, Settings } from './settings.ts';
+import type { Settings } from './settings.ts';
 
 /**
  * The reward of one answer under process reward, with r_o its outcome reward (the verdict's:
@@ -38,7 +38,8 @@ export function stepFraction(task: Task, prompt: string, response: string): numb
 /** The ids of the tasks with checkable scratchpad steps. */
 export const STEP_TASKS: readonly string[] = TASKS.filter((t) => t.processReward).map((t) => t.id);
 
-const hasSteps = (task: string) => STEP_TASKS.includes(task);
+/** Whether a task has checkable scratchpad steps (process reward applies). */
+export const hasSteps = (task: string) => STEP_TASKS.includes(task);
 
 /** The reward mode a run actually uses: process only on a task with checkable steps. */
 export function effectiveRewardMode(s: Pick<Settings, 'task' | 'rewardMode'>): Settings['rewardMode'] {
@@ -49,22 +50,4 @@ export function effectiveRewardMode(s: Pick<Settings, 'task' | 'rewardMode'>): S
 export function rewardModeNotice(s: Pick<Settings, 'task' | 'rewardMode'>): string | null {
   if (s.rewardMode !== 'process' || hasSteps(s.task)) return null;
   return `rewardMode process needs a task with checkable scratchpad steps (${STEP_TASKS.join(', ')}); task ${s.task} has none, so the run uses outcome reward`;
-}
-
-export interface Availability {
-  disabled: boolean;
-  /** Why the control is disabled, in words (null when it is not). */
-  reason: string | null;
-  /** The value in effect, when it differs from the stored one (process reward on a task without steps runs as outcome). */
-  shown?: string | number | boolean;
-}
-
-/** Whether a setting's control applies to these settings, and why not. */
-export function settingAvailability(key: SettingKey, s: Settings): Availability {
-  const none: Availability = { disabled: false, reason: null };
-  if (key === 'rewardMode' && !hasSteps(s.task)) {
-    return { disabled: true, reason: `Task ${s.task} has no checkable steps (only ${STEP_TASKS.join(', ')} have running results to check), so this run uses outcome reward.`, shown: 'outcome' };
-  }
-  if (key === 'processWeight' && effectiveRewardMode(s) !== 'process') return { disabled: true, reason: 'Used only when Reward is process.' };
-  return none;
 }

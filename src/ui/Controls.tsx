@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'react';
 import { SETTINGS, type SettingKey, type SettingSpec, type Settings } from '../rl/settings.ts';
-import { settingAvailability } from '../rl/processReward.ts';
+import { settingAvailability } from '../rl/availability.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 import { fmt } from './palette.ts';
