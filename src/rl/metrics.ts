@@ -28,7 +28,7 @@ export interface StepMetrics {
   /** Strict accuracy of the sampled answers. */
   accuracy: number;
   entropy: number;
-  /** The KL estimator's (k1 or k3) token mean over sampled tokens, when π_ref is evaluated. */
+  /** The KL estimator's (k1 or k3) token mean over sampled tokens, when π_ref is evaluated (β > 0 in the loss, or measureKl); NaN otherwise. */
   kl: number;
   /** The exact KL(π_θ ‖ π_ref) summed over the vocabulary, token mean (NaN when π_ref is not evaluated). */
   kl_exact: number;
@@ -144,7 +144,8 @@ export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numT
     mixed_predicted_per_prompt: rollout.groups.length ? rollout.groups.reduce((a, g) => a + mixedGroupProbability(g.correct.filter(Boolean).length / g.correct.length, G), 0) / rollout.groups.length : NaN,
     accuracy: pBar,
     entropy: m.entropy ?? NaN,
-    kl: m.kl ?? 0,
+    // measured only where π_ref was evaluated (β > 0 in the loss, or measureKl): otherwise NaN, drawn as a gap, never a 0 that looks measured
+    kl: s.algorithm === 'grpo' && ((s.klMode === 'loss' && s.beta !== 0) || s.measureKl) ? (m.kl ?? NaN) : NaN,
     kl_exact: m.kl_exact ?? NaN,
     'clip_ratio/low_mean': m['clip_ratio/low_mean'] ?? 0,
     'clip_ratio/high_mean': m['clip_ratio/high_mean'] ?? 0,

@@ -209,7 +209,7 @@ export function ThinkingChart() {
 
 export function KlChart() {
   return (
-    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary." yWidth={52} series={[
+    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary; both stay empty where π_ref is not evaluated (β = 0 with “Measure KL at β = 0” off)." yWidth={52} series={[
       { name: 'KL (estimator)', value: (m) => m.kl, color: C.black },
       { name: 'KL, exact (Σ over vocabulary)', value: (m) => m.kl_exact, color: C.blue, dash: '6 3' },
       { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
