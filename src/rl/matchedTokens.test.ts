@@ -57,8 +57,13 @@ describe('matched tokens', () => {
   it('the run\'s summary (lesson 5\'s verdict): trained pass@1 = mean of the last two evaluations, N to match it on the base, break-even', () => {
     const run = { steps: steps as StepMetrics[], evals: evals.map((e) => ({ ...e, heldout_accuracy: 0 })) };
     const e = matchedTokensSummary(run);
-    // a = (0.3 + 0.5) / 2 = 0.4 = pass@2 of the base; T = 6000; L₀ = 4, L̄ = 3 (last evaluation)
-    expect(e).toEqual({ training_tokens: 6000, pass1_base: 0.25, pass1_trained: 0.4, G: 8, passG_base: 0.7, samples_to_match: 2, answer_tokens_base: 4, answer_tokens_trained: 3, break_even_questions: 6000 / (2 * 4 - 3) });
+    // a = (0.3 + 0.5) / 2 = 0.4 = pass@2 of the base; L̄ from the same two evaluations, (5 + 3) / 2 = 4;
+    // T = 6000, the tokens up to the last of them (step 6: steps 0..5); L₀ = 4
+    expect(e).toEqual({ training_tokens: 6000, pass1_base: 0.25, pass1_trained: 0.4, G: 8, passG_base: 0.7, samples_to_match: 2, answer_tokens_base: 4, answer_tokens_trained: 4, break_even_questions: 6000 / (2 * 4 - 4) });
+    // a run that did not beat the base has not paid for anything, even if its answers got shorter
+    const worse = matchedTokensSummary({ ...run, evals: [run.evals[0], { ...run.evals[1], pass_at_k: { '1': 0.2, '2': 0.3 }, mean_length: 2 }, { ...run.evals[2], pass_at_k: { '1': 0.2, '2': 0.3 }, mean_length: 2 }] });
+    expect(worse.pass1_trained).toBeLessThan(worse.pass1_base);
+    expect(worse.break_even_questions).toBeNaN();
     // no step-0 evaluation: nothing is invented
     const noBase = matchedTokensSummary({ ...run, evals: run.evals.slice(1) });
     expect(noBase.samples_to_match).toBeNaN();

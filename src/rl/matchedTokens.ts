@@ -91,10 +91,18 @@ export function breakEvenQuestions(trainingTokens: number, n: number, baseAnswer
  */
 export function matchedTokensSummary(run: RunRecord): Record<'training_tokens' | 'pass1_base' | 'pass1_trained' | 'G' | 'passG_base' | 'samples_to_match' | 'answer_tokens_base' | 'answer_tokens_trained' | 'break_even_questions', number> {
   const base = baseEvaluation(run.evals), h = heldout(run);
-  const a = h?.sampled ? h.end : NaN, T = run.steps.at(-1)?.num_tokens ?? 0;
+  // the trained side from one set of evaluations: pass@1 and L̄ from the same ones (the last two after
+  // the first, as heldout() takes them), T the tokens generated up to the last of them
+  const trained = run.evals.length >= 2 ? run.evals.slice(Math.max(1, run.evals.length - 2)) : [];
+  const a = h?.sampled ? h.end : NaN;
+  const lastEval = trained.at(-1);
+  const T = lastEval ? (run.steps.filter((m) => m.step < lastEval.step).at(-1)?.num_tokens ?? 0) : (run.steps.at(-1)?.num_tokens ?? 0);
   const n = base ? samplesToMatch(base.pass_at_k!, a) : NaN;
   const G = base ? Math.max(...Object.keys(base.pass_at_k!).map(Number)) : NaN;
-  const L0 = base?.mean_length ?? NaN, L = run.evals.at(-1)?.mean_length ?? NaN;
-  const q = breakEvenQuestions(T, n, L0, L);
-  return { training_tokens: T, pass1_base: base?.pass_at_k!['1'] ?? NaN, pass1_trained: a, G, passG_base: base?.pass_at_k![String(G)] ?? NaN, samples_to_match: n, answer_tokens_base: L0, answer_tokens_trained: L, break_even_questions: Number.isNaN(n) || Number.isNaN(L) ? NaN : q };
+  const lengths = trained.map((e) => e.mean_length ?? NaN);
+  const L0 = base?.mean_length ?? NaN, L = lengths.length ? lengths.reduce((x, y) => x + y, 0) / lengths.length : NaN;
+  const pass1Base = base?.pass_at_k!['1'] ?? NaN;
+  // training pays for itself only if it beat the base: otherwise best-of-1 on the base is as good, for free
+  const q = a > pass1Base ? breakEvenQuestions(T, n, L0, L) : NaN;
+  return { training_tokens: T, pass1_base: pass1Base, pass1_trained: a, G, passG_base: base?.pass_at_k![String(G)] ?? NaN, samples_to_match: n, answer_tokens_base: L0, answer_tokens_trained: L, break_even_questions: Number.isNaN(n) || Number.isNaN(L) ? NaN : q };
 }
