@@ -106,3 +106,18 @@ describe('compareObjectives: one batch under GRPO, Dr. GRPO, DAPO and GSPO', asy
     expect(objectiveOf({ ...defaultSettings(), algorithm: 'rft' })).toBeNull();
   });
 });
+
+describe('compareObjectives with a KL leash (β > 0, π_θ away from π_ref)', async () => {
+  const s: Settings = { ...settings, beta: 0.5, measureKl: true, learningRate: 3e-3 };
+  const be = new ReferenceBackend(ck.config, ck.weights);
+  const tr = new GrpoTrainer(be, s, { evalSize: 4 });
+  for (let i = 0; i < 2; i++) await tr.trainStep(s); // π_θ leaves π_ref: the leash now pushes
+  let cmp: ObjectiveComparison | null = null;
+  for await (const ph of tr.runStep(s)) if (ph.kind === 'advantages') cmp = await tr.compareObjectives(ph.rollout, ph.batch);
+  it('the push shown is the objective\'s own (its surrogate), not the leash\'s β·∂KL added to it', () => {
+    const B = cmp!.answers;
+    const grpo = cmp!.objectives.find((o) => o.id === 'grpo')!;
+    // at π_θ = π_old every ratio is 1: push_i = A_i / B exactly, whatever β is
+    for (const a of grpo.answers.flat()) expect(a.push).toBeCloseTo(a.advantage / B, 9);
+  });
+});

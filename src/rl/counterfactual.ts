@@ -57,7 +57,7 @@ export interface AnswerUnder {
   length: number;
   /** The aggregation weight w_{i,t} of each of its tokens (the same for every token of an answer in all four). */
   weight: number;
-  /** −Σ_t dL/d log π(o_t) at the start of the update: the total push on the answer (positive: made more likely). */
+  /** −Σ_t dL/d log π(o_t) of the objective's surrogate alone (no KL leash, no entropy bonus) at the start of the update: the total push on the answer (positive: made more likely). */
   push: number;
   /** Σ_t log π_θ(o_t) after the update minus before it. */
   deltaLogp: number;
@@ -112,7 +112,10 @@ export async function compareObjectives(backend: Backend, rollout: Rollout, batc
     const os: Settings = { ...s, algorithm: 'grpo', ...o.knobs };
     const A = groupAdvantages(rewards, G, os.advantage, os.scaleRewards);
     const spec = { ...policyLossOf(rollout, batch, os), advantages: Float32Array.from(A) };
-    const out = policyObjective({ B, T, logprobs: before.logprobs, entropy: before.entropy, mask, oldLogprobs: spec.oldLogprobs, refLogprobs: ref?.logprobs ?? null, advantages: spec.advantages }, spec, { terms: true });
+    const inputs = { B, T, logprobs: before.logprobs, entropy: before.entropy, mask, oldLogprobs: spec.oldLogprobs, refLogprobs: ref?.logprobs ?? null, advantages: spec.advantages };
+    const out = policyObjective(inputs, spec, { terms: true });
+    // the objective's own push: its surrogate alone, without the KL leash's β·∂KL or an entropy bonus (the same for all four)
+    const surrogate = spec.beta !== 0 || spec.entropyCoef !== 0 ? policyObjective(inputs, { ...spec, beta: 0, entropyCoef: 0 }) : out;
     const { finite } = await backend.trainStep(batch, spec, adamw, { epochs: os.numIterations }); // µ epochs, one submit
     engineCalls++;
     const after = await backend.logprobs(batch, { temperature: s.temperature });
@@ -125,7 +128,7 @@ export async function compareObjectives(backend: Backend, rollout: Rollout, batc
       let weight = 0;
       for (let t = 0; t < T && weight === 0; t++) weight = out.terms!.weight[row * T + t];
       const logp = (x: ArrayLike<number>) => { let v = 0; for (let j = 0; j < n; j++) v += x[row * T + start + j]; return v; };
-      return { advantage: spec.advantages[row], length: rowSum(mask, row, T), weight, push: -rowSum(out.gradLogprob, row, T), deltaLogp: logp(after.logprobs) - logp(before.logprobs) };
+      return { advantage: spec.advantages[row], length: rowSum(mask, row, T), weight, push: -rowSum(surrogate.gradLogprob, row, T), deltaLogp: logp(after.logprobs) - logp(before.logprobs) };
     }));
     objectives.push({ id: o.id, label: o.label, knobs: o.knobs, answers, loss: out.loss, finite });
   }
