@@ -61,7 +61,8 @@ export function maxNewTokens(backend: Backend, promptTokens: number, s: Settings
 
 /**
  * Sample G answers for P training prompts and verify them. Dynamic sampling (DAPO) keeps only
- * groups whose rewards differ and samples more prompts, up to maxResample rollouts.
+ * groups that teach (GRPO: rewards differ; RFT: a verified answer) and samples more prompts, up to
+ * maxResample rollouts (at least 2: the last rollout fills the batch whatever it holds).
  */
 export async function sampleGroups(backend: Backend, s: Settings, promptRng: Rng, step: number): Promise<Rollout> {
   const task = getTask(s.task);
@@ -111,9 +112,11 @@ export async function sampleGroups(backend: Backend, s: Settings, promptRng: Rng
         g.rewards.push(reward);
         tokensGenerated += res.tokens[k].length;
       }
-      const allEqual = g.rewards.every((r) => r === g.rewards[0]);
-      // DAPO dynamic sampling keeps only groups that teach; the last attempt fills the batch anyway.
-      if (s.dynamicSampling && allEqual && attempt < attempts - 1) continue;
+      // DAPO dynamic sampling keeps only groups that teach; the last attempt fills the batch anyway. Under
+      // GRPO a group teaches when its rewards differ; under RFT when it has a verified answer to imitate
+      // (an all-pass group is RFT's best data, not one to drop)
+      const teaches = s.algorithm === 'rft' ? g.verdicts.some((v, i) => v.correct && g.finished[i]) : !g.rewards.every((r) => r === g.rewards[0]);
+      if (s.dynamicSampling && !teaches && attempt < attempts - 1) continue;
       if (groups.length < s.promptsPerStep) groups.push(g);
     }
     verifyMs += now() - t1;

@@ -152,6 +152,27 @@ describe('settings change what the trainer does', () => {
     expect(b.frac_reward_zero_std).toBeLessThan(a.frac_reward_zero_std);
   });
 
+  it('dynamic sampling under RFT keeps the groups RFT learns from (a verified answer, all-pass ones too) and drops those without one', async () => {
+    const verified = (g: { verdicts: { correct: boolean }[]; finished: boolean[] }) => g.verdicts.some((v, i) => v.correct && g.finished[i]);
+    const out = [];
+    // G = 2 on the reverse base: all-pass groups are common, and under GRPO dynamic sampling drops them
+    for (const [algorithm, dynamicSampling] of [['rft', false], ['rft', true], ['grpo', true]] as const) {
+      const s: Settings = { ...reverse, numGenerations: 2, promptsPerStep: 16, algorithm, dynamicSampling, maxResample: 3 };
+      const { tr } = fromBase(s);
+      let groups: Extract<StepPhase, { kind: 'rollout' }>['rollout']['groups'] = [];
+      let drawn = 0;
+      for await (const ph of tr.runStep(s)) if (ph.kind === 'rollout') { groups = ph.rollout.groups; drawn = ph.rollout.promptsDrawn; }
+      out.push({ drawn, withVerified: groups.filter(verified).length, allPass: groups.filter((g) => g.correct.every(Boolean)).length, n: groups.length });
+    }
+    console.log('RFT without and with dynamic sampling, GRPO with it:', JSON.stringify(out));
+    const [off, on, grpo] = out;
+    expect(off.withVerified).toBeLessThan(off.n); // there are groups with nothing to imitate
+    expect(on.drawn).toBeGreaterThan(off.drawn); // resampled
+    expect(on.withVerified).toBeGreaterThan(off.withVerified);
+    // the same prompts and samples (same seed): GRPO's rule drops the all-pass groups too, RFT's keeps them
+    expect(on.withVerified).toBeGreaterThan(grpo.withVerified);
+  });
+
   it('RFT fine-tunes on what the run\'s verifier accepts: a weak verifier\'s paid-wrong answers too', async () => {
     const s: Settings = { ...defaultSettings(), task: 'digitsum', difficulty: 1, promptsPerStep: 8, numGenerations: 8, maxCompletionLength: 14, algorithm: 'rft', weakVerifier: 'anywhere', formatReward: 0 };
     const { tr } = fromBase(s);
