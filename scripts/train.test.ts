@@ -30,6 +30,15 @@ describe('npm run train (CPU reference)', () => {
     expect(r.stderr).toMatch(/from public\/checkpoints\/reverse-d2\.ckpt/); // progress on stderr
   });
 
+  it('--epsilon alone sets ε_high too, as TRL does (said on stderr); with --epsilon_high both are kept', () => {
+    const one = train('--task', 'add', '--steps', '0', '--eval-size', '2', '--no-pass-at-k', '--epsilon', '0.3');
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stderr).toContain('notice: --epsilon 0.3 without --epsilon_high: ε_high = ε = 0.3, as TRL sets it (clip range [0.70, 1.30])');
+    const both = train('--task', 'add', '--steps', '0', '--eval-size', '2', '--no-pass-at-k', '--epsilon', '0.3', '--epsilon_high', '0.28');
+    expect(both.status, both.stderr).toBe(0);
+    expect(both.stderr).not.toContain('without --epsilon_high');
+  });
+
   it('process reward on a task without checkable steps: a notice on stderr, and the run uses outcome reward', () => {
     const r = train('--task', 'add', '--rewardMode', 'process', '--steps', '0', '--eval-size', '4', '--no-pass-at-k');
     expect(r.status, r.stderr).toBe(0);

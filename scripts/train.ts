@@ -47,6 +47,7 @@ export function parseArgs(argv: string[]): CliArgs {
   const lesson = lessonOf(argv);
   const settings = (lesson ? lessonSettings(lesson.lesson, defaultSettings(), lesson.variant) : defaultSettings()) as unknown as Record<string, unknown>;
   const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: 32, passAtK: true, lesson, notices: [] };
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (!flag.startsWith('--')) fail(`unexpected argument "${flag}": flags look like --name value`);
@@ -72,7 +73,13 @@ export function parseArgs(argv: string[]): CliArgs {
       const r = parseSetting(SETTINGS_BY_KEY[key], value);
       if (!r.ok) fail(r.error);
       settings[key] = r.value;
+      given.add(key);
     }
+  }
+  // TRL: epsilon_high defaults to epsilon when unset, so `--epsilon 0.3` alone clips to [0.7, 1.3]
+  if (given.has('epsilon') && !given.has('epsilonHigh')) {
+    settings.epsilonHigh = settings.epsilon;
+    a.notices.push(`--epsilon ${String(settings.epsilon)} without --epsilon_high: ε_high = ε = ${String(settings.epsilon)}, as TRL sets it (clip range [${(1 - Number(settings.epsilon)).toFixed(2)}, ${(1 + Number(settings.epsilon)).toFixed(2)}])`);
   }
   // --null: the same run with η = 0 — the same rollouts, no update (a lesson's verdict must then fail)
   if (a.nullRun) {
