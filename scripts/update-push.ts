@@ -4,10 +4,10 @@
  * What the step-through's update phase says, measured over whole runs: for lesson 1 (G = 8) and
  * the lab's default run, on several seeds, every step of the first `steps` is inspected (as the
  * step-through does it, on the CPU reference) and the answers with A > 0 made more likely are
- * counted twice: by this batch's gradient alone (a plain step from the same weights that moves the
- * policy as far as the applied one — or, with --match length, as long in parameter space — undone) and by the update that was applied (AdamW). Prints one row per run and
- * seed: the two fractions, and the mean cosine between the applied step and the batch's descent
- * direction.
+ * counted twice: by this batch's gradient alone (a plain step from the same weights that moves
+ * the policy as far as the applied one — with --match length, as long in parameter space — then
+ * undone) and by the update that was applied (AdamW). Prints one row per run and seed: the two
+ * fractions, and the mean cosine between the applied step and the batch's descent direction.
  */
 import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';

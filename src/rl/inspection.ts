@@ -48,7 +48,7 @@ export interface AnswerInspection {
   /** Σ_t log π_θ(o_t) at the start of the update and after it. */
   logpBefore: number;
   logpAfter: number;
-  /** Σ_t log π(o_t) after this batch's gradient alone (a plain step as long as the applied one); null under RFT. */
+  /** Σ_t log π(o_t) after this batch's gradient alone (a plain step that moves the policy as far as the applied one); null under RFT. */
   logpGradientAlone: number | null;
   /** Per token, at the start of the update (null under RFT: it trains by cross-entropy). */
   tokens: TokenTerm[] | null;
