@@ -1,49 +1,87 @@
-// The engine's self-check on this adapter: it passes as it is; a broken tiled matmul (or tiled
-// attention) is found and replaced by its safer form alone, with a sentence that says so; a kernel broken in every form
-// leaves nothing to run on the GPU. The engine's weights come back unchanged each time.
+// The engine's self-check on this adapter: it passes as it is and prints its coverage; a kernel
+// broken on purpose is found at the first tensor it makes, and replaced by its safer form alone
+// (tiled matmul, tiled attention, its multi-tile path, the workgroup-tree reductions, the GELU fused
+// into the vec4 matmuls) or, where the kernel has one form (τ = 1 sampling, the sequence-level
+// loss, AdamW), the lab falls back to the CPU reference with a sentence that says so. The engine's
+// weights come back unchanged each time. In the page, a reset does not run the check again.
 import { expect, test } from './fixtures.ts';
+import { stubViteClient } from './reliability-page.ts';
 
-
-test('self-check: passes with the GPU forms, replaces a broken tiled matmul or tiled attention by its safer form, gives up when every form is broken', async ({ page }) => {
+test('self-check: covers what the lab runs, finds each broken form at its first tensor, replaces it or falls back', async ({ page }) => {
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const [ok, tiled, attention, adamw, again] = await page.evaluate(async () => {
+  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'gelu', 'sampling', 'sequence-loss', 'adamw', 'none'] as const;
+  const results = await page.evaluate(async (c) => {
     const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
-    // intact, broken tiled matmul, broken tiled attention, broken AdamW; then intact again: the broken kernels were put back
-    return m.runSelfChecks(['none', 'tiled-matmul', 'tiled-attention', 'adamw', 'none']);
-  });
-  console.log(`intact: ${ok.sentence} (${ok.numbers} numbers, ${ok.ms.toFixed(0)} ms)`);
+    return m.runSelfChecks([...c]);
+  }, cases);
+  const r = Object.fromEntries(results.slice(0, -1).map((x) => [x.broken, x]));
+  const ok = r.none;
+  console.log(`intact: ${ok.sentence} (${ok.numbers} numbers; check ${ok.ms.toFixed(0)} ms, of which the CPU reference ${ok.referenceMs.toFixed(0)} ms; near-ties ${ok.nearTies})`);
+  for (const t of ok.tensors) console.log(`  ${t.what.padEnd(58)} ${String(t.numbers).padStart(6)} numbers, worst ${t.worst.toPrecision(2)} of the tolerance`);
   expect(ok.ok).toBe(true);
   expect(ok.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup', attention: 'tiled' });
   expect(ok.failures).toEqual([]);
-  expect(ok.kernels).toBeGreaterThan(20);
+  expect(ok.kernels).toBeGreaterThan(25);
   expect(ok.worst).toBeLessThanOrEqual(1);
-  expect(ok.sentence).toMatch(/^Self-check: \d+ kernels passed against the CPU reference, worst error \de-\d+ \([\d.e-]+ of the tolerance\)\.$/);
+  expect(ok.sentence).toMatch(/^Self-check: \d+ kernels passed against the CPU reference in [\d.]+ m?s, worst error \de-\d+ \([\d.e-]+ of the tolerance\)\.$/);
   expect(ok.restored).toBe(true);
+  // what it covers: multi-tile attention, every loss form, both sampling branches
+  const what = ok.tensors.map((t: { what: string }) => t.what);
+  expect(what[0]).toMatch(/^attention at T = (\d+): output$/);
+  expect(Number(/T = (\d+)/.exec(what[0])![1])).toBeGreaterThan(128 + 64); // micro: hs 8, K/V tiles of 128 rows, query tiles of 64
+  for (const form of ['grpo, token ratio, k3, entropy bonus', 'dr_grpo, sequence ratio, k1', 'dapo, token ratio, β = 0', "grpo, sequence ratio at GSPO's clip range", 'cross-entropy (SFT, RFT)']) {
+    expect(what).toContain(`gradient, ${form}`);
+  }
+  expect(what).toEqual(expect.arrayContaining(['greedy sampling', 'sampling at τ = 1', 'update: AdamW m (the gradients)', 'update: weights after AdamW']));
 
-  console.log(`broken tiled matmul: ${tiled.sentence}`);
-  expect(tiled.ok).toBe(true);
-  expect(tiled.forms).toEqual({ matmul: 'direct', reduction: 'workgroup', attention: 'tiled' });
-  expect(tiled.opsForms).toEqual({ matmul: 'direct', scalar: false, reduction: 'workgroup', attention: 'tiled' });
-  expect(tiled.failures.map((f: { forms: unknown }) => f.forms)).toEqual([{ matmul: 'tiled', reduction: 'workgroup', attention: 'tiled' }]);
-  expect(tiled.sentence).toMatch(/replaced the tiled matmul \(workgroup memory\) by the direct matmul \(no barriers\), which gave wrong numbers here \(forward log-probs/);
-  expect(tiled.restored).toBe(true);
-
-  console.log(`broken tiled attention: ${attention.sentence}`);
-  expect(attention.ok).toBe(true);
-  expect(attention.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup', attention: 'row' }); // only the attention gave way
-  expect(attention.sentence).toMatch(/replaced the tiled attention \(K\/V through workgroup memory\) by the one-row-per-invocation attention, which gave wrong numbers here \(update: AdamW m \(the gradients\)/); // 1 % off in the forward shows in the gradients
-  expect(attention.restored).toBe(true);
-
-  console.log(`broken AdamW: ${adamw.sentence} (${adamw.failures.length} combinations tried)`);
-  expect(adamw.ok).toBe(false);
-  expect(adamw.failures.length).toBe(12); // every mix of matmul (3) × reductions (2) × attention (2) forms
-  for (const f of adamw.failures) expect(f.what).toMatch(/AdamW v/);
-  expect(adamw.sentence).toMatch(/so the lab runs on the CPU reference\.$/);
-  expect(adamw.restored).toBe(true);
+  // each fault: caught at the first tensor it makes, the form replaced alone (or the CPU fallback)
+  const expectations: [string, RegExp, object | null][] = [
+    ['tiled-matmul', /^forward log-probs/, { matmul: 'direct', reduction: 'workgroup', attention: 'tiled' }],
+    ['tiled-attention', /^attention at T = \d+: output/, { matmul: 'tiled', reduction: 'workgroup', attention: 'row' }],
+    ['multi-tile', /^attention at T = \d+: output/, { matmul: 'tiled', reduction: 'workgroup', attention: 'row' }], // never runs in the model at T ≤ 32
+    ['layernorm', /^forward log-probs/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off
+    ['gelu', /^forward log-probs/, { matmul: 'plain', reduction: 'workgroup', attention: 'tiled' }], // 1 % off
+    ['sampling', /^sampling at τ = 1: tokens row \d+ token \d+: \d+ vs \d+, not a near-tie/, null],
+    ['sequence-loss', /^gradient, dr_grpo, sequence ratio, k1: loss/, null], // 1 % off
+    ['adamw', /^update: AdamW v/, null],
+  ];
+  for (const [broken, first, forms] of expectations) {
+    const x = r[broken];
+    console.log(`broken ${broken}: ${x.sentence} (${x.failures.length} combinations failed; the first at ${x.failures[0]?.worst.toPrecision(3)}× the tolerance)`);
+    expect(x.failures.length).toBeGreaterThan(0);
+    expect(x.failures[0].what).toMatch(first);
+    expect(x.restored).toBe(true);
+    if (forms) {
+      expect(x.ok).toBe(true);
+      expect(x.forms).toEqual(forms);
+      expect(x.sentence).toMatch(/; replaced the .*, which gave wrong numbers here \(/);
+    } else {
+      expect(x.ok).toBe(false);
+      expect(x.failures.length).toBe(12); // every mix of matmul (3) × reductions (2) × attention (2) forms
+      for (const f of x.failures) expect(f.what).toMatch(first);
+      expect(x.sentence).toMatch(/^Self-check: no kernel form gave the CPU reference's numbers on this GPU \(.+\), so the lab runs on the CPU reference\.$/);
+    }
+  }
+  expect(r['tiled-matmul'].opsForms).toEqual({ matmul: 'direct', scalar: false, reduction: 'workgroup', attention: 'tiled' });
 
   // with the kernels put back, the GPU forms pass again
+  const again = results[results.length - 1];
   expect(again.ok).toBe(true);
   expect(again.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup', attention: 'tiled' });
+});
+
+test('self-check in the page: once per GPU and model for the session, not again on reset', async ({ page }) => {
+  await stubViteClient(page);
+  await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=4&evalEvery=200');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
+  const line = page.getByTestId('engine-line');
+  await expect(line).toContainText(/Self-check: \d+ kernels passed against the CPU reference in [\d.]+ m?s, worst error/);
+  console.log(`first load: ${(await line.textContent())?.match(/Self-check:[^.]*\.[^.]*\./)?.[0]}`);
+  const t0 = Date.now();
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
+  await expect(line).toContainText('Self-check: passed on this GPU earlier in this session');
+  console.log(`reset: ${Date.now() - t0} ms to a new engine; ${(await line.textContent())?.match(/Self-check:[^;]*; not run again\./)?.[0]}`);
 });

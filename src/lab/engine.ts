@@ -1,11 +1,12 @@
 /**
  * Engine choice and recovery for the lab: which weights a run starts from (an imported
  * checkpoint, the task's shipped base, or a fresh init), which engine runs it (WebGPU when it
- * can train here, else the CPU reference, with a sentence saying why), and rebuilding a lost
- * GPU engine from the run's committed state.
+ * can train here, else the CPU reference, with a sentence saying why; its self-check runs once
+ * per adapter and model shape in a session), and rebuilding a lost GPU engine from the run's
+ * committed state (checked again).
  */
 import type { Backend } from '../model/backend.ts';
-import { selfCheck } from '../model/selfCheck.ts';
+import { selfCheck, setForms, type SelfCheckReport } from '../model/selfCheck.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { CONFIGS, type ModelConfig } from '../model/config.ts';
@@ -55,7 +56,7 @@ export async function startingWeights(s: Settings, imported: ImportedModel | nul
 }
 
 /** The engine for `pref`: WebGPU if it is here and can run a GRPO update, else the CPU reference (the reason goes into `notices`). */
-export async function chooseEngine(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress): Promise<Backend> {
+export async function chooseEngine(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress, checked: CheckedAdapters): Promise<Backend> {
   const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator && !!navigator.gpu;
   if (pref !== 'cpu' && hasGpu) {
     try {
@@ -66,10 +67,20 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
         mirrorState: true, // the last good state rides in each update's readback (NaN rollback, device loss, saving)
         onProgress: (p) => progress({ label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) }),
       });
-      // the engine checks itself against the CPU reference with this adapter's kernel forms
-      const check = await selfCheck(be as WebGPUBackend, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }) });
+      // the engine checks itself against the CPU reference with this adapter's kernel forms, once per adapter and model shape
+      const gpu = be as WebGPUBackend;
+      const known = checked.get(gpu);
+      if (known) {
+        setForms(gpu, known.forms);
+        notices.push(checked.sentence(known));
+        return be;
+      }
+      const check = await selfCheck(gpu, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }) });
       notices.push(check.sentence);
-      if (check.ok) return be;
+      if (check.ok) {
+        checked.remember(gpu, check);
+        return be;
+      }
       be.dispose();
     } catch (e) {
       notices.push(e instanceof WebGPUUnavailableError
@@ -82,14 +93,39 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   return createBackend('cpu', config, { seed, weights });
 }
 
-/** A new WebGPU engine that passed its self-check (the kernel forms it settled on stay set). */
-async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array): Promise<Backend> {
+/**
+ * The kernel forms that passed the self-check, per adapter and model shape, for the page's
+ * session: a reset, a lesson or a variant reuses them; a lost device checks again.
+ */
+export class CheckedAdapters {
+  private readonly passed = new Map<string, SelfCheckReport>();
+  private key(be: WebGPUBackend): string {
+    return `${be.ctx.description}|${JSON.stringify(be.config)}`;
+  }
+  get(be: WebGPUBackend): SelfCheckReport | undefined {
+    return this.passed.get(this.key(be));
+  }
+  remember(be: WebGPUBackend, report: SelfCheckReport): void {
+    this.passed.set(this.key(be), report);
+  }
+  forget(be: WebGPUBackend): void {
+    this.passed.delete(this.key(be));
+  }
+  sentence(r: SelfCheckReport): string {
+    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.`;
+  }
+}
+
+/** A new WebGPU engine that passed a fresh self-check (the kernel forms it settled on stay set). */
+async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array, checked: CheckedAdapters): Promise<Backend> {
   const be = await createBackend('webgpu', config, { seed, weights, mirrorState: true });
+  checked.forget(be as WebGPUBackend);
   const check = await selfCheck(be as WebGPUBackend);
   if (!check.ok) {
     be.dispose();
     throw new Error(check.sentence);
   }
+  checked.remember(be as WebGPUBackend, check);
   return be;
 }
 
@@ -98,9 +134,9 @@ async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32
  * and π_ref. If WebGPU cannot come back, the run continues on the CPU reference. Returns the
  * AdamW step restored and a sentence when it fell back.
  */
-export async function rebuildEngine(be: RecoverableBackend, seed: number): Promise<{ restoredStep: number; fellBack: string }> {
+export async function rebuildEngine(be: RecoverableBackend, seed: number, checked: CheckedAdapters): Promise<{ restoredStep: number; fellBack: string }> {
   try {
-    return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w)), fellBack: '' };
+    return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w, checked)), fellBack: '' };
   } catch (e) {
     const fellBack = `WebGPU could not be restarted (${engineErrorSentence(e, 120)}), so the run continues on the CPU reference.`;
     return { restoredStep: await be.replaceEngine((w) => createBackend('cpu', be.config, { seed, weights: w })), fellBack };

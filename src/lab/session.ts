@@ -28,7 +28,7 @@ import { FrameBatch } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, type SavedRunSlot } from './autosave.ts';
-import { chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
+import { CheckedAdapters, chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
 import { deviceLostSentence, engineErrorSentence } from './sentences.ts';
@@ -58,6 +58,8 @@ export class LabSession {
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
   private recovering: Promise<void> | null = null;
+  /** Kernel forms that passed the self-check on this page's GPU (a reset or a lesson does not check again). */
+  private readonly checkedAdapters = new CheckedAdapters();
   readonly autosave: Autosave;
   readonly stepThrough: StepThrough;
   readonly frames: FrameBatch<LabState>;
@@ -139,7 +141,7 @@ export class LabSession {
       try {
         // a resumed run's engine starts from its own π_ref; its policy and AdamW state are put back by the trainer
         const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress);
-        const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress));
+        const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress, this.checkedAdapters));
         backend.onLost = (info) => this.onDeviceLost(info);
         const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
         if (resume) {
@@ -205,7 +207,7 @@ export class LabSession {
     if (this.recovering || !be) return;
     const recover = async () => {
       this.set({ progress: { label: 'The GPU device was lost: recreating the engine…' } });
-      const { restoredStep, fellBack } = await rebuildEngine(be, this.get().settings.seed);
+      const { restoredStep, fellBack } = await rebuildEngine(be, this.get().settings.seed, this.checkedAdapters);
       const completed = this.trainer?.step ?? 0;
       this.fault('device-lost', deviceLostSentence(info, completed, fellBack));
       this.set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack] : s.engineNotices }));

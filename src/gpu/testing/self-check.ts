@@ -1,9 +1,17 @@
 /**
  * Browser-side body of e2e/gpu-self-check.spec.ts: the engine's self-check (src/model/selfCheck.ts)
  * on this adapter with the GPU forms forced (tiled matmul, workgroup-tree reductions, tiled
- * attention), as it is, with a tiled matmul kernel broken on purpose (a tile read from the wrong
- * lane), with the tiled attention broken (its V sum scaled by 1.01), and with the AdamW kernel
- * broken in every form — on one engine, each broken kernel put back after its case.
+ * attention), as it is, and with one kernel broken on purpose per case, put back after it:
+ *   tiled-matmul      a tile read from the wrong lane (the tiled matmul only);
+ *   tiled-attention   its V sum scaled by 1.01 (the tiled attention only);
+ *   multi-tile        the V sum over every K/V tile after the first scaled by 1.01: the lab's model
+ *                     (T ≤ 32, one tile) never runs that path, the check's long attention does;
+ *   sampling          the draw of token i read from position i + 1 (the τ = 1 branch only; greedy
+ *                     takes the argmax);
+ *   sequence-loss     GSPO's sequence ratio scaled by 1.01 (the sequence-level loss only);
+ *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01;
+ *   layernorm         LayerNorm's output scaled by 1.01 in the workgroup-tree form only;
+ *   adamw             the second moment off by a factor, in every form.
  */
 import { createWebGPUBackend } from '../backend.ts';
 import { SHADER_SOURCES, type KernelName } from '../kernels.ts';
@@ -11,11 +19,21 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { selfCheck } from '../../model/selfCheck.ts';
 
-export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'adamw';
+export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'sequence-loss' | 'gelu' | 'layernorm' | 'adamw';
 
 const TILE_READ = 'let bv = Bs[k * 8u + lid.x];';
 const TILED = ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4'] as const;
 const ATTENTION_ACC = 'acc[i] += a * tileA[tb + j * hs + i];';
+/** Each injected fault: the kernels it replaces, the source file, the text it changes and how. */
+const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: KernelName[]; file: keyof typeof SHADER_SOURCES; from: string | RegExp; to: string }> = {
+  'tiled-attention': { kernels: ['attention_forward_tiled'], file: 'attention_tiled', from: ATTENTION_ACC, to: 'acc[i] += 1.01 * a * tileA[tb + j * hs + i];' },
+  'multi-tile': { kernels: ['attention_forward_tiled'], file: 'attention_tiled', from: 'let a = att[row + k0 + j];', to: 'let a = att[row + k0 + j] * select(1.0, 1.01, k0 > 0u);' },
+  sampling: { kernels: ['sample_next'], file: 'sample', from: 'uniform4(u.seed, u.stream, r, i) * S', to: 'uniform4(u.seed, u.stream, r, i + 1u) * S' },
+  'sequence-loss': { kernels: ['policy_loss_rows'], file: 'policy_loss', from: 'let seq_ratio = exp(lr_sum / max(len, 1.0));', to: 'let seq_ratio = 1.01 * exp(lr_sum / max(len, 1.0));' },
+  gelu: { kernels: ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4', 'matmul_nn_v4d', 'matmul_nt_v4d', 'matmul_tn_v4d'], file: 'matmul_vec4', from: 'aux[i] = gelu(v);', to: 'aux[i] = 1.01 * gelu(v);' },
+  layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
+  adamw: { kernels: ['adamw_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
+};
 
 export async function runSelfChecks(cases: Breakage[]) {
   const be = await createWebGPUBackend({ vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 4, matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled' });
@@ -36,13 +54,13 @@ export async function runSelfChecks(cases: Breakage[]) {
         // a lane mix-up in the workgroup tile: exactly the kind of bug a CPU emulator can hide
         await swap(TILED, SHADER_SOURCES.matmul_vec4.replace(TILE_READ, 'let bv = Bs[k * 8u + (lid.x + 1u) % 8u];'));
       }
-      if (broken === 'tiled-attention') {
-        if (!SHADER_SOURCES.attention_tiled.includes(ATTENTION_ACC)) throw new Error('the tiled attention changed: update the injected bug');
-        // the weighted sum over V tiles scaled by 1.01: small, and wrong
-        await swap(['attention_forward_tiled'], SHADER_SOURCES.attention_tiled.replace(ATTENTION_ACC, 'acc[i] += 1.01 * a * tileA[tb + j * hs + i];'));
+      const fault = broken === 'none' || broken === 'tiled-matmul' ? null : FAULTS[broken];
+      if (fault) {
+        const src = SHADER_SOURCES[fault.file];
+        const changed = src.replace(fault.from, fault.to);
+        if (changed === src) throw new Error(`${fault.file}.wgsl changed: update the injected fault "${broken}"`);
+        await swap(fault.kernels, changed);
       }
-      // wrong in every form: the update's second moment is off by a factor
-      if (broken === 'adamw') await swap(['adamw_step'], SHADER_SOURCES.adamw.replace(/(\n\s*)(v\[i\]\s*=)/, '$1$2 1.5 *'));
       const weightsBefore = await be.getWeights();
       const r = await selfCheck(be);
       const weightsAfter = await be.getWeights();
@@ -50,8 +68,7 @@ export async function runSelfChecks(cases: Breakage[]) {
       for (let i = 0; i < weightsBefore.length && restored; i++) restored = weightsBefore[i] === weightsAfter[i];
       out.push({ ...r, broken, restored, opsForms: { matmul: ops.matmulForm, scalar: ops.forceScalarMatmul, reduction: ops.reductionForm, attention: ops.attentionForm } });
       if (broken === 'tiled-matmul') await swap(TILED, SHADER_SOURCES.matmul_vec4);
-      if (broken === 'tiled-attention') await swap(['attention_forward_tiled'], SHADER_SOURCES.attention_tiled);
-      if (broken === 'adamw') await swap(['adamw_step'], SHADER_SOURCES.adamw);
+      if (fault) await swap(fault.kernels, SHADER_SOURCES[fault.file]);
     }
     return out;
   } finally {
