@@ -47,8 +47,12 @@ export type Node =
 /** A static type: a number, or a string (`letters`: it can only ever hold a-z). */
 export type Type = { t: 'int' } | { t: 'str'; letters: boolean };
 
-/** A sentence about the expression; `pos` is the 1-based character it points at, when it points at one. */
-export class LanguageError extends Error {}
+/** A sentence about an expression: it does not parse ('parse'), mixes types or names an unknown thing ('type'), or fails on these values ('eval'). */
+export class LanguageError extends Error {
+  constructor(message: string, readonly kind: 'parse' | 'type' | 'eval' = 'parse') {
+    super(message);
+  }
+}
 
 /** The language's functions: name → [min args, max args]. Variables may not take these names. */
 export const FUNCTIONS: Readonly<Record<string, readonly [number, number]>> = Object.freeze({
@@ -63,8 +67,13 @@ type Tok = { k: 'num' | 'str' | 'name' | 'op'; v: string; pos: number };
 
 /** A value shown inside a sentence: quoted, cut short, plain ASCII (never markup). */
 export function quote(s: string, max = 24): string {
-  const cut = s.length > max ? `${s.slice(0, max)}…` : s;
-  return JSON.stringify(cut).replace(/[^\x20-\x7e]|[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const shown = JSON.stringify(s.slice(0, max)).replace(/[^\x20-\x7e]|[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.length > max ? `${shown}...` : shown;
+}
+
+/** One character shown inside a sentence: quoted when printable ASCII, else its code point ("U+00D7"). */
+export function charName(c: string): string {
+  return /^[\x20-\x7e]$/.test(c) && !/[<>&]/.test(c) ? JSON.stringify(c) : `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function tokenize(src: string): Tok[] {
@@ -92,7 +101,7 @@ function tokenize(src: string): Tok[] {
       out.push({ k: 'op', v: c, pos: start });
       i++;
     } else {
-      throw new LanguageError(`unexpected character ${quote(c)} at character ${start + 1}`);
+      throw new LanguageError(`unexpected character ${charName(c)} at character ${start + 1}`);
     }
   }
   return out;
@@ -189,13 +198,13 @@ export function typeOf(n: Node, env: ReadonlyMap<string, Type>): Type {
       const t = env.get(n.name);
       if (!t) {
         const known = [...env.keys()];
-        throw new LanguageError(`unknown variable ${quote(n.name)} at character ${n.pos + 1} (${known.length ? `the variables are ${known.join(', ')}` : 'there are no variables'})`);
+        throw new LanguageError(`unknown variable ${quote(n.name)} at character ${n.pos + 1} (${known.length ? `the variables are ${known.join(', ')}` : 'there are no variables'})`, 'type');
       }
       return t;
     }
     case 'neg': {
       const t = typeOf(n.e, env);
-      if (t.t !== 'int') throw new LanguageError(`"-" at character ${n.pos + 1} needs a number, but gets a string`);
+      if (t.t !== 'int') throw new LanguageError(`"-" at character ${n.pos + 1} needs a number, but gets a string`, 'type');
       return t;
     }
     case 'bin': {
@@ -205,19 +214,19 @@ export function typeOf(n: Node, env: ReadonlyMap<string, Type>): Type {
         if (l.t === 'int' && r.t === 'int') return l;
         return { t: 'str', letters: l.t === 'str' && r.t === 'str' && l.letters && r.letters };
       }
-      if (l.t !== 'int' || r.t !== 'int') throw new LanguageError(`${quote(n.op)} at character ${n.pos + 1} needs numbers on both sides, but its ${l.t !== 'int' ? 'left' : 'right'} side is a string`);
+      if (l.t !== 'int' || r.t !== 'int') throw new LanguageError(`${quote(n.op)} at character ${n.pos + 1} needs numbers on both sides, but its ${l.t !== 'int' ? 'left' : 'right'} side is a string`, 'type');
       return l;
     }
     case 'call': {
-      if (!isFunction(n.fn)) throw new LanguageError(`unknown function ${quote(n.fn)} at character ${n.pos + 1} (the functions are ${Object.keys(FUNCTIONS).join(', ')})`);
+      if (!isFunction(n.fn)) throw new LanguageError(`unknown function ${quote(n.fn)} at character ${n.pos + 1} (the functions are ${Object.keys(FUNCTIONS).join(', ')})`, 'type');
       const [lo, hi] = FUNCTIONS[n.fn];
       if (n.args.length < lo || n.args.length > hi) {
-        throw new LanguageError(`${n.fn} at character ${n.pos + 1} takes ${lo === hi ? lo : `${lo} to ${hi}`} argument${hi === 1 ? '' : 's'}, got ${n.args.length}`);
+        throw new LanguageError(`${n.fn} at character ${n.pos + 1} takes ${lo === hi ? lo : `${lo} to ${hi}`} argument${hi === 1 ? '' : 's'}, got ${n.args.length}`, 'type');
       }
       const ts = n.args.map((a) => typeOf(a, env));
       const want = n.fn === 'min' || n.fn === 'max' || n.fn === 'abs' ? 'int' : 'str';
       const bad = ts.findIndex((t) => t.t !== want);
-      if (bad >= 0) throw new LanguageError(`${n.fn} at character ${n.pos + 1} needs ${want === 'int' ? 'numbers' : 'strings'}, but argument ${bad + 1} is ${kindName(ts[bad])}`);
+      if (bad >= 0) throw new LanguageError(`${n.fn} at character ${n.pos + 1} needs ${want === 'int' ? 'numbers' : 'strings'}, but argument ${bad + 1} is ${kindName(ts[bad])}`, 'type');
       if (want === 'int' || n.fn === 'len' || n.fn === 'count') return { t: 'int' };
       return { t: 'str', letters: (ts[0] as { letters: boolean }).letters };
     }
@@ -229,11 +238,11 @@ export const numberText = (x: number): string => (x === 0 ? '0' : String(x));
 const asText = (v: Value) => (typeof v === 'number' ? numberText(v) : v);
 
 function checkNumber(x: number, pos: number): number {
-  if (!Number.isFinite(x) || Math.abs(x) > MAX_NUMBER) throw new LanguageError(`a number grows past 10^15 at character ${pos + 1}`);
-  return x;
+  if (!Number.isFinite(x) || Math.abs(x) > MAX_NUMBER) throw new LanguageError(`a number grows past 10^15 at character ${pos + 1}`, 'eval');
+  return x || 0; // never -0
 }
 function checkString(s: string, pos: number): string {
-  if (s.length > MAX_STRING) throw new LanguageError(`a string grows past ${MAX_STRING} characters at character ${pos + 1}`);
+  if (s.length > MAX_STRING) throw new LanguageError(`a string grows past ${MAX_STRING} characters at character ${pos + 1}`, 'eval');
   return s;
 }
 
@@ -249,7 +258,7 @@ export function evaluate(n: Node, env: ReadonlyMap<string, Value>): Value {
       return n.v;
     case 'var': {
       const v = env.get(n.name);
-      if (v === undefined) throw new LanguageError(`unknown variable ${quote(n.name)}`);
+      if (v === undefined) throw new LanguageError(`unknown variable ${quote(n.name)}`, 'eval');
       return v;
     }
     case 'neg':
@@ -263,8 +272,8 @@ export function evaluate(n: Node, env: ReadonlyMap<string, Value>): Value {
       if (n.op === '+') return checkNumber(a + b, n.pos);
       if (n.op === '-') return checkNumber(a - b, n.pos);
       if (n.op === '*') return checkNumber(a * b, n.pos);
-      if (b === 0) throw new LanguageError(`${n.op === '/' ? 'division' : 'remainder'} by zero at character ${n.pos + 1}`);
-      return checkNumber(n.op === '/' ? Math.trunc(a / b) : a % b, n.pos) || 0;
+      if (b === 0) throw new LanguageError(`${n.op === '/' ? 'division' : 'remainder'} by zero at character ${n.pos + 1}`, 'eval');
+      return checkNumber(n.op === '/' ? Math.trunc(a / b) : a % b, n.pos);
     }
     case 'call': {
       const args = n.args.map((a) => evaluate(a, env));
@@ -278,17 +287,17 @@ export function evaluate(n: Node, env: ReadonlyMap<string, Value>): Value {
         case 'sort': return s.split('').sort().join('');
         case 'first':
         case 'last':
-          if (s.length === 0) throw new LanguageError(`${n.fn} of an empty string at character ${n.pos + 1}`);
+          if (s.length === 0) throw new LanguageError(`${n.fn} of an empty string at character ${n.pos + 1}`, 'eval');
           return n.fn === 'first' ? s[0] : s[s.length - 1];
         case 'count': {
           const t = args[1] as string;
-          if (t.length === 0) throw new LanguageError(`count of an empty string at character ${n.pos + 1}`);
+          if (t.length === 0) throw new LanguageError(`count of an empty string at character ${n.pos + 1}`, 'eval');
           let c = 0;
           for (let at = s.indexOf(t); at >= 0; at = s.indexOf(t, at + t.length)) c++;
           return c;
         }
       }
-      throw new LanguageError(`unknown function ${quote(n.fn)}`);
+      throw new LanguageError(`unknown function ${quote(n.fn)}`, 'eval');
     }
   }
 }

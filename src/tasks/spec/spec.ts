@@ -27,7 +27,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { Rng } from '../../model/rng.ts';
 import { INTEGER_RE, LETTERS_RE, MAX_ANSWER_CHARS } from '../common.ts';
 import { isHeldOut } from '../split.ts';
-import { FUNCTIONS, LanguageError, evaluate, parseExpression, quote, typeOf, valueText, type Node, type Type, type Value } from './language.ts';
+import { FUNCTIONS, LanguageError, charName, evaluate, parseExpression, quote, typeOf, valueText, type Node, type Type, type Value } from './language.ts';
 import {
   MAX_TEMPLATE_CHARS, VOCAB_TEXT, VOCAB_WORDS, domainJson, domainSize, domainType, draw, edgeValues, longestValue, nth, parseTemplate, readDomain, readPrompt, render,
   type Domain, type Part, type VarSpec,
@@ -119,7 +119,7 @@ export function compileSpec(json: unknown): Compiled {
   if (typeof name !== 'string' || !NAME_RE.test(name)) refuse('name', 'must be 1 to 24 characters: lowercase letters, digits, "-" or "_", starting with a letter or digit');
   const title = own(o, 'title');
   if (title !== undefined && (typeof title !== 'string' || !/^[\x20-\x7e]{1,60}$/.test(title) || /[<>&]/.test(title))) {
-    refuse('title', 'must be plain text of 1 to 60 printable ASCII characters, without < > &');
+    refuse('title', 'must be plain text of 1 to 60 printable ASCII characters, without angle brackets or ampersands');
   }
   const id = specTaskId(name as string);
   const shownTitle = (title as string | undefined) ?? (name as string);
@@ -215,7 +215,7 @@ function expression(field: string, src: unknown, env: ReadonlyMap<string, Type>)
     typeOf(n, env);
     return n;
   } catch (e) {
-    if (e instanceof LanguageError) refuse(field, `${quote(src as string, 40)} does not parse: ${e.message}`);
+    if (e instanceof LanguageError) refuse(field, e.kind === 'parse' ? `${quote(src as string, 40)} does not parse: ${e.message}` : `in ${quote(src as string, 40)}, ${e.message}`);
     throw e;
   }
 }
@@ -255,7 +255,7 @@ function readData(v: unknown): DataPair[] {
 
 function checkText(field: string, s: string, what: string): void {
   if (s.includes('|')) refuse(field, `the answer separator "|" cannot appear in ${what === 'prompt' ? 'a prompt' : 'an answer'}`);
-  if (!VOCAB_TEXT.test(s)) refuse(field, `${quote(s)} has the character ${quote(firstBad(s))}, which is outside the vocabulary (${VOCAB_WORDS})`);
+  if (!VOCAB_TEXT.test(s)) refuse(field, `${quote(s)} has the character ${charName(firstBad(s))}, which is outside the vocabulary (${VOCAB_WORDS})`);
 }
 
 function checkAnswerText(field: string, a: string, when: string): void {

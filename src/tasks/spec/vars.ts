@@ -13,7 +13,7 @@
  */
 import type { Rng } from '../../model/rng.ts';
 import { INTEGER_RE } from '../common.ts';
-import { numberText, quote, type Type, type Value } from './language.ts';
+import { charName, numberText, quote, type Type, type Value } from './language.ts';
 
 export type Domain =
   | { kind: 'int'; lo: number; hi: number }
@@ -60,7 +60,7 @@ export function readDomain(v: unknown): Domain {
     if (strings) {
       for (const s of c as string[]) {
         if (s.length === 0 || s.length > MAX_CHOICE_CHARS) throw new Error(`choice strings must have 1 to ${MAX_CHOICE_CHARS} characters, got ${quote(s)}`);
-        if (!VOCAB_TEXT.test(s)) throw new Error(`choice ${quote(s)} has the character ${quote(firstBad(s))}, which is outside the vocabulary (${VOCAB_WORDS})`);
+        if (!VOCAB_TEXT.test(s)) throw new Error(`choice ${quote(s)} has the character ${charName(firstBad(s))}, which is outside the vocabulary (${VOCAB_WORDS})`);
       }
     }
     return { kind: 'choice', values: [...(c as Value[])] };
@@ -72,9 +72,9 @@ export function readDomain(v: unknown): Domain {
   const alphabet = own(s, 'alphabet');
   const length = own(s, 'length');
   if (typeof alphabet !== 'string' || alphabet.length === 0 || alphabet.length > 40) throw new Error('string.alphabet must be text of 1 to 40 characters');
-  if (!VOCAB_TEXT.test(alphabet)) throw new Error(`string.alphabet has the character ${quote(firstBad(alphabet))}, which is outside the vocabulary (${VOCAB_WORDS})`);
+  if (!VOCAB_TEXT.test(alphabet)) throw new Error(`string.alphabet has the character ${charName(firstBad(alphabet))}, which is outside the vocabulary (${VOCAB_WORDS})`);
   const dup = [...alphabet].find((c, i) => alphabet.indexOf(c) !== i);
-  if (dup !== undefined) throw new Error(`string.alphabet repeats ${quote(dup)}`);
+  if (dup !== undefined) throw new Error(`string.alphabet repeats ${charName(dup)}`);
   if (!Array.isArray(length) || length.length !== 2 || !length.every((x) => Number.isInteger(x))) throw new Error('string.length must be [lo, hi] with two whole numbers');
   const [lo, hi] = length as number[];
   if (lo < 0 || hi > MAX_STRING_LENGTH) throw new Error(`string.length must be within 0 to ${MAX_STRING_LENGTH}, got [${lo}, ${hi}]`);
@@ -197,7 +197,7 @@ export function parseTemplate(t: string): Part[] {
     } else if (c === '|') {
       throw new Error('the answer separator "|" cannot appear in a prompt');
     } else if (!VOCAB_TEXT.test(c)) {
-      throw new Error(`the character ${quote(c)} at character ${i + 1} is outside the vocabulary (${VOCAB_WORDS})`);
+      throw new Error(`the character ${charName(c)} at character ${i + 1} is outside the vocabulary (${VOCAB_WORDS})`);
     } else lit += c;
   }
   if (lit) parts.push({ lit });
