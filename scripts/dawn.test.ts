@@ -21,6 +21,7 @@ describe('Dawn in Node', () => {
     const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     console.log(`device-check --quick: ${out.adapter.dawn}; ${out.check.kernels.rows} kernel rows, worst ${out.check.kernels.worstOverTolerance.toFixed(3)} of tolerance; GRPO traffic ${JSON.stringify(out.bench.grpo_step.by_mu)}; ${out.seconds.toFixed(0)} s`);
     expect(out.check.ok).toBe(true);
+    expect(out.check.form).toMatch(/^smoke test/); // --quick says what it is not
     expect(out.check.kernels.rows).toBeGreaterThan(200);
     expect(out.check.kernels.failed).toEqual([]);
     expect(out.check.grpo.finite).toBe(true);
