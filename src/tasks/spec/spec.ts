@@ -358,5 +358,5 @@ function countPrompts(c: Extract<Compiled, { kind: 'generated' }>, level: Map<st
 
 function checkSplit(field: string, distinct: number, exact: boolean, heldout: number, train: number): void {
   if (heldout >= MIN_HELDOUT_PROMPTS && train >= MIN_TRAIN_PROMPTS) return;
-  refuse(field, `${exact ? 'can produce only' : 'produced only'} ${distinct} distinct prompts (${heldout} held out, ${train} for training), but a disjoint held-out split needs at least ${MIN_HELDOUT_PROMPTS} held-out and ${MIN_TRAIN_PROMPTS} training prompts; widen a range${field === 'data' ? ' (add pairs)' : ' or add a variable'}`);
+  refuse(field, `${exact ? 'can produce only' : 'produced only'} ${distinct} distinct prompt${distinct === 1 ? '' : 's'} (${heldout} held out, ${train} for training), but a disjoint held-out split needs at least ${MIN_HELDOUT_PROMPTS} held-out and ${MIN_TRAIN_PROMPTS} training prompts; widen a range${field === 'data' ? ' (add pairs)' : ' or add a variable'}`);
 }

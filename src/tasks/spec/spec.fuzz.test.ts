@@ -1,0 +1,246 @@
+/**
+ * Structured fuzz of the task-spec decoder (validateSpec), from REAL specs: the ones shipped in
+ * public/tasks/ and a data spec. Every field is walked recursively and replaced by hostile values
+ * (every wrong type, null, missing, huge, negative, fractional, long strings and lists, nested
+ * junk, markup, prototype keys), plus unknown keys, and thousands of random specs built from a
+ * small grammar (random variables, templates and expressions). And the expression parser alone
+ * on mutated and random expressions.
+ *
+ * Every case must be accepted or refused with ONE plain-text sentence naming a field (never a
+ * throw, never a raw JavaScript message, never markup), quickly; a value of the wrong JSON type
+ * must be refused; an accepted spec must round-trip (validateSpec(spec) gives it back) and its
+ * task must generate, at every difficulty, prompts whose reference response the verifier
+ * accepts. The counts are printed.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../model/rng.ts';
+import { LanguageError, evaluate, parseExpression, typeOf, type Type, type Value } from './language.ts';
+import { validateSpec } from './spec.ts';
+import { taskFromSpec } from './task.ts';
+
+type Seg = string | number;
+const MISSING = Symbol('missing');
+const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'NaN', 'Infinity', 'Symbol('];
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function allPaths(v: unknown, p: Seg[] = []): Seg[][] {
+  const out: Seg[][] = [p];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...allPaths(x, [...p, i])));
+  else if (isPlain(v)) for (const [k, x] of Object.entries(v)) out.push(...allPaths(x, [...p, k]));
+  return out;
+}
+function setAt(root: unknown, p: Seg[], value: unknown): unknown {
+  if (p.length === 0) return value === MISSING ? undefined : value;
+  const [s, ...rest] = p;
+  const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<Seg, unknown>;
+  if (rest.length) copy[s] = setAt((root as Record<Seg, unknown>)[s], rest, value);
+  else if (value !== MISSING) copy[s] = value;
+  else if (Array.isArray(copy)) (copy as unknown[]).splice(s as number, 1);
+  else delete copy[s];
+  return copy;
+}
+function withKey(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const copy = { ...o };
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+const pathText = (p: Seg[]) => p.reduce<string>((a, s) => (typeof s === 'number' ? `${a}[${s}]` : a ? `${a}.${s}` : s), '');
+
+let deep: unknown = 1;
+for (let i = 0; i < 2000; i++) deep = { d: deep };
+const HOSTILE: [string, unknown][] = [
+  ['string', 'x'], ['empty string', ''], ['numeric string', '8'], ['long string', 'z'.repeat(10_000)], ['markup', '<script>alert(1)</script>'], ['unicode', '😀\u202e'],
+  ['brace soup', '{{{{a}}}}'], ['expression', 'a*7'], ['deep parens', '('.repeat(5000)], ['NUL', '\u0000'],
+  ['zero', 0], ['-1', -1], ['fraction', 1.5], ['1e308', 1e308], ['-1e308', -1e308], ['2^53', 2 ** 53], ['1e9', 1e9], ['NaN', NaN], ['Infinity', Infinity],
+  ['true', true], ['false', false], ['null', null],
+  ['empty list', []], ['list', [1, 2, 3]], ['pair', [0, 9]], ['reversed pair', [9, 0]], ['list of junk', [null, {}, 'x']], ['empty object', {}], ['nested object', { a: { b: [1, { c: null }] } }],
+  ['choice', { choice: ['a', 'b'] }], ['string var', { string: { alphabet: 'ab', length: [1, 3] } }], ['long list', new Array(20_000).fill(0)], ['sparse huge list', new Array(10_000_000)],
+  ['deep object', deep], ['missing', MISSING],
+];
+
+type Kind = 'string' | 'number' | 'list' | 'object' | 'other';
+const kindOf = (v: unknown): Kind => (typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : Array.isArray(v) ? 'list' : isPlain(v) ? 'object' : 'other');
+/** The JSON kinds a field may hold (anything else must be refused); undefined: no rule. */
+function allowedKinds(p: Seg[]): Kind[] | undefined {
+  const t = pathText(p).replace(/\[\d+\]/g, '[]').replace(/^(vars|levels\[\])\.[a-z0-9_]+/, '$1.X');
+  const rules: Record<string, Kind[]> = {
+    '': ['object'], name: ['string'], title: ['string'], prompt: ['string'], answer: ['string'], vars: ['object'], 'vars.X': ['list', 'object'], 'vars.X[]': ['number'],
+    levels: ['list'], 'levels[]': ['object'], 'levels[].X': ['list', 'object'], scratchpad: ['list'], 'scratchpad[]': ['string'],
+    data: ['list'], 'data[]': ['object'], 'data[].prompt': ['string'], 'data[].answer': ['string', 'number'],
+  };
+  return rules[t];
+}
+
+interface Case { where: string; accepted: boolean; error?: string; ms: number }
+
+function check(spec: unknown, where: string, cases: Case[], mustRefuse = false): void {
+  const t0 = performance.now();
+  let r: ReturnType<typeof validateSpec>;
+  try {
+    r = validateSpec(spec);
+  } catch (e) {
+    throw new Error(`${where}: threw ${String(e)}`);
+  }
+  const ms = performance.now() - t0;
+  if (r.ok) {
+    if (mustRefuse) expect(`accepted`, where).toBe('refused');
+    const again = validateSpec(JSON.parse(JSON.stringify(r.spec)));
+    if (!again.ok || JSON.stringify(again.spec) !== JSON.stringify(r.spec)) expect(again, `${where}: round trip`).toEqual({ ok: true, spec: r.spec, stats: r.stats });
+    const task = taskFromSpec(r.spec);
+    for (const d of task.difficulties) {
+      const x = task.generate(new Rng(d), d);
+      const v = task.verify(x.prompt, task.referenceResponse(x.prompt, { think: true }));
+      if (!v.correct || x.answer !== task.solve(x.prompt)) expect({ x, v }, where).toEqual('a reference response the verifier accepts');
+    }
+  } else {
+    const problems = BAD_WORDS.filter((w) => r.error.includes(w));
+    if (!/^(spec|name|title|prompt|answer|vars|levels|scratchpad|data)[^\s:]*: [^\n]{8,600}\.$/.test(r.error)) problems.push('not one sentence naming a field');
+    if (/[<>]|&/.test(r.error) || r.error.includes('\n')) problems.push('markup or a newline');
+    if (problems.length) expect(problems, `${where}: ${r.error}`).toEqual([]);
+  }
+  cases.push({ where, accepted: r.ok, error: r.ok ? undefined : r.error, ms });
+}
+
+function summarize(title: string, cases: Case[], ms: number): void {
+  const refused = cases.filter((c) => !c.accepted);
+  const slowest = cases.reduce((a, c) => (c.ms > a.ms ? c : a), cases[0]);
+  console.log(`${title}: ${cases.length} cases (${refused.length} refused, ${cases.length - refused.length} accepted) in ${ms.toFixed(0)} ms; slowest ${slowest.ms.toFixed(1)} ms (${slowest.where})`);
+  const seen = new Set<string>();
+  const examples = refused.filter((c) => { const k = c.error!.split(':')[0]; if (seen.has(k)) return false; seen.add(k); return true; });
+  console.table(examples.slice(0, 12).map((c) => ({ case: c.where.slice(0, 50), error: c.error!.slice(0, 140) })));
+}
+
+const REAL: [string, unknown][] = [
+  ...['add', 'reverse', 'digitsum', 'times7', 'vowels', 'mul'].map((f) => [f, JSON.parse(readFileSync(`public/tasks/${f}.json`, 'utf8'))] as [string, unknown]),
+  ['data', { name: 'squares', title: 'Squares', data: Array.from({ length: 60 }, (_, i) => ({ prompt: `sq:${i}=`, answer: i % 2 ? String(i * i) : i * i })) }],
+];
+
+// ---------------------------------------------------------------------------------------------
+// A small random grammar: specs that are often valid, to exercise the accepting path too.
+
+const ALPHA = 'abcdefghijklmnopqrstuvwxyz';
+function randomExpr(rng: Rng, vars: [string, Type][], depth = 0): string {
+  const pick = <T,>(xs: T[]) => xs[rng.int(xs.length)];
+  const r = rng.int(depth > 2 ? 3 : 12);
+  if (r === 0) return String(rng.int(20));
+  if (r === 1 && rng.next() < 0.3) return `"${pick(['a', 'b', 'xy', ''])}"`;
+  if (r <= 2) return pick(vars)[0];
+  const sub = () => randomExpr(rng, vars, depth + 1);
+  return pick([
+    () => `${sub()} ${pick(['+', '-', '*', '/', '%', '+'])} ${sub()}`, () => `(${sub()})`, () => `-${sub()}`, () => `${pick(['min', 'max'])}(${sub()}, ${sub()})`,
+    () => `abs(${sub()})`, () => `len(${sub()})`, () => `${pick(['reverse', 'sort', 'first', 'last'])}(${sub()})`, () => `count(${sub()}, ${sub()})`,
+  ])();
+}
+function randomSpec(rng: Rng, i: number): unknown {
+  const n = 1 + rng.int(3);
+  const vars: Record<string, unknown> = {};
+  const types: [string, Type][] = [];
+  for (let k = 0; k < n; k++) {
+    const name = 'abcxyw'[k] + (rng.next() < 0.2 ? String(k) : '');
+    const kind = rng.int(3);
+    if (kind === 0) {
+      const lo = rng.int(30) - 10;
+      vars[name] = [lo, lo + rng.int(200)];
+      types.push([name, { t: 'int' }]);
+    } else if (kind === 1) {
+      vars[name] = { choice: rng.next() < 0.5 ? [1, 2, 3, 5, 8].slice(0, 1 + rng.int(5)) : ['ab', 'c', 'de', 'f'].slice(0, 1 + rng.int(4)) };
+      types.push([name, (vars[name] as { choice: Value[] }).choice.every((v) => typeof v === 'number') ? { t: 'int' } : { t: 'str', letters: true }]);
+    } else {
+      const lo = rng.int(4);
+      vars[name] = { string: { alphabet: ALPHA.slice(0, 2 + rng.int(8)), length: [lo, lo + rng.int(4)] } };
+      types.push([name, { t: 'str', letters: true }]);
+    }
+  }
+  const seps = ['+', ':', ',', '?', '*', ' '];
+  const prompt = `${'pqrs'[rng.int(4)]}:` + Object.keys(vars).map((v) => `{${v}}`).join(seps[rng.int(seps.length)]) + '=';
+  const spec: Record<string, unknown> = { name: `r${i}`, prompt, vars, answer: randomExpr(rng, types) };
+  if (rng.next() < 0.2) spec.scratchpad = [randomExpr(rng, types), randomExpr(rng, types)];
+  if (rng.next() < 0.2) spec.levels = [{}, { [Object.keys(vars)[0]]: vars[Object.keys(vars)[0]] }];
+  return spec;
+}
+
+describe('task-spec decoder, structured fuzz', () => {
+  it('every field of real specs × hostile values, deleted; unknown and prototype keys: accepted or one sentence, never a throw', () => {
+    const cases: Case[] = [];
+    const t0 = performance.now();
+    for (const [label, spec] of REAL) {
+      check(spec, `${label} as shipped`, cases);
+      expect(cases.at(-1)!.accepted, label).toBe(true);
+      for (const p of allPaths(spec)) {
+        const allowed = allowedKinds(p);
+        for (const [name, value] of HOSTILE) {
+          const mutated = setAt(spec, p, value);
+          const wrongKind = allowed !== undefined && value !== MISSING && !allowed.includes(kindOf(value));
+          check(mutated, `${label} ${pathText(p) || '(root)'} ← ${name}`, cases, wrongKind);
+        }
+      }
+      for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'colour', 'Name', 'name ', '']) {
+        check(withKey(spec as Record<string, unknown>, key, { a: 1 }), `${label} + key ${JSON.stringify(key)}`, cases, true);
+      }
+      if ('vars' in (spec as object)) check(setAt(spec, ['vars', '__proto__'], [0, 9]), `${label} vars.__proto__`, cases);
+    }
+    const ms = performance.now() - t0;
+    summarize('validateSpec on mutated real specs', cases, ms);
+    expect(cases.length).toBeGreaterThan(1500);
+    expect(Math.max(...cases.map((c) => c.ms))).toBeLessThan(1000);
+  });
+
+  it('random specs from a small grammar: accepted ones build working tasks, refused ones say why', () => {
+    const rng = new Rng(2024);
+    const cases: Case[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < 1500; i++) check(randomSpec(rng, i), `random spec ${i}`, cases);
+    const ms = performance.now() - t0;
+    summarize('validateSpec on random specs', cases, ms);
+    const accepted = cases.filter((c) => c.accepted).length;
+    expect(accepted).toBeGreaterThan(100);
+    expect(cases.length - accepted).toBeGreaterThan(100);
+  });
+
+  it('the expression parser on mutated and random expressions: a value or a LanguageError, bounded', () => {
+    const rng = new Rng(99);
+    const types = new Map<string, Type>([['a', { t: 'int' }], ['b', { t: 'int' }], ['w', { t: 'str', letters: true }]]);
+    const env = new Map<string, Value>([['a', 7], ['b', 0], ['w', 'abba']]);
+    const seeds = ['a*7', 'min(a, b) + abs(-a) % 3', 'reverse(w) + len(w)', 'count(w, "b") * (a - b) / 2', 'first(w) + last(sort(w))', '"x" + a + b'];
+    const soup = 'ab w 0123456789 +-*/%(),"minaxbslenrvtcoufi';
+    let parsed = 0, typed = 0, valued = 0, refused = 0;
+    let slowest = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < 20_000; i++) {
+      let src: string;
+      if (i % 4 === 0) src = Array.from({ length: rng.int(30) }, () => soup[rng.int(soup.length)]).join('');
+      else if (i % 4 === 1) src = randomExpr(rng, [...types]);
+      else {
+        const s = seeds[rng.int(seeds.length)].split('');
+        for (let k = 0; k < 1 + rng.int(4); k++) {
+          const at = rng.int(s.length + 1);
+          const op = rng.int(3);
+          if (op === 0) s.splice(at, 1);
+          else if (op === 1) s.splice(at, 0, soup[rng.int(soup.length)]);
+          else s.splice(at, 0, ...s.slice(0, rng.int(s.length)));
+        }
+        src = s.join('');
+      }
+      if (i % 1000 === 0) src = '('.repeat(rng.int(5000)) + 'a' + ')'.repeat(rng.int(5000));
+      const c0 = performance.now();
+      try {
+        const n = parseExpression(src);
+        parsed++;
+        typeOf(n, types);
+        typed++;
+        evaluate(n, env);
+        valued++;
+      } catch (e) {
+        if (!(e instanceof LanguageError)) throw new Error(`${JSON.stringify(src)}: threw ${String(e)}`);
+        if (BAD_WORDS.some((w) => e.message.includes(w)) || e.message.length < 10) expect(e.message, src).toBe('a sentence');
+        refused++;
+      }
+      slowest = Math.max(slowest, performance.now() - c0);
+    }
+    console.log(`expressions: 20000 (${parsed} parsed, ${typed} type-checked, ${valued} evaluated, ${refused} refused with a LanguageError) in ${(performance.now() - t0).toFixed(0)} ms; slowest ${slowest.toFixed(2)} ms`);
+    expect(valued).toBeGreaterThan(2000);
+    expect(refused).toBeGreaterThan(2000);
+    expect(slowest).toBeLessThan(200);
+  });
+});
