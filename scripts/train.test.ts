@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const train = (...args: string[]) => spawnSync('npx', ['tsx', 'scripts/train.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -68,5 +71,49 @@ describe('npm run train (CPU reference)', () => {
       expect(bad.stderr.split('\n')[0]).toMatch(/lesson|variant/);
       expect(bad.stdout).toBe('');
     }
+  });
+
+  it('--task-file: a bad spec file is one sentence and exit 2; cold-start flags are checked', () => {
+    const bad = join(mkdtempSync(join(tmpdir(), 'spec-')), 'bad.json');
+    writeFileSync(bad, JSON.stringify({ name: 'x', prompt: '{a}*7=', vars: { a: [9, 2] }, answer: 'a*7' }));
+    const cases: [string[], string][] = [
+      [['--task-file', bad], `task file ${bad} refused: vars.a: lo 9 is greater than hi 2.`],
+      [['--task-file', 'no/such/spec.json'], 'cannot read the task file no/such/spec.json: no such readable file'],
+      [['--task-file', 'public/tasks/times7.json', '--cold-start-steps', '5'], '--cold-start-target and --cold-start-steps need --cold-start'],
+      [['--task-file', 'public/tasks/times7.json', '--cold-start', '--cold-start-target', '2'], '--cold-start-target must be a pass rate in (0, 1], got "2"'],
+      [['--task-file', 'public/tasks/times7.json', '--task', 'add'], '--task-file names the task: drop --task and --lesson'],
+    ];
+    for (const [args, sentence] of cases) {
+      const r = train(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(sentence);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('--task-file --cold-start: SFT of a fresh policy to the target, then GRPO; the summary names the file and the cold start', () => {
+    const r = train('--task-file', 'public/tasks/vowels.json', '--cold-start', '--cold-start-target', '0.05', '--cold-start-steps', '40', '--steps', '2', '--seed', '1',
+      '--promptsPerStep', '4', '--num_generations', '4', '--eval-size', '8', '--evalEvery', '1');
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const evals = lines.filter((l) => l.type === 'cold_start_eval');
+    expect(evals.length).toBeGreaterThan(0);
+    const cs = lines.find((l) => l.type === 'cold_start');
+    expect(cs).toMatchObject({ reached: true, target: 0.05 });
+    expect(cs.pass_at_1).toBeGreaterThanOrEqual(0.05);
+    expect(cs.sentence).toMatch(/^Cold start reached the capability boundary: held-out sampled pass@1 \d+% ≥ 5% after \d+ supervised steps/);
+    expect(lines.indexOf(cs)).toBeLessThan(lines.findIndex((l) => l.type === 'step')); // GRPO after the cold start
+    expect(lines.filter((l) => l.type === 'step').length).toBe(2);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', task: 'spec:vowels', steps: 2, task_file: 'public/tasks/vowels.json', cold_start: { steps: cs.steps, reached: true } });
+    expect(r.stderr).toMatch(/from fresh init \(then the cold start\)/);
+  });
+
+  it('--cold-start that misses its target says the task is too hard for this model size, and exits 1 before GRPO', () => {
+    const r = train('--task-file', 'public/tasks/times7.json', '--cold-start', '--cold-start-target', '1', '--cold-start-steps', '10', '--steps', '5', '--eval-size', '4');
+    expect(r.status, r.stderr).toBe(1);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ type: 'cold_start', reached: false, steps: 10 });
+    expect(lines.some((l) => l.type === 'step' || l.type === 'summary')).toBe(false);
+    expect(r.stderr).toContain('the task is too hard for this model size, so try a smaller range or shorter strings');
   });
 });

@@ -1,6 +1,9 @@
 /**
  * npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT]
  *                  [--<setting> VALUE …]   (every setting of src/rl/settings.ts, by its key or TRL name)
+ * npm run train -- --task-file spec.json [--cold-start [--cold-start-target P] [--cold-start-steps N]] …
+ *                  a custom task (README "Your own task"); --cold-start (any task) fine-tunes a fresh policy
+ *                  on the task's reference answers to held-out sampled pass@1 ≥ P (COLD_START_TARGET), then GRPO
  *
  * JSONL on stdout ("step", "eval", and a final "summary" line); progress on stderr.
  * cpu runs the reference in Node; webgpu runs the WebGPU engine in headless Chromium.
@@ -14,8 +17,12 @@ import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
+import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../src/rl/coldStartSpec.ts';
+import { registerTask } from '../src/tasks/registry.ts';
+import { parseSpecText, type Spec } from '../src/tasks/spec/index.ts';
+import { taskFromSpec } from '../src/tasks/spec/task.ts';
 
-const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--null] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
+const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --task-file spec.json [--cold-start [--cold-start-target P] [--cold-start-steps N]] [--steps N ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--null] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`);
@@ -25,7 +32,7 @@ function fail(msg: string): never {
 const TRL_TO_KEY: Record<string, string> = {};
 for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
-export interface CliArgs { settings: Settings; steps: number; nullRun?: boolean; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean; notices: string[] }
+export interface CliArgs { settings: Settings; steps: number; nullRun?: boolean; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean; notices: string[]; taskFile?: { path: string; spec: Spec; responseTokens: number }; coldStart?: { target: number; maxSteps: number } }
 
 /** --lesson ID [--variant N]: the lesson's settings (base task and difficulty, knobs, variant) under every other flag. */
 function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefined {
@@ -43,11 +50,26 @@ function lessonOf(argv: string[]): { lesson: Lesson; variant: number } | undefin
   return { lesson, variant };
 }
 
+/** --task-file PATH: the spec, through the one-way decoder (a refusal is one sentence, exit 2). */
+function readTaskFile(path: string): { path: string; spec: Spec; responseTokens: number } {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    fail(`cannot read the task file ${path.slice(0, 80)}: no such readable file`);
+  }
+  const r = parseSpecText(text);
+  if (!r.ok) fail(`task file ${path.slice(0, 80)} refused: ${r.error}`);
+  return { path, spec: r.spec, responseTokens: r.stats.maxResponseTokens };
+}
+
 export function parseArgs(argv: string[]): CliArgs {
   const lesson = lessonOf(argv);
   const settings = (lesson ? lessonSettings(lesson.lesson, defaultSettings(), lesson.variant) : defaultSettings()) as unknown as Record<string, unknown>;
   const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: 32, passAtK: true, lesson, notices: [] };
   const given = new Set<string>();
+  let coldStartTarget: number | undefined;
+  let coldStartSteps: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (!flag.startsWith('--')) fail(`unexpected argument "${flag}": flags look like --name value`);
@@ -55,6 +77,7 @@ export function parseArgs(argv: string[]): CliArgs {
     if (name === 'no-pass-at-k') { a.passAtK = false; continue; }
     if (name === 'list-lessons') { a.listLessons = true; continue; }
     if (name === 'null') { a.nullRun = true; continue; }
+    if (name === 'cold-start') { a.coldStart = { target: a.coldStart?.target ?? COLD_START_TARGET, maxSteps: a.coldStart?.maxSteps ?? COLD_START_MAX_STEPS }; continue; }
     if (name === 'lesson' || name === 'variant') { i++; continue; } // read above
     const value = argv[++i];
     if (value === undefined) fail(`flag --${name} needs a value`);
@@ -65,6 +88,13 @@ export function parseArgs(argv: string[]): CliArgs {
     } else if (name === 'backend') {
       if (value !== 'cpu' && value !== 'webgpu' && value !== 'dawn') fail(`--backend must be cpu, webgpu (in headless Chromium) or dawn (in Node), got "${value}"`);
       a.backend = value;
+    } else if (name === 'task-file') a.taskFile = readTaskFile(value);
+    else if (name === 'cold-start-target' || name === 'cold-start-steps') {
+      const n = Number(value);
+      const okValue = name === 'cold-start-target' ? n > 0 && n <= 1 : Number.isInteger(n) && n >= 1 && n <= 100000;
+      if (value.trim() === '' || !okValue) fail(`--${name} must be ${name === 'cold-start-target' ? 'a pass rate in (0, 1]' : 'a whole number of steps ≥ 1'}, got "${value.slice(0, 40)}"`);
+      given.add(name);
+      if (name === 'cold-start-target') coldStartTarget = n; else coldStartSteps = n;
     } else if (name === 'from') a.from = value;
     else if (name === 'out') a.out = value;
     else {
@@ -75,6 +105,18 @@ export function parseArgs(argv: string[]): CliArgs {
       settings[key] = r.value;
       given.add(key);
     }
+  }
+  if ((given.has('cold-start-target') || given.has('cold-start-steps')) && !a.coldStart) fail('--cold-start-target and --cold-start-steps need --cold-start');
+  if (a.coldStart) {
+    if (a.from) fail('--cold-start fine-tunes a fresh policy, so it cannot start --from a checkpoint');
+    a.coldStart = { target: coldStartTarget ?? a.coldStart.target, maxSteps: coldStartSteps ?? a.coldStart.maxSteps };
+  }
+  if (a.taskFile) {
+    if (given.has('task') || lesson) fail('--task-file names the task: drop --task and --lesson');
+    const task = registerTask(taskFromSpec(a.taskFile.spec));
+    settings.task = task.id;
+    // the longest reference response (its thinking form when it has one) and its EOS fit the sampling length
+    if (!given.has('maxCompletionLength')) settings.maxCompletionLength = Math.min(20, Math.max(Number(settings.maxCompletionLength), a.taskFile.responseTokens));
   }
   // TRL: epsilon_high defaults to epsilon when unset, so `--epsilon 0.3` alone clips to [0.7, 1.3]
   if (given.has('epsilon') && !given.has('epsilonHigh')) {
@@ -96,7 +138,7 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 function loadStart(a: CliArgs): { config: ModelConfig; weights: Float32Array | null; metadata: Record<string, unknown>; source: string } {
-  const path = a.from ?? baseCheckpointPath(a.settings.task, a.settings.difficulty);
+  const path = a.from ?? (a.coldStart ? undefined : baseCheckpointPath(a.settings.task, a.settings.difficulty));
   if (path && existsSync(path)) {
     try {
       const c = decodeCheckpoint(new Uint8Array(readFileSync(path)));
@@ -107,7 +149,8 @@ function loadStart(a: CliArgs): { config: ModelConfig; weights: Float32Array | n
     }
   }
   if (a.from) fail(`checkpoint ${a.from} does not exist`);
-  return { config: { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, weights: null, metadata: {}, source: 'fresh init (no base checkpoint for this task; run npm run pretrain)' };
+  const why = a.coldStart ? 'then the cold start' : a.taskFile ? 'a custom task has no base: add --cold-start' : 'no base checkpoint for this task; run npm run pretrain';
+  return { config: { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, weights: null, metadata: {}, source: `fresh init (${why})` };
 }
 
 async function main() {
@@ -122,13 +165,27 @@ async function main() {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   for (const n of a.notices) log(`notice: ${n}`);
   log(`train: task ${a.settings.task}, ${a.steps} steps, seed ${a.settings.seed}, backend ${a.backend}, from ${start.source}`);
-  const emit = (r: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(r)}\n`);
+  // a custom task's run says which file it came from, and how its cold start went, in its summary line
+  const extra: Record<string, unknown> = a.taskFile ? { task_file: a.taskFile.path } : {};
+  const emit = (r: Record<string, unknown>) => {
+    if (r.type === 'cold_start') extra.cold_start = { steps: r.steps, pass_at_1: r.pass_at_1, target: r.target, reached: r.reached };
+    process.stdout.write(`${JSON.stringify(r.type === 'summary' ? { ...r, ...extra } : r)}\n`);
+  };
   let finalWeights: Float32Array;
   if (a.backend === 'cpu' || a.backend === 'dawn') {
     const { createBackend } = await import('../src/model/engines.ts');
     const { runTraining } = await import('../src/rl/run.ts');
     if (a.backend === 'dawn') log(`dawn: ${await (await import('./dawn.ts')).installDawn()}`); // the WGSL engine in Node
     const be = await createBackend(a.backend === 'cpu' ? 'cpu' : 'webgpu', start.config, { seed: a.settings.seed, weights: start.weights });
+    if (a.coldStart) {
+      const { coldStartForRun } = await import('../src/rl/coldStartSpec.ts');
+      const { getTask } = await import('../src/tasks/registry.ts');
+      const r = await coldStartForRun(getTask(a.settings.task), be, a.settings, { ...a.coldStart, evalSize: a.evalSize, emit, progress: log });
+      if (!r.reached) {
+        be.dispose();
+        process.exit(1);
+      }
+    }
     await runTraining(be, a.settings, { steps: a.steps, emit, progress: log, evalSize: a.evalSize, evalPassAtK: a.passAtK, lesson });
     finalWeights = await be.getWeights();
     be.dispose();
@@ -140,13 +197,13 @@ async function main() {
       // The page function stays a one-liner: the run itself is a module (src/rl/cliRun.ts) the page imports.
       const weights = await page.evaluate(
         (args) => import('/src/rl/cliRun.ts' as string).then((m: typeof import('../src/rl/cliRun.ts')) => m.runWebGPUTraining(args)),
-        { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK, lesson: lesson && { id: lesson.id, variant: lesson.variant } },
+        { settings: a.settings, steps: a.steps, config: start.config, weights: start.weights ? Array.from(start.weights) : null, evalSize: a.evalSize, passAtK: a.passAtK, lesson: lesson && { id: lesson.id, variant: lesson.variant }, taskSpec: a.taskFile?.spec, coldStart: a.coldStart },
       );
       return new Float32Array(weights as number[]);
     });
   }
   if (a.out) {
-    writeFileSync(a.out, encodeCheckpoint({ config: start.config, weights: finalWeights, metadata: { ...start.metadata, trainedBy: 'grpo', steps: a.steps, settings: a.settings } }));
+    writeFileSync(a.out, encodeCheckpoint({ config: start.config, weights: finalWeights, metadata: { ...start.metadata, trainedBy: 'grpo', steps: a.steps, settings: a.settings, ...(a.taskFile ? { taskSpec: a.taskFile.spec, coldStart: extra.cold_start ?? null } : {}) } }));
     log(`wrote ${a.out}`);
   }
 }

@@ -5,17 +5,23 @@
  *   npm run verify -- --task ID [--weak NAME]      < cases.jsonl   (one verdict line per line)
  *   npm run verify -- --list                                        (tasks and answer specs)
  *   npm run verify -- --sample N [--task ID] [--seed S] [--difficulty D] [--split train|heldout]
+ *   npm run verify -- --task-file spec.json [--sample N …]      (a custom task, README "Your own task")
  *
  * Input lines are { "prompt": ..., "response": ... }, optionally with "task" (which then
  * overrides --task, so a mixed file such as data/adversarial/strings.jsonl can be piped in).
  * Output lines are { "line", "task", "reward", "correct", "formatOk", "reason", "verifierVersion" };
  * a malformed line gets { "line", "error" } instead and the run continues. Blank lines are skipped.
- * Exit codes: 0 all lines verified, 1 some line malformed, 2 bad arguments or unknown task.
+ * --task-file validates a task spec (one sentence and exit 2 when it is refused), registers it as
+ * spec:<name> and uses it where --task would name a task.
+ * Exit codes: 0 all lines verified, 1 some line malformed, 2 bad arguments, unknown task or refused spec.
  * Run directly with `npx tsx scripts/verify.ts ...`.
  */
 import { createInterface } from 'node:readline';
 import { Rng } from '../src/model/rng.ts';
-import { TASKS, WEAK_VERIFIERS, getTask, getWeakVerifier } from '../src/tasks/registry.ts';
+import { readFileSync } from 'node:fs';
+import { TASKS, WEAK_VERIFIERS, getTask, getWeakVerifier, registerTask } from '../src/tasks/registry.ts';
+import { parseSpecText } from '../src/tasks/spec/data.ts';
+import { taskFromSpec } from '../src/tasks/spec/task.ts';
 import { isHeldOut, samplePrompts, type Split } from '../src/tasks/split.ts';
 import type { Task, Verdict } from '../src/tasks/types.ts';
 
@@ -23,7 +29,8 @@ const USAGE = `usage:
   verify --task ID [--weak NAME]   read JSONL {"prompt","response"[,"task"]} on stdin, write one verdict per line
   verify --list                    list tasks with their answer specs, and the weak verifiers
   verify --sample N [--task ID] [--seed S] [--difficulty D] [--split train|heldout]
-                                   write N JSONL lines {"task","prompt","answer"} per task`;
+                                   write N JSONL lines {"task","prompt","answer"} per task
+  --task-file spec.json            a custom task spec instead of --task ID (verify or --sample)`;
 
 /** Bad arguments (exit 2); `showUsage` is false for an unknown task, which is one sentence. */
 class UsageError extends Error {
@@ -35,7 +42,7 @@ class UsageError extends Error {
 function parseArgs(argv: string[]): Map<string, string | true> {
   const out = new Map<string, string | true>();
   const flags = new Set(['--list', '--help']);
-  const valued = new Set(['--task', '--weak', '--sample', '--seed', '--difficulty', '--split']);
+  const valued = new Set(['--task', '--weak', '--sample', '--seed', '--difficulty', '--split', '--task-file']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (flags.has(a)) out.set(a, true);
@@ -139,9 +146,26 @@ async function verifyStdin(args: Map<string, string | true>): Promise<number> {
   return malformed > 0 ? 1 : 0;
 }
 
+/** --task-file PATH: validate the spec, register it, and let it stand for --task (a refusal is one sentence, exit 2). */
+function useTaskFile(args: Map<string, string | true>): void {
+  const path = args.get('--task-file');
+  if (typeof path !== 'string') return;
+  if (args.has('--task')) throw new UsageError('use --task ID or --task-file spec.json, not both.');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the task file ${path.slice(0, 80)}.`, false);
+  }
+  const r = parseSpecText(text);
+  if (!r.ok) throw new UsageError(`task file ${path.slice(0, 80)} refused: ${r.error}`, false);
+  args.set('--task', registerTask(taskFromSpec(r.spec)).id);
+}
+
 async function main(): Promise<number> {
   try {
     const args = parseArgs(process.argv.slice(2));
+    useTaskFile(args);
     if (args.has('--help')) {
       console.log(USAGE);
       return 0;

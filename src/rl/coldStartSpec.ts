@@ -107,3 +107,23 @@ export async function coldStartTask(task: Task, backend: Backend, o: ColdStartTa
       : `Cold start did not reach the target: held-out sampled pass@1 is ${pct(passRate)} after ${steps} supervised steps, short of ${pct(target)}; the task is too hard for this model size, so try a smaller range or shorter strings.`;
   return { steps, passRate, heldoutAccuracy, target, reached, stopped, sentence };
 }
+
+/**
+ * The cold start as a CLI run does it (the CPU path in scripts/train.ts and the browser path in
+ * cliRun.ts): a JSONL record per evaluation ({"type":"cold_start_eval", step, pass_at_1,
+ * heldout_accuracy, target}) and one at the end ({"type":"cold_start", steps, pass_at_1,
+ * heldout_accuracy, target, reached, sentence}); the sentence also goes to the progress log.
+ */
+export async function coldStartForRun(task: Task, backend: Backend, settings: Settings, o: { target: number; maxSteps: number; evalSize: number; emit: (r: Record<string, unknown>) => void; progress: (m: string) => void }): Promise<ColdStartTaskResult> {
+  o.progress(`cold start: supervised fine-tuning of a fresh policy on ${task.id} until held-out sampled pass@1 ≥ ${o.target} (at most ${o.maxSteps} steps)`);
+  const r = await coldStartTask(task, backend, {
+    settings, targetPassRate: o.target, maxSteps: o.maxSteps, evalSize: o.evalSize,
+    onProgress: (p) => {
+      o.emit({ type: 'cold_start_eval', step: p.step, pass_at_1: p.passRate, heldout_accuracy: p.heldoutAccuracy, target: p.target });
+      o.progress(`sft step ${p.step}: held-out sampled pass@1 ${p.passRate.toFixed(3)}, greedy accuracy ${p.heldoutAccuracy.toFixed(3)} (target ${p.target})`);
+    },
+  });
+  o.emit({ type: 'cold_start', steps: r.steps, pass_at_1: r.passRate, heldout_accuracy: r.heldoutAccuracy, target: r.target, reached: r.reached, sentence: r.sentence });
+  o.progress(r.sentence);
+  return r;
+}

@@ -48,4 +48,26 @@ describe('verify CLI', () => {
     expect(r.out).toBe('');
     expect(r.err.trim()).toBe('verify: unknown task "nope"; valid tasks: add, sub, mul, chain, digitsum, modsum, countdown, reverse, sort, count, palindrome, dedup, shift.');
   });
+
+  it('--task-file: samples and verifies a custom task; a refused spec is one sentence and exit 2', () => {
+    const s = cli(['--task-file', 'public/tasks/times7.json', '--sample', '3', '--seed', '2', '--split', 'heldout']);
+    expect(s.code, s.err).toBe(0);
+    const sampled = s.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(sampled).toHaveLength(3);
+    for (const x of sampled) {
+      expect(x).toMatchObject({ task: 'spec:times7', difficulty: 1, split: 'heldout' });
+      expect(x.answer).toBe(String(Number(x.prompt.split('*')[0]) * 7));
+    }
+    const lines = [JSON.stringify({ prompt: sampled[0].prompt, response: sampled[0].answer }), JSON.stringify({ prompt: '12*7=', response: '084' }), JSON.stringify({ prompt: '123*7=', response: '861' })];
+    const r = cli(['--task-file', 'public/tasks/times7.json'], lines.join('\n') + '\n');
+    expect(r.code).toBe(1);
+    const out = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out[0]).toMatchObject({ line: 1, task: 'spec:times7', correct: true, reward: 1, verifierVersion: 'spec:times7@1' });
+    expect(out[1]).toMatchObject({ line: 2, correct: false, formatOk: false, reason: 'not an integer in canonical form (leading zero)' });
+    expect(out[2]).toEqual({ line: 3, error: 'line 3: task spec:times7: malformed prompt "123*7="; expected "{a}*7=" with the variables in their ranges' });
+    const bad = cli(['--task-file', 'package.json']);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe('');
+    expect(bad.err.trim()).toBe('verify: task file package.json refused: spec: the key "version" is not part of a task spec (the keys are name, title, prompt, vars, answer, scratchpad, levels, data).');
+  });
 });
