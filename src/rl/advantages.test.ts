@@ -8,14 +8,14 @@ describe('group advantages: the chapter\'s hand values', () => {
     expect(round(groupAdvantages([1, 0, 1, 0], 4, 'grpo'), 3)).toEqual([1, -1, 1, -1]);
   });
   it('rewards [1,0,1,0]: RLOO gives [0.67, −0.67, 0.67, −0.67]', () => {
-    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'rloo'))).toEqual([0.67, -0.67, 0.67, -0.67]);
+    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'leave_one_out'))).toEqual([0.67, -0.67, 0.67, -0.67]);
   });
   it('Dr. GRPO only centres; reinforce uses the batch mean', () => {
     expect(round(groupAdvantages([1, 0, 1, 0], 4, 'dr_grpo'))).toEqual([0.5, -0.5, 0.5, -0.5]);
     expect(round(groupAdvantages([1, 1, 0, 0, 1, 1], 2, 'reinforce'))).toEqual([0.33, 0.33, -0.67, -0.67, 0.33, 0.33]);
   });
   it('all-equal rewards give zero advantages under every estimator', () => {
-    for (const e of ['grpo', 'dr_grpo', 'rloo'] as const) expect(round(groupAdvantages([1, 1, 1, 0.1, 0.1, 0.1], 3, e))).toEqual([0, 0, 0, 0, 0, 0]);
+    for (const e of ['grpo', 'dr_grpo', 'leave_one_out'] as const) expect(round(groupAdvantages([1, 1, 1, 0.1, 0.1, 0.1], 3, e))).toEqual([0, 0, 0, 0, 0, 0]);
   });
   it('scale_rewards: batch divides by one std over all answers, none does not divide', () => {
     const r = [1, 0, 0, 0, 1, 1, 1, 1];

@@ -4,8 +4,10 @@
  * Rewards arrive prompt-major: r[p*G + g] is answer g to prompt p. Estimators (`advantage`):
  *   grpo       A_i = (r_i − mean_group) / (std_group + eps)          (DeepSeekMath GRPO)
  *   dr_grpo    A_i =  r_i − mean_group                                (Dr. GRPO: no std division)
- *   rloo       A_i =  r_i − mean of the other G − 1 answers          (leave-one-out baseline)
+ *   leave_one_out  A_i = r_i − mean of the other G − 1 answers       (the leave-one-out baseline)
  *              = G/(G−1) · (r_i − mean_group)
+ *              (inside the clipped objective it is "the leave-one-out advantage"; the chapter's
+ *              RLOO, REINFORCE on the whole answer with this baseline, is the algorithm rloo)
  *   reinforce  A_i =  r_i − mean_batch                                (one baseline for the batch)
  * `scale_rewards` (TRL's name) chooses the std that grpo divides by: group (each prompt's own),
  * batch (one std over all answers), none (no division — then grpo equals dr_grpo).
@@ -13,13 +15,13 @@
  * [1,−1,1,−1]. (TRL divides by torch.std, the unbiased G − 1 form, which scales a group's
  * advantages by √((G−1)/G) — 0.87 for G = 4 — and changes nothing else.) eps = 1e-4.
  *
- * A group whose rewards are all equal gets zero advantages under grpo, dr_grpo and rloo: it
+ * A group whose rewards are all equal gets zero advantages under grpo, dr_grpo and leave_one_out: it
  * teaches nothing (TRL logs the share of such groups as frac_reward_zero_std). reinforce's
  * baseline is the batch mean, so such a group is still pushed up or down by its distance from
  * the batch — the variance the group baseline removes.
  */
 
-export type AdvantageEstimator = 'grpo' | 'dr_grpo' | 'rloo' | 'reinforce';
+export type AdvantageEstimator = 'grpo' | 'dr_grpo' | 'leave_one_out' | 'reinforce';
 export type ScaleRewards = 'group' | 'batch' | 'none';
 
 export const ADVANTAGE_EPS = 1e-4;
@@ -60,7 +62,7 @@ export function groupAdvantages(rewards: ArrayLike<number>, G: number, estimator
       if (allEqual) { A[i] = 0; continue; }
       const centred = rewards[i] - m;
       if (estimator === 'dr_grpo') A[i] = centred;
-      else if (estimator === 'rloo') A[i] = G > 1 ? (G / (G - 1)) * centred : 0;
+      else if (estimator === 'leave_one_out') A[i] = G > 1 ? (G / (G - 1)) * centred : 0;
       else {
         const std = scaleRewards === 'group' ? stdPopulation(rewards, from, to) : scaleRewards === 'batch' ? batchStd : 0;
         A[i] = scaleRewards === 'none' ? centred : centred / (std + ADVANTAGE_EPS);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
+import type { TokenBatch } from '../model/backend.ts';
 import { ADVANTAGE_EPS, stdPopulation } from './advantages.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { objectiveOf, OBJECTIVES, wrongPush, type ObjectiveComparison } from './counterfactual.ts';
@@ -102,7 +103,7 @@ describe('compareObjectives: one batch under GRPO, Dr. GRPO, DAPO and GSPO', asy
     expect(objectiveOf({ ...defaultSettings(), advantage: 'dr_grpo', lossType: 'dr_grpo' })).toBe('dr_grpo');
     expect(objectiveOf({ ...defaultSettings(), lossType: 'dapo' })).toBe('dapo');
     expect(objectiveOf({ ...defaultSettings(), importanceSamplingLevel: 'sequence' })).toBe('gspo');
-    expect(objectiveOf({ ...defaultSettings(), advantage: 'rloo' })).toBeNull();
+    expect(objectiveOf({ ...defaultSettings(), advantage: 'leave_one_out' })).toBeNull();
     expect(objectiveOf({ ...defaultSettings(), algorithm: 'rft' })).toBeNull();
   });
 });
@@ -113,11 +114,30 @@ describe('compareObjectives with a KL leash (β > 0, π_θ away from π_ref)', a
   const tr = new GrpoTrainer(be, s, { evalSize: 4 });
   for (let i = 0; i < 2; i++) await tr.trainStep(s); // π_θ leaves π_ref: the leash now pushes
   let cmp: ObjectiveComparison | null = null;
-  for await (const ph of tr.runStep(s)) if (ph.kind === 'advantages') cmp = await tr.compareObjectives(ph.rollout, ph.batch);
+  let batch: TokenBatch | null = null;
+  let start: { lp: Float32Array; ref: Float32Array } | null = null;
+  for await (const ph of tr.runStep(s)) {
+    if (ph.kind !== 'advantages') continue;
+    batch = ph.batch;
+    start = { lp: (await be.logprobs(ph.batch, { temperature: s.temperature })).logprobs, ref: (await be.logprobs(ph.batch, { temperature: s.temperature, reference: true })).logprobs };
+    cmp = await tr.compareObjectives(ph.rollout, ph.batch);
+  }
   it('the push shown is the objective\'s own (its surrogate), not the leash\'s β·∂KL added to it', () => {
     const B = cmp!.answers;
     const grpo = cmp!.objectives.find((o) => o.id === 'grpo')!;
     // at π_θ = π_old every ratio is 1: push_i = A_i / B exactly, whatever β is
     for (const a of grpo.answers.flat()) expect(a.push).toBeCloseTo(a.advantage / B, 9);
+  });
+  it('the leash\'s pull is shown apart: −β·Σ_t w·∂k3/∂log π = −β/(B·|o_i|)·Σ_t (1 − π_ref/π_θ) under GRPO', () => {
+    const B = cmp!.answers;
+    const grpo = cmp!.objectives.find((o) => o.id === 'grpo')!;
+    const { T, mask } = batch!;
+    const expected = grpo.answers.flat().map((a, row) => {
+      let sum = 0;
+      for (let t = 0; t < T; t++) if (mask[row * T + t]) sum += 1 - Math.exp(start!.ref[row * T + t] - start!.lp[row * T + t]);
+      return (-s.beta * sum) / (B * a.length);
+    });
+    grpo.answers.flat().forEach((a, i) => expect(a.pull).toBeCloseTo(expected[i], 6));
+    expect(grpo.answers.flat().some((a) => Math.abs(a.pull) > 1e-4)).toBe(true); // π_θ has left π_ref: the leash pulls
   });
 });

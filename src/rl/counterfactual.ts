@@ -10,7 +10,9 @@
  *
  * (each + β·KL when β > 0, as the run sets it). What differs: the normaliser (the per-token
  * weight w_{i,t}), the std division of the advantage, the ratio's level (token or sequence).
- * The clip bounds are the run's in all four (DAPO's clip-higher is ε_high > ε).
+ * The token clip bounds are the run's ε / ε_high in the first three (DAPO's clip-higher is
+ * ε_high > ε); GSPO clips its sequence ratio with its own range (the run's GSPO ε, 3e-4 / 4e-4 by
+ * default). Each answer's push (the surrogate's) and the KL leash's pull are kept apart.
  *
  * For each objective: the advantages from the batch's rewards, the objective's terms at the
  * start of the update (policyObjective, the CPU mirror of shaders/policy_loss.wgsl, on the
@@ -59,6 +61,8 @@ export interface AnswerUnder {
   weight: number;
   /** −Σ_t dL/d log π(o_t) of the objective's surrogate alone (no KL leash, no entropy bonus) at the start of the update: the total push on the answer (positive: made more likely). */
   push: number;
+  /** −Σ_t β·∂KL/∂log π(o_t): the KL leash's pull on the answer at the start of the update (0 when β = 0 or the KL is in the reward), apart from the push. */
+  pull: number;
   /** Σ_t log π_θ(o_t) after the update minus before it. */
   deltaLogp: number;
 }
@@ -116,6 +120,8 @@ export async function compareObjectives(backend: Backend, rollout: Rollout, batc
     const out = policyObjective(inputs, spec, { terms: true });
     // the objective's own push: its surrogate alone, without the KL leash's β·∂KL or an entropy bonus (the same for all four)
     const surrogate = spec.beta !== 0 || spec.entropyCoef !== 0 ? policyObjective(inputs, { ...spec, beta: 0, entropyCoef: 0 }) : out;
+    // the KL leash's pull, apart: the surrogate plus β·KL, minus the surrogate (the objective is a sum of its terms)
+    const leashed = spec.beta !== 0 ? policyObjective(inputs, { ...spec, entropyCoef: 0 }) : surrogate;
     const { finite } = await backend.trainStep(batch, spec, adamw, { epochs: os.numIterations }); // µ epochs, one submit
     engineCalls++;
     const after = await backend.logprobs(batch, { temperature: s.temperature });
@@ -128,7 +134,7 @@ export async function compareObjectives(backend: Backend, rollout: Rollout, batc
       let weight = 0;
       for (let t = 0; t < T && weight === 0; t++) weight = out.terms!.weight[row * T + t];
       const logp = (x: ArrayLike<number>) => { let v = 0; for (let j = 0; j < n; j++) v += x[row * T + start + j]; return v; };
-      return { advantage: spec.advantages[row], length: rowSum(mask, row, T), weight, push: -rowSum(surrogate.gradLogprob, row, T), deltaLogp: logp(after.logprobs) - logp(before.logprobs) };
+      return { advantage: spec.advantages[row], length: rowSum(mask, row, T), weight, push: -rowSum(surrogate.gradLogprob, row, T), pull: rowSum(surrogate.gradLogprob, row, T) - rowSum(leashed.gradLogprob, row, T), deltaLogp: logp(after.logprobs) - logp(before.logprobs) };
     }));
     objectives.push({ id: o.id, label: o.label, knobs: o.knobs, answers, loss: out.loss, finite });
   }

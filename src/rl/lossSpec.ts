@@ -2,6 +2,16 @@
  * A step's policy loss as the engine takes it: the advantages, π_old and the objective's settings
  * (policyLossOf), and the batch with truncated answers masked. One home for the trainer, the
  * step-through's inspection and the counterfactual comparison (none imports another for it).
+ *
+ * The clip range follows the ratio level: token ratios clip at [1 − ε, 1 + ε_high], GSPO's
+ * sequence ratio at its own [1 − ε_gspo, 1 + ε_gspo_high] (3e-4 / 4e-4 by default: a geometric
+ * mean of token ratios moves far less than one of them).
+ *
+ * The chapter's RLOO (algorithm rloo) is REINFORCE with the leave-one-out baseline on the whole
+ * answer: L = −1/B Σ_i A_i Σ_t log π(o_i,t) (+ β·KL, − c_H·H), A_i = r_i − mean of the other G − 1.
+ * The engine's clipped objective gives exactly that gradient with the sum aggregation divided by
+ * B alone (dr_grpo with L_max = 1), on-policy (π_old = π_θ detached, ρ = 1, one update per batch)
+ * and no clip bounds that bind (RLOO_NO_CLIP): ∇ = −1/B Σ_i A_i Σ_t ∇log π(o_i,t).
  */
 import type { LossSpec, TokenBatch } from '../model/backend.ts';
 import type { Rollout } from './rollout.ts';
@@ -14,15 +24,35 @@ export function maskTruncated(batch: TokenBatch, rollout: Rollout): TokenBatch {
   return { ...batch, mask };
 }
 
+/** Clip bounds no ratio reaches: RLOO has no clip (the bounds are finite, so no shader sees an infinity). */
+export const RLOO_NO_CLIP = 1e9;
+
+/** The clip range in effect: the token ratio's ε / ε_high, or GSPO's own at the sequence level (none under RLOO). */
+export function clipRange(s: Settings): { epsilon: number; epsilonHigh: number } {
+  if (s.algorithm === 'rloo') return { epsilon: RLOO_NO_CLIP, epsilonHigh: RLOO_NO_CLIP };
+  return s.importanceSamplingLevel === 'sequence' ? { epsilon: s.gspoEpsilon, epsilonHigh: s.gspoEpsilonHigh } : { epsilon: s.epsilon, epsilonHigh: s.epsilonHigh };
+}
+
+/** Inner epochs per batch: µ, or one for RLOO (REINFORCE is on-policy). */
+export function innerEpochs(s: Settings): number {
+  return s.algorithm === 'rloo' ? 1 : s.numIterations;
+}
+
+/** The advantage estimator in effect: the setting's, or the leave-one-out baseline for RLOO. */
+export function advantageOf(s: Settings): Settings['advantage'] {
+  return s.algorithm === 'rloo' ? 'leave_one_out' : s.advantage;
+}
+
 /** The policy loss of a step: its advantages, π_old (needed when µ > 1) and the objective's settings. */
 export function policyLossOf(rollout: Rollout, batch: TokenBatch, s: Settings): Extract<LossSpec, { kind: 'policy' }> {
+  const rloo = s.algorithm === 'rloo';
   return {
     kind: 'policy',
     advantages: Float32Array.from(rollout.groups.flatMap((g) => g.advantages)),
-    oldLogprobs: s.numIterations > 1 ? oldLogprobsOf(rollout, batch) : null,
-    epsilon: s.epsilon, epsilonHigh: s.epsilonHigh, beta: s.klMode === 'loss' ? s.beta : 0,
-    klEstimator: s.klEstimator, lossType: s.lossType, importanceSamplingLevel: s.importanceSamplingLevel, entropyCoef: s.entropyCoef,
-    maxCompletionLength: s.maxCompletionLength, temperature: s.temperature, measureKl: s.measureKl,
+    oldLogprobs: innerEpochs(s) > 1 ? oldLogprobsOf(rollout, batch) : null,
+    ...clipRange(s), beta: s.klMode === 'loss' ? s.beta : 0,
+    klEstimator: s.klEstimator, lossType: rloo ? 'dr_grpo' : s.lossType, importanceSamplingLevel: rloo ? 'token' : s.importanceSamplingLevel, entropyCoef: s.entropyCoef,
+    maxCompletionLength: rloo ? 1 : s.maxCompletionLength, temperature: s.temperature, measureKl: s.measureKl,
   };
 }
 

@@ -145,7 +145,7 @@ export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numT
     accuracy: pBar,
     entropy: m.entropy ?? NaN,
     // measured only where π_ref was evaluated (β > 0 in the loss, or measureKl): otherwise NaN, drawn as a gap, never a 0 that looks measured
-    kl: s.algorithm === 'grpo' && ((s.klMode === 'loss' && s.beta !== 0) || s.measureKl) ? (m.kl ?? NaN) : NaN,
+    kl: s.algorithm !== 'rft' && ((s.klMode === 'loss' && s.beta !== 0) || s.measureKl) ? (m.kl ?? NaN) : NaN,
     kl_exact: m.kl_exact ?? NaN,
     'clip_ratio/low_mean': m['clip_ratio/low_mean'] ?? 0,
     'clip_ratio/high_mean': m['clip_ratio/high_mean'] ?? 0,

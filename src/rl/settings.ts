@@ -22,7 +22,7 @@ interface Base {
   group: 'task' | 'rollout' | 'objective' | 'optimizer' | 'dapo' | 'run';
 }
 export interface NumberSetting extends Base { kind: 'number' | 'int'; min: number; max: number; step: number; default: number; log?: boolean }
-export interface EnumSetting extends Base { kind: 'enum'; options: readonly string[]; default: string }
+export interface EnumSetting extends Base { kind: 'enum'; options: readonly string[]; default: string; /** Old names still read (URLs and settings files saved before a rename): old → new. */ aliases?: Readonly<Record<string, string>> }
 export interface BoolSetting extends Base { kind: 'bool'; default: boolean }
 export type SettingSpec = NumberSetting | EnumSetting | BoolSetting;
 
@@ -33,11 +33,13 @@ export const SETTINGS = [
   { key: 'promptsPerStep', label: 'Prompts per step P', trl: 'per_device_train_batch_size / num_generations', group: 'rollout', kind: 'int', min: 1, max: 64, step: 1, default: 32, help: 'Prompts drawn per update; the batch has P·G answers. Fewer prompts make each step cheaper and noisier.' },
   { key: 'temperature', label: 'Sampling temperature τ', trl: 'temperature', group: 'rollout', kind: 'number', min: 0.1, max: 2, step: 0.05, default: 1, help: 'π(o_t) ∝ exp(z_t / τ). Higher τ explores more; the objective uses the same τ.' },
   { key: 'maxCompletionLength', label: 'Max response length', trl: 'max_completion_length', group: 'rollout', kind: 'int', min: 1, max: 20, step: 1, default: 8, help: 'Tokens a response may use (EOS included) before it is truncated. Also the constant divisor of dr_grpo.' },
-  { key: 'algorithm', label: 'Algorithm', group: 'objective', kind: 'enum', options: ['grpo', 'rft'], default: 'grpo', help: 'grpo: the clipped policy objective with group advantages; rft: rejection-sampling fine-tuning — cross-entropy on the verified answers only (the cheaper baseline).' },
-  { key: 'advantage', label: 'Advantage estimator', group: 'objective', kind: 'enum', options: ['grpo', 'dr_grpo', 'rloo', 'reinforce'], default: 'grpo', help: 'grpo: (r − mean)/(std + ε); dr_grpo: r − mean; rloo: r − mean of the other G − 1; reinforce: r − batch mean.' },
+  { key: 'algorithm', label: 'Algorithm', group: 'objective', kind: 'enum', options: ['grpo', 'rloo', 'rft'], default: 'grpo', help: 'grpo: the clipped policy objective with group advantages; rloo: the chapter\'s RLOO — REINFORCE on each answer\'s summed log-probability, L = −1/B Σ_i A_i Σ_t log π(o_i,t), with the leave-one-out baseline A_i = r_i − mean of the other G − 1 (no ratio, no clip, one update per batch); rft: rejection-sampling fine-tuning — cross-entropy on the verified answers only (the cheaper baseline).' },
+  { key: 'advantage', label: 'Advantage estimator', group: 'objective', kind: 'enum', options: ['grpo', 'dr_grpo', 'leave_one_out', 'reinforce'], aliases: { rloo: 'leave_one_out' }, default: 'grpo', help: 'grpo: (r − mean)/(std + ε); dr_grpo: r − mean; leave_one_out: the leave-one-out advantage r − mean of the other G − 1, inside this clipped objective (the chapter\'s RLOO is the algorithm rloo); reinforce: r − batch mean.' },
   { key: 'scaleRewards', label: 'Reward scaling', trl: 'scale_rewards', group: 'objective', kind: 'enum', options: ['group', 'batch', 'none'], default: 'group', help: 'Which std grpo divides by: the group\'s, the batch\'s, or none.' },
   { key: 'epsilon', label: 'Clip range ε', trl: 'epsilon', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.01, default: 0.2, help: '−min(ρA, clip(ρ, 1 − ε, 1 + ε_high)·A): the ratio may fall to 1 − ε before the gradient stops.' },
   { key: 'epsilonHigh', label: 'Upper clip ε_high', trl: 'epsilon_high', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.01, default: 0.2, help: 'Upper side of the clip, 1 + ε_high (DAPO\'s clip-higher uses 0.28 to keep exploring).' },
+  { key: 'gspoEpsilon', label: 'GSPO clip range ε (sequence)', trl: 'epsilon (with importance_sampling_level="sequence")', group: 'objective', kind: 'number', min: 0, max: 0.05, step: 1e-5, default: 3e-4, help: 'At the sequence ratio level (GSPO) the clip is clip(s, 1 − ε, 1 + ε_high) on s = exp(mean_t log ρ_t), which moves far less than a token ratio: GSPO\'s paper and TRL\'s docs use 3e-4 / 4e-4.' },
+  { key: 'gspoEpsilonHigh', label: 'GSPO upper clip ε_high (sequence)', trl: 'epsilon_high (with importance_sampling_level="sequence")', group: 'objective', kind: 'number', min: 0, max: 0.05, step: 1e-5, default: 4e-4, help: 'Upper side of GSPO\'s sequence-ratio clip, 1 + ε_high.' },
   { key: 'beta', label: 'KL coefficient β', trl: 'beta', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.005, default: 0, help: 'Loss + β·KL(π_θ ‖ π_ref): a leash to the frozen base model.' },
   { key: 'klEstimator', label: 'KL estimator', group: 'objective', kind: 'enum', options: ['k3', 'k1'], default: 'k3', help: 'Per token, d = log π_ref − log π_θ: k1 = −d, k3 = e^d − d − 1 (what GRPO uses).' },
   { key: 'klMode', label: 'KL placement', group: 'objective', kind: 'enum', options: ['loss', 'reward'], default: 'loss', help: 'loss: + β·KL in the objective (GRPO); reward: r − β·Σ_t k1 before the advantages (PPO-style).' },
@@ -85,6 +87,8 @@ export function parseSetting(spec: SettingSpec, raw: string): { ok: true; value:
   }
   if (spec.kind === 'enum') {
     if ((spec.options as readonly string[]).includes(raw)) return { ok: true, value: raw };
+    const renamed = spec.aliases && Object.hasOwn(spec.aliases, raw) ? spec.aliases[raw] : undefined;
+    if (renamed) return { ok: true, value: renamed };
     return { ok: false, error: `${spec.key} must be one of ${spec.options.join(', ')}, got "${raw.slice(0, 40)}"` };
   }
   const x = raw.trim() === '' ? NaN : Number(raw);

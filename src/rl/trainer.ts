@@ -28,7 +28,7 @@ import type { Task } from '../tasks/types.ts';
 import { groupAdvantages } from './advantages.ts';
 import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts';
 import { inspectAnswers, type GradientStepSize, type UpdateInspection } from './inspection.ts';
-import { maskTruncated, policyLossOf } from './lossSpec.ts';
+import { advantageOf, innerEpochs, maskTruncated, policyLossOf } from './lossSpec.ts';
 import { stepMetrics, type EvalMetrics, type StepMetrics } from './metrics.ts';
 import { evaluatePolicy } from './evaluation.ts';
 import { sampleGroups, taskDifficulty, type Rollout } from './rollout.ts';
@@ -187,7 +187,7 @@ export class GrpoTrainer {
       await this.computeAdvantages(rollout, packed, s); // KL-in-reward needs π_ref on every answer token, truncated ones too
       const batch = s.maskTruncated ? maskTruncated(packed, rollout) : packed;
       yield { kind: 'advantages', step, rollout, batch };
-      const before = o.inspect && s.algorithm === 'grpo' ? await inspectAnswers.before(this.backend, rollout, batch, s) : null;
+      const before = o.inspect && s.algorithm !== 'rft' ? await inspectAnswers.before(this.backend, rollout, batch, s) : null;
       const update = await this.update(rollout, batch, s);
       const inspection = o.inspect ? await inspectAnswers.after(this.backend, rollout, batch, s, before, o.gradientStep) : null;
       yield { kind: 'update', step, update, inspection };
@@ -238,7 +238,7 @@ export class GrpoTrainer {
     }
     const G = s.numGenerations;
     const rewards = rollout.groups.flatMap((g) => g.rewards);
-    const A = groupAdvantages(rewards, G, s.advantage, s.scaleRewards);
+    const A = groupAdvantages(rewards, G, advantageOf(s), s.scaleRewards);
     rollout.groups.forEach((g, p) => { g.advantages = Array.from(A.subarray(p * G, (p + 1) * G)); });
   }
 
@@ -262,12 +262,13 @@ export class GrpoTrainer {
     const epochs: Record<string, number>[] = [];
     let loss = 0, gradNorm = 0;
     // the µ inner epochs in one engine call (on WebGPU one submit and one readback)
-    const r = await this.backend.trainStep(batch, spec, adamw, { epochs: s.numIterations });
+    const mu = innerEpochs(s);
+    const r = await this.backend.trainStep(batch, spec, adamw, { epochs: mu });
     for (const e of (r.epochs ?? [r]).filter((x) => x.finite)) {
       epochs.push(e.metrics);
-      loss += e.loss / s.numIterations;
-      gradNorm += e.gradNorm / s.numIterations;
-      for (const [k, v] of Object.entries(e.metrics)) sums[k] = (sums[k] ?? 0) + v / s.numIterations;
+      loss += e.loss / mu;
+      gradNorm += e.gradNorm / mu;
+      for (const [k, v] of Object.entries(e.metrics)) sums[k] = (sums[k] ?? 0) + v / mu;
     }
     const finite = r.finite;
     const answers = rollout.groups.reduce((a, g) => a + g.tokens.length, 0);

@@ -24,11 +24,12 @@ function formulas(st: Settings): Record<ObjectiveId, { loss: string; adv: string
   const clipTex = col('clip', '1-\\varepsilon,\\, 1+\\varepsilon_{\\text{high}}');
   const std = `\\hat A_i = \\frac{r_i - \\bar r}{${col('adv', '\\sigma + \\epsilon')}}`;
   const bounds = `[${fmt(1 - st.epsilon)}, ${fmt(1 + st.epsilonHigh)}]`;
+  const gspoBounds = `[${fmt(1 - st.gspoEpsilon, 5)}, ${fmt(1 + st.gspoEpsilonHigh, 5)}]`;
   return {
     grpo: { loss: `-${col('norm', '\\tfrac{1}{B}\\sum_i \\tfrac{1}{|o_i|}')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: std, differs: ['1/(B·|oᵢ|): each answer\'s mean', 'divided by the group\'s σ', 'per token ρ', `per token, ${bounds}`] },
     dr_grpo: { loss: `-${col('norm', '\\tfrac{1}{B\\,L_{\\max}}\\sum_i')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: `\\hat A_i = ${col('adv', 'r_i - \\bar r')}`, differs: [`1/(B·L_max), L_max = ${st.maxCompletionLength}: a constant`, 'not divided', 'per token ρ', `per token, ${bounds}`] },
     dapo: { loss: `-${col('norm', '\\tfrac{1}{\\sum_i |o_i|}\\sum_i')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: std, differs: ['1/Σ|oᵢ|: the batch\'s token mean', 'divided by the group\'s σ', 'per token ρ', `per token, ${bounds}${st.epsilonHigh > st.epsilon ? ' (clip-higher)' : ' (clip-higher needs ε_high > ε)'}`] },
-    gspo: { loss: `-${col('norm', '\\tfrac{1}{B}\\sum_i')} ${surrogate('s_i', clipTex)}`, adv: `${std},\\quad ${col('ratio', 's_i = \\exp\\big(\\tfrac{1}{|o_i|}\\textstyle\\sum_t \\log \\rho_{i,t}\\big)')}`, differs: ['1/B: one term per answer', 'divided by the group\'s σ', 'per answer s: the geometric mean of its ρ', `per answer, ${bounds}`] },
+    gspo: { loss: `-${col('norm', '\\tfrac{1}{B}\\sum_i')} ${surrogate('s_i', clipTex)}`, adv: `${std},\\quad ${col('ratio', 's_i = \\exp\\big(\\tfrac{1}{|o_i|}\\textstyle\\sum_t \\log \\rho_{i,t}\\big)')}`, differs: ['1/B: one term per answer', 'divided by the group\'s σ', 'per answer s: the geometric mean of its ρ', `per answer, GSPO's own ${gspoBounds}`] },
   };
 }
 
@@ -43,6 +44,14 @@ function WrongPush({ o, g, p }: { o: ObjectiveOutcome; g: GroupView; p: number }
       long ({w.long.length} tok) {fmt(Math.abs(w.long.push) * 1e3)} total, {fmt(per(w.long) * 1e3)}/tok; short ({w.short.length} tok) {fmt(Math.abs(w.short.push) * 1e3)}, {fmt(per(w.short) * 1e3)}/tok: per token <strong>{fmt(per(w.long) / per(w.short), 2)}×</strong>
     </span>
   );
+}
+
+/** The group's total push of the objective and pull of the KL leash, apart (Σ over its answers of |·|). */
+function PushPull({ o, p, beta }: { o: ObjectiveOutcome; p: number; beta: number }) {
+  const push = o.answers[p].reduce((a, x) => a + Math.abs(x.push), 0);
+  const pull = o.answers[p].reduce((a, x) => a + Math.abs(x.pull), 0);
+  if (beta === 0) return <span data-testid="push-pull" data-pull={0}>push {fmt(push * 1e3)}; no leash in the loss (β = 0)</span>;
+  return <span data-testid="push-pull" data-pull={pull}>push {fmt(push * 1e3)}, pull {fmt(pull * 1e3)} (β = {beta})</span>;
 }
 
 function Numbers({ cmp, g, p }: { cmp: ObjectiveComparison; g: GroupView; p: number }) {
@@ -96,7 +105,7 @@ export function Compare({ ins }: { ins: InspectorState }) {
   return (
     <div className="compare" data-testid="compare">
       <h4>The same batch under four objectives</h4>
-      <p className="note">From the same weights, with this run's ε = {st.epsilon}, ε_high = {st.epsilonHigh}, β = {st.beta}, µ = {st.numIterations}, η = {st.learningRate}. Colours mark what differs, here and in the numbers below. {cmp.runObjective ? <>The run applies its own objective ({cmp.objectives.find((o) => o.id === cmp.runObjective)!.label}) next; the other three updates were undone.</> : <>The run's settings are none of the four ({st.algorithm === 'rft' ? 'RFT' : `${st.advantage} / ${st.lossType} / ${st.importanceSamplingLevel}`}); it applies its own update next.</>}</p>
+      <p className="note">From the same weights, with this run's ε = {st.epsilon}, ε_high = {st.epsilonHigh} (GSPO: its own {st.gspoEpsilon} / {st.gspoEpsilonHigh}), β = {st.beta}, µ = {st.numIterations}, η = {st.learningRate}. Colours mark what differs, here and in the numbers below. {cmp.runObjective ? <>The run applies its own objective ({cmp.objectives.find((o) => o.id === cmp.runObjective)!.label}) next; the other three updates were undone.</> : <>The run's settings are none of the four ({st.algorithm !== 'grpo' ? st.algorithm.toUpperCase() : `${st.advantage} / ${st.lossType} / ${st.importanceSamplingLevel}`}); it applies its own update next.</>}</p>
       <div className="compare-formulas">
         {cmp.objectives.map((o) => (
           <div key={o.id} className={`compare-formula${o.id === cmp.runObjective ? ' current' : ''}`} data-objective={o.id}>
@@ -112,6 +121,7 @@ export function Compare({ ins }: { ins: InspectorState }) {
           {DIFFERS.map(([k, label], r) => (
             <tr key={k}><td style={{ color: TERM[k], fontWeight: 600 }}>{label}</td>{cmp.objectives.map((o) => <td key={o.id}>{f[o.id].differs[r]}</td>)}</tr>
           ))}
+          <tr><td>KL leash's pull vs the objective's push (this group, ×10⁻³)</td>{cmp.objectives.map((o) => <td key={o.id} data-objective={o.id}><PushPull o={o} p={p} beta={st.klMode === 'loss' ? st.beta : 0} /></td>)}</tr>
           <tr><td>push on wrong answers (×10⁻³)</td>{cmp.objectives.map((o) => <td key={o.id} data-objective={o.id}><WrongPush o={o} g={g} p={p} /></td>)}</tr>
         </tbody>
       </table>

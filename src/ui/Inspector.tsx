@@ -11,6 +11,7 @@ import { PHASES, useLab, type GroupView, type InspectorState } from '../store/la
 import { ADVANTAGE_EPS, stdPopulation } from '../rl/advantages.ts';
 import { pushCounts, type AnswerInspection, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
+import { clipRange } from '../rl/lossSpec.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
 import { Compare } from './Compare.tsx';
@@ -127,7 +128,7 @@ function advantageTex(st: Settings, g: GroupView, all: number[]): [string, strin
     const sym = st.scaleRewards === 'batch' ? '\\sigma_{\\text{batch}}' : '\\sigma';
     return [`A_i = \\frac{r_i - \\bar r}{${sym} + ${EPS_TEX}}`, `\\bar r = ${n(m)},\\; ${sym} = ${n(s)}:\\quad A_1 = \\frac{${n(r[0])} - ${n(m)}}{${n(s)} + ${EPS_TEX}} = ${n(a1)}`];
   }
-  if (st.advantage === 'rloo') {
+  if (st.advantage === 'leave_one_out' || st.algorithm === 'rloo') {
     const others = (r.reduce((a, b) => a + b, 0) - r[0]) / (G - 1);
     return ['A_i = r_i - \\frac{1}{G-1}\\sum_{j \\ne i} r_j', `A_1 = ${n(r[0])} - ${n(others)} = ${n(a1)}`];
   }
@@ -243,6 +244,7 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
   const nUnits = sequence ? flat.length : flat.reduce((a, d) => a + d.ratioAfter.length, 0);
   const unit = sequence ? 'answers' : 'tokens';
   if (st.algorithm === 'rft') return <p>RFT trains by cross-entropy on the verified answers: no ratio, clip or KL enters its loss.</p>;
+  if (st.algorithm === 'rloo') return <p>RLOO is REINFORCE on the whole answer: each answer's summed log-probability is pushed by its leave-one-out advantage, with no ratio and no clip (one update per batch, so there is no π_old to clip against).</p>;
   return (
     <div>
       {!after && (
@@ -250,7 +252,7 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
           {sequence
             ? <>GSPO: one ratio per answer, <Tex tex={'s_i = \\exp\\big(\\tfrac{1}{|o_i|}\\sum_t \\log\\rho_t\\big)'} />, clipped as one unit in <Tex tex={'-\\min\\big(s_i A,\\ \\text{clip}(s_i, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} />,</>
             : <>Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /></>}{' '}
-          with ε = {st.epsilon}, ε_high = {st.epsilonHigh}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
+          with ε = {clipRange(st).epsilon}, ε_high = {clipRange(st).epsilonHigh}{sequence ? ' (GSPO\'s own range)' : ''}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
           {st.numIterations > 1 ? ` with µ = ${st.numIterations} the later epochs see the ratios move (shown after the update).` : ' with µ = 1 the clip never bites (the next phase shows how far one update moved each ratio).'}{' '}
           KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Click a token for its terms.
         </p>
