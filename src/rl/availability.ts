@@ -40,7 +40,7 @@ export function settingAvailability(key: SettingKey, s: Settings): Availability 
   if (key === 'rewardMode' && !hasSteps(s.task)) return off(`Task ${s.task} has no checkable steps (only ${STEP_TASKS.join(', ')} have running results to check), so this run uses outcome reward.`, 'outcome');
   if (key === 'processWeight' && effectiveRewardMode(s) !== 'process') return off('Used only when Reward is process.');
   if (s.algorithm === 'rft' && OBJECTIVE_KNOBS.includes(key)) return off(`RFT trains by cross-entropy on the verified answers: ${label(key)} does not enter its update.`);
-  if (s.algorithm === 'rloo' && RLOO_FIXED.includes(key)) return off(`RLOO is REINFORCE on the whole answer with the leave-one-out advantage, on-policy and unclipped: ${label(key)} does not enter its update.`);
+  if (s.algorithm === 'rloo' && RLOO_FIXED.includes(key)) return off(`RLOO is REINFORCE on the whole answer with the leave-one-out advantage, on-policy and unclipped: ${label(key)} does not enter its update.`, key === 'advantage' ? 'leave_one_out' : key === 'numIterations' ? 1 : undefined);
   if ((key === 'epsilon' || key === 'epsilonHigh') && s.importanceSamplingLevel === 'sequence') return off('At the sequence ratio level GSPO clips with its own range (GSPO clip range ε / ε_high below).');
   if ((key === 'gspoEpsilon' || key === 'gspoEpsilonHigh') && s.importanceSamplingLevel !== 'sequence') return off('Used only at the sequence ratio level (GSPO); token ratios clip with ε / ε_high.');
   if (key === 'scaleRewards' && s.advantage !== 'grpo') return off(`Used only by the grpo advantage estimator (${s.advantage} divides by no std).`);

@@ -88,8 +88,9 @@ function Why({ settingKey, reason }: { settingKey: string; reason: string | null
 
 function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' | 'int' }> }) {
   const lab = useSession();
-  const value = useLab((s) => (s.settings as unknown as Record<string, number>)[spec.key]);
-  const { reason } = useUnavailable(spec.key);
+  const stored = useLab((s) => (s.settings as unknown as Record<string, number>)[spec.key]);
+  const { reason, shown } = useUnavailable(spec.key);
+  const value = typeof shown === 'number' ? shown : stored; // the value in effect (RLOO runs µ = 1)
   const id = `ctl-${spec.key}`;
   const key = spec.key as keyof Settings;
   const wide = spec.kind === 'int' && spec.max - spec.min > 200;
@@ -146,11 +147,13 @@ function EnumControl({ spec }: { spec: Extract<SettingSpec, { kind: 'enum' }> })
 function BoolControl({ spec }: { spec: Extract<SettingSpec, { kind: 'bool' }> }) {
   const lab = useSession();
   const value = useLab((s) => (s.settings as unknown as Record<string, boolean>)[spec.key]);
+  const { reason } = useUnavailable(spec.key);
   const id = `ctl-${spec.key}`;
   return (
     <div className="control control-bool" data-testid={`control-${spec.key}`} {...tipHandlers}>
-      <input id={id} type="checkbox" checked={value} aria-describedby={`${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.checked as never)} />
+      <input id={id} type="checkbox" checked={value} disabled={reason !== null} aria-describedby={reason ? `${id}-why ${id}-tip` : `${id}-tip`} onChange={(e) => lab.setSetting(spec.key as keyof Settings, e.target.checked as never)} />
       <label htmlFor={id}>{spec.label}</label>
+      <Why settingKey={spec.key} reason={reason} />
       <Tooltip spec={spec} id={`${id}-tip`} />
     </div>
   );
