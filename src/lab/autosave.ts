@@ -18,6 +18,7 @@ import { RunStore } from '../persist/idb.ts';
 import { describeSavedRun, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
 import type { GrpoTrainer } from '../rl/trainer.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { engineErrorSentence } from './sentences.ts';
 import type { FaultNotice, LabState } from '../store/labStore.ts';
 
 /** Save after this many recorded steps (and on every pause). */
@@ -171,7 +172,7 @@ export class Autosave {
     try {
       record = { ...snap.record, ...snap.encode() };
     } catch (e) {
-      return this.host.fault('storage', `The run could not be prepared for saving (${(e as Error).message.slice(0, 100)}).`);
+      return this.host.fault('storage', `The run could not be prepared for saving (${engineErrorSentence(e, 100)}).`);
     }
     const r = await this.store.save(record);
     if (!r.ok) return this.host.fault('storage', r.error);

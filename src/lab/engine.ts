@@ -85,7 +85,7 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
     } catch (e) {
       notices.push(e instanceof WebGPUUnavailableError
         ? 'WebGPU is present but gave no usable GPU (blocked or unsupported), so the lab runs on the CPU reference: same math and features, slower.'
-        : `The WebGPU engine could not run a GRPO update here (${(e as Error).message.slice(0, 120)}), so the lab runs on the CPU reference: same math and features, slower.`);
+        : `The WebGPU engine could not run a GRPO update here (${engineErrorSentence(e, 120)}), so the lab runs on the CPU reference: same math and features, slower.`);
     }
   } else if (pref !== 'cpu') {
     notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower.');

@@ -13,7 +13,7 @@ export function rejectionSentence(step: number, applied: number, s: Settings): s
 
 /** The device was lost and the engine rebuilt from the last completed step. */
 export function deviceLostSentence(info: { reason: string; message: string }, completed: number, fellBack: string): string {
-  const why = info.message ? `${info.reason}: ${info.message.slice(0, 100)}` : info.reason;
+  const why = info.message ? `${info.reason}: ${clip(info.message, 100)}` : info.reason;
   return `The GPU device was lost (${why}). The engine was recreated and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
 }
 

@@ -81,7 +81,7 @@ export function MatchedTokensChart() {
     </ResponsiveContainer>
   ), [mine, theirs, bon, axis, Q, algorithm]);
   return (
-    <ChartCard id="tokens" title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, ${HELDOUT_PASS1}. Best-of-N on the base: N answers a question, held-out pass@N (sampled). Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
+    <ChartCard id="tokens" title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, ${HELDOUT_PASS1}. Best-of-N on the base: N answers a question, held-out pass@N (sampled) — it assumes a perfect verifier picks the right one, and counts no verification cost. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
       {body}
     </ChartCard>
   );
