@@ -58,13 +58,13 @@ describe('verify CLI', () => {
       expect(x).toMatchObject({ task: 'spec:times7', difficulty: 1, split: 'heldout' });
       expect(x.answer).toBe(String(Number(x.prompt.split('*')[0]) * 7));
     }
-    const lines = [JSON.stringify({ prompt: sampled[0].prompt, response: sampled[0].answer }), JSON.stringify({ prompt: '12*7=', response: '084' }), JSON.stringify({ prompt: '123*7=', response: '861' })];
+    const lines = [JSON.stringify({ prompt: sampled[0].prompt, response: sampled[0].answer }), JSON.stringify({ prompt: '12*7=', response: '084' }), JSON.stringify({ prompt: '1234*7=', response: '8638' })];
     const r = cli(['--task-file', 'public/tasks/times7.json'], lines.join('\n') + '\n');
     expect(r.code).toBe(1);
     const out = r.out.trim().split('\n').map((l) => JSON.parse(l));
     expect(out[0]).toMatchObject({ line: 1, task: 'spec:times7', correct: true, reward: 1, verifierVersion: 'spec:times7@1' });
     expect(out[1]).toMatchObject({ line: 2, correct: false, formatOk: false, reason: 'not an integer in canonical form (leading zero)' });
-    expect(out[2]).toEqual({ line: 3, error: 'line 3: task spec:times7: malformed prompt "123*7="; expected "{a}*7=" with the variables in their ranges' });
+    expect(out[2]).toEqual({ line: 3, error: 'line 3: task spec:times7: malformed prompt "1234*7="; expected "{a}*7=" with the variables in their ranges' });
     const bad = cli(['--task-file', 'package.json']);
     expect(bad.code).toBe(2);
     expect(bad.out).toBe('');

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../model/rng.ts';
 import { LanguageError, evaluate, parseExpression, typeOf, type Type, type Value } from './language.ts';
-import { validateSpec } from './spec.ts';
+import { INTERNAL_ERROR, validateSpec } from './spec.ts';
 import { taskFromSpec } from './task.ts';
 
 type Seg = string | number;
@@ -95,6 +95,7 @@ function check(spec: unknown, where: string, cases: Case[], mustRefuse = false):
     }
   } else {
     const problems = BAD_WORDS.filter((w) => r.error.includes(w));
+    if (r.error === INTERNAL_ERROR) problems.push('a check threw inside validateSpec');
     if (!/^(spec|name|title|prompt|answer|vars|levels|scratchpad|data)[^\s:]*: [^\n]{8,600}\.$/.test(r.error)) problems.push('not one sentence naming a field');
     if (/[<>]|&/.test(r.error) || r.error.includes('\n')) problems.push('markup or a newline');
     if (problems.length) expect(problems, `${where}: ${r.error}`).toEqual([]);

@@ -96,6 +96,9 @@ const sentence = (e: unknown) => (e instanceof Error ? e.message : 'is not valid
 /** The task id of a spec name: "spec:" + name. */
 export const specTaskId = (name: string) => `spec:${name}`;
 
+/** What validateSpec says if a check itself fails (a bug, never a verdict on the spec: the fuzz test makes sure it never appears). */
+export const INTERNAL_ERROR = 'spec: this spec could not be checked because of an internal error in the lab; please report it.';
+
 /** The one-way decoder: a normalized spec and its stats, or one sentence. Never throws. */
 export function validateSpec(json: unknown): SpecResult {
   try {
@@ -104,7 +107,7 @@ export function validateSpec(json: unknown): SpecResult {
     return { ok: true, spec: c.spec, stats };
   } catch (e) {
     if (e instanceof SpecError) return { ok: false, error: e.message };
-    return { ok: false, error: 'the spec could not be read: it is not a task spec this lab understands.' };
+    return { ok: false, error: INTERNAL_ERROR };
   }
 }
 
