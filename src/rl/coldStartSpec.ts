@@ -67,7 +67,10 @@ export interface ColdStartTaskResult {
 export async function coldStartTask(task: Task, backend: Backend, o: ColdStartTaskOptions = {}): Promise<ColdStartTaskResult> {
   if (task.id.startsWith('spec:')) registerTask(task); // the evaluation finds the task by id
   else if (getTask(task.id) !== task) throw new Error(`coldStartTask: task ${task.id} is not the registered one`);
-  const settings: Settings = { ...defaultSettings(), ...o.settings, task: task.id };
+  const base: Settings = { ...defaultSettings(), ...o.settings, task: task.id };
+  // the evaluation samples at least as long as the longest reference response (thinking form) and its EOS
+  const longest = Math.max(...samplePrompts(task, new Rng(1), taskDifficulty(base), 'train', 64).map((i) => task.referenceResponse(i.prompt, { think: true }).length + 1));
+  const settings: Settings = { ...base, maxCompletionLength: Math.min(20, Math.max(base.maxCompletionLength, longest)) };
   const target = o.targetPassRate ?? COLD_START_TARGET;
   const maxSteps = o.maxSteps ?? COLD_START_MAX_STEPS;
   const every = o.evalEvery ?? 10;
