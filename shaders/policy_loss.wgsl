@@ -57,7 +57,8 @@ struct Params {
 
 const WG: u32 = 64u;
 const NSTAT: u32 = 10u;
-// rowStats layout per row: 0 loss, 1 tokens, 2 clipLow, 3 clipHigh, 4 klSum, 5 entSum,
+// rowStats layout per row: 0 loss, 1 tokens, 2 clipLow, 3 clipHigh (tokens; at the sequence level
+// 1 if the answer's ratio is clipped, else 0: TRL counts each sequence once), 4 klSum, 5 entSum,
 // 6 ratioSum, 7 ratioMin, 8 ratioMax, 9 Σ_t m·log ρ (the row's log π_θ − log π_old: in the second
 // inner epoch, how far the first moved this answer; read back per row, not reduced into a metric)
 var<workgroup> red: array<array<f32, 10>, 64>;
@@ -163,6 +164,11 @@ fn policy_loss_rows(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
   if (lid == 0u) {
     for (var k = 0u; k < 9u; k++) { rowStats[b * NSTAT + k] = red[0][k]; }
     rowStats[b * NSTAT + 9u] = lr_sum;
+    if (P.sequence_level == 1u) {
+      // GSPO: each answer's one ratio counts once, as TRL logs it (not once per token)
+      rowStats[b * NSTAT + 2u] = select(0.0, 1.0, len > 0.0 && seq_ratio < lo && A < 0.0);
+      rowStats[b * NSTAT + 3u] = select(0.0, 1.0, len > 0.0 && seq_ratio > hi && A > 0.0);
+    }
   }
 }
 
@@ -184,12 +190,13 @@ fn policy_loss_reduce(@builtin(local_invocation_id) lid3: vec3<u32>) {
   if (lid == 0u) {
     let tokens = red[0][1];
     let denom = max(tokens, 1.0);
+    let clip_denom = select(denom, max(f32(P.B), 1.0), P.sequence_level == 1u); // per answer at the sequence level
     metrics[M_LOSS] = red[0][0];
     metrics[M_ENTROPY_SUM] = red[0][5];
     metrics[M_MASK_SUM] = tokens;
-    metrics[M_CLIP_LOW] = red[0][2] / denom;                              // clip_ratio/low_mean
-    metrics[M_CLIP_HIGH] = red[0][3] / denom;                             // clip_ratio/high_mean
-    metrics[M_CLIP_REGION] = (red[0][2] + red[0][3]) / denom;             // clip_ratio/region_mean
+    metrics[M_CLIP_LOW] = red[0][2] / clip_denom;                         // clip_ratio/low_mean
+    metrics[M_CLIP_HIGH] = red[0][3] / clip_denom;                        // clip_ratio/high_mean
+    metrics[M_CLIP_REGION] = (red[0][2] + red[0][3]) / clip_denom;        // clip_ratio/region_mean
     metrics[M_KL] = red[0][4] / denom;                                    // kl
     metrics[M_RATIO_MIN] = select(1.0, red[0][7], tokens > 0.0);          // ratio_min
     metrics[M_RATIO_MEAN] = select(1.0, red[0][6] / denom, tokens > 0.0); // ratio_mean

@@ -39,6 +39,18 @@ describe('policyObjective: hand cases', () => {
     expect(r.metrics.ratio_max).toBeCloseTo(1.5, 12);
   });
 
+  it('at the sequence level (GSPO) the clip shares count each answer once, over all B answers, as TRL logs them', () => {
+    // row 0: 4 tokens, s = 1.5 with A > 0 (clipped high); row 1: 1 token, s = 0.5 with A < 0 (clipped low);
+    // row 2: 2 tokens, s = 1.05 (inside); row 3: no tokens (masked): counted in B, never clipped
+    const T = 4;
+    const lp = (x: number, n: number) => [...Array(n).fill(Math.log(x)), ...Array(T - n).fill(0)];
+    const mask = [1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0];
+    const r = policyObjective(input({ B: 4, T, mask, logprobs: [...lp(1.5, 4), ...lp(0.5, 1), ...lp(1.05, 2), ...lp(1, 0)], oldLogprobs: new Float64Array(16), advantages: [1, -1, 1, 1] }), { ...S, importanceSamplingLevel: 'sequence' });
+    expect(r.metrics['clip_ratio/high_mean']).toBe(1 / 4); // token-weighted it was 4/7
+    expect(r.metrics['clip_ratio/low_mean']).toBe(1 / 4); // token-weighted 1/7
+    expect(r.metrics['clip_ratio/region_mean']).toBe(2 / 4);
+  });
+
   it('clip-higher: ε_high widens only the upper side', () => {
     const r = policyObjective(input({ B: 1, T: 1, logprobs: [Math.log(1.25)], oldLogprobs: [0], advantages: [1] }), { ...S, epsilonHigh: 0.28 });
     expect(r.gradLogprob[0]).toBeCloseTo(-1.25, 12);

@@ -26,7 +26,8 @@
  * Returned: the loss, dL/dlogp and dL/dH per position (the model's backward turns them into
  * logits gradients), and TRL-named metrics: clip_ratio/low_mean (r < 1 − ε with A < 0),
  * clip_ratio/high_mean (r > 1 + ε_high with A > 0), clip_ratio/region_mean (either), kl,
- * ratio_min/mean/max, entropy — each a masked mean over response tokens.
+ * ratio_min/mean/max, entropy — each a masked mean over response tokens, except the clip shares at
+ * the sequence level (GSPO): the share of the B answers whose one ratio is clipped, as TRL logs them.
  */
 import type { PolicyLossSettings } from './backend.ts';
 
@@ -115,6 +116,7 @@ export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings
 
   let loss = 0;
   let tokens = 0, clipLow = 0, clipHigh = 0, klSum = 0, entSum = 0;
+  let seqClipLow = 0, seqClipHigh = 0; // GSPO: answers whose one ratio is clipped (TRL counts each sequence once)
   let ratioMin = Infinity, ratioMax = -Infinity, ratioSum = 0;
 
   for (let b = 0; b < B; b++) {
@@ -130,6 +132,8 @@ export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings
     // GSPO: one ratio for the whole response, the geometric mean of its token ratios.
     const seqRatio = Math.exp(logRatioSum / len);
     const seqActive = seqRatio * A <= Math.min(Math.max(seqRatio, lo), hi) * A;
+    if (seqRatio < lo && A < 0) seqClipLow++;
+    if (seqRatio > hi && A > 0) seqClipHigh++;
     let seqWeight = 0;
     if (terms) {
       terms.seqRatio[b] = seqRatio;
@@ -193,15 +197,17 @@ export function policyObjective(inp: PolicyObjectiveInput, s: PolicyLossSettings
     }
   }
   const denom = Math.max(tokens, 1);
+  // clip shares: per token, or per answer at the sequence level (over all B answers, as TRL's x.mean())
+  const [low, high, clipDenom] = s.importanceSamplingLevel === 'sequence' ? [seqClipLow, seqClipHigh, Math.max(B, 1)] : [clipLow, clipHigh, denom];
   return {
     loss,
     gradLogprob,
     gradEntropy,
     terms,
     metrics: {
-      'clip_ratio/low_mean': clipLow / denom,
-      'clip_ratio/high_mean': clipHigh / denom,
-      'clip_ratio/region_mean': (clipLow + clipHigh) / denom,
+      'clip_ratio/low_mean': low / clipDenom,
+      'clip_ratio/high_mean': high / clipDenom,
+      'clip_ratio/region_mean': (low + high) / clipDenom,
       kl: klSum / denom,
       ratio_min: tokens ? ratioMin : 1,
       ratio_mean: tokens ? ratioSum / denom : 1,
