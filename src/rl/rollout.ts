@@ -5,11 +5,11 @@
  * hacking by a weak verifier shows.
  */
 import type { Backend, SampleResult } from '../model/backend.ts';
-import type { Rng } from '../model/rng.ts';
+import { Rng } from '../model/rng.ts';
 import { decode, encodePrompt } from '../tasks/tokenizer.ts';
 import { getTask, getWeakVerifier } from '../tasks/registry.ts';
 import { samplePrompts } from '../tasks/split.ts';
-import type { Verdict } from '../tasks/types.ts';
+import type { Task, Verdict } from '../tasks/types.ts';
 import type { Settings } from './settings.ts';
 import { effectiveRewardMode, mixProcessReward, stepFraction } from './processReward.ts';
 
@@ -60,6 +60,20 @@ export function maxNewTokens(backend: Backend, promptTokens: number, s: Settings
 }
 
 /**
+ * A fixed pool of `n` distinct training prompts (seeded by the run's seed): the training pool a
+ * run with trainPool > 0 draws every step's prompts from (with replacement). Fewer when the
+ * task's training split has fewer distinct prompts.
+ */
+export function trainingPool(task: Task, difficulty: number, seed: number, n: number): string[] {
+  const rng = new Rng((seed ^ 0x9e11) >>> 0);
+  const seen = new Set<string>();
+  for (let tries = 0; seen.size < n && tries < 20 * n + 200; tries++) {
+    for (const inst of samplePrompts(task, rng, difficulty, 'train', 1)) seen.add(inst.prompt);
+  }
+  return [...seen];
+}
+
+/**
  * Sample G answers for P training prompts and verify them. Dynamic sampling (DAPO) keeps only
  * groups that teach (GRPO: rewards differ; RFT: a verified answer) and samples more prompts, up to
  * maxResample rollouts (at least 2: the last rollout fills the batch whatever it holds).
@@ -74,10 +88,13 @@ export async function sampleGroups(backend: Backend, s: Settings, promptRng: Rng
   const groups: Group[] = [];
   let promptsDrawn = 0, rollouts = 0, tokensGenerated = 0, rolloutMs = 0, verifyMs = 0;
   const attempts = s.dynamicSampling ? s.maxResample : 1;
+  const pool = s.trainPool > 0 ? trainingPool(task, difficulty, s.seed, s.trainPool) : null;
 
   for (let attempt = 0; attempt < attempts && groups.length < s.promptsPerStep; attempt++) {
     const need = s.promptsPerStep - groups.length;
-    const prompts = samplePrompts(task, promptRng, difficulty, 'train', need).map((i) => i.prompt);
+    const prompts = s.trainPool > 0
+      ? Array.from({ length: need }, () => pool![promptRng.int(pool!.length)])
+      : samplePrompts(task, promptRng, difficulty, 'train', need).map((i) => i.prompt);
     promptsDrawn += prompts.length;
     const promptTokens = prompts.map(encodePrompt);
     const longest = Math.max(...promptTokens.map((p) => p.length));

@@ -28,6 +28,7 @@ export type SettingSpec = NumberSetting | EnumSetting | BoolSetting;
 
 export const SETTINGS = [
   { key: 'task', label: 'Task', group: 'task', kind: 'enum', options: TASKS.map((t) => t.id), default: 'reverse', help: 'Which verifiable problem the policy learns; the verifier re-derives the answer from the prompt text.' },
+  { key: 'trainPool', label: 'Training pool', group: 'task', kind: 'int', min: 0, max: 2000, step: 1, default: 0, help: 'How many distinct training prompts every step draws from (0: the whole training split, fresh prompts every step). A small pool can be memorised: training reward climbs while held-out accuracy does not.' },
   { key: 'difficulty', label: 'Difficulty', group: 'task', kind: 'int', min: 1, max: 4, step: 1, default: 2, help: 'Size of the instances (digits, letters). Tasks clamp it to their own levels.' },
   { key: 'numGenerations', label: 'Group size G', trl: 'num_generations', group: 'rollout', kind: 'int', min: 2, max: 32, step: 1, default: 8, help: 'Answers sampled per prompt. A group teaches only if it is mixed: P(mixed) = 1 − p^G − (1 − p)^G.' },
   { key: 'promptsPerStep', label: 'Prompts per step P', trl: 'per_device_train_batch_size / num_generations', group: 'rollout', kind: 'int', min: 1, max: 64, step: 1, default: 32, help: 'Prompts drawn per update; the batch has P·G answers. Fewer prompts make each step cheaper and noisier.' },
