@@ -32,10 +32,12 @@ describe('TRL GRPOConfig snippet', () => {
     console.log(`snippet reward_fn agrees with the strict verifiers on ${checked} cases over ${byTask.size} tasks`);
   });
 
-  it('maps Dr. GRPO\'s advantage to scale_rewards=False, the warm-up to warmup_steps, and says how the std differs from TRL\'s', () => {
-    const dr = grpoConfigSnippet({ ...defaultSettings(), advantage: 'dr_grpo', lossType: 'dr_grpo', scaleRewards: 'group', warmupSteps: 7 });
-    expect(dr).toContain('    scale_rewards=False,');
-    expect(dr).toContain('    warmup_steps=7,');
+  it('maps Dr. GRPO\'s advantage to scale_rewards "none", the warm-up to warmup_steps (× µ: TRL counts optimizer steps), the entropy bonus to entropy_coef, and says how the std differs from TRL\'s', () => {
+    const dr = grpoConfigSnippet({ ...defaultSettings(), advantage: 'dr_grpo', lossType: 'dr_grpo', scaleRewards: 'group', warmupSteps: 7, numIterations: 2, entropyCoef: 0.01 });
+    expect(dr).toContain('    scale_rewards="none",');
+    expect(dr).toContain('    warmup_steps=14,');
+    expect(dr).toContain('    entropy_coef=0.01,');
+    expect(dr).not.toMatch(/^#\s+Entropy bonus/m);
     expect(dr).not.toMatch(/^#\s+Warm-up steps:/m); // mapped, so not listed as unmapped
     expect(grpoConfigSnippet({ ...defaultSettings(), scaleRewards: 'group' })).toContain('    scale_rewards="group",');
     expect(grpoConfigSnippet({ ...defaultSettings(), numGenerations: 8 })).toContain("at G = 8 the lab's |A| is 1.069× TRL's");
