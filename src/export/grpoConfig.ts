@@ -36,6 +36,7 @@ export const py = (v: unknown): string => (typeof v === 'boolean' ? (v ? 'True' 
 const ELSEWHERE: Record<string, string> = {
   task: 'the dataset (data/train.jsonl, data/heldout.jsonl) and reward.py',
   difficulty: 'the dataset: prompts drawn at this difficulty',
+  trainPool: 'the dataset: data/train.jsonl is the pool (0: drawn from the whole training split)',
   algorithm: 'GRPOTrainer runs the clipped objective',
   advantage: 'scale_rewards (grpo: the group std; dr_grpo: none)',
   klEstimator: 'TRL\'s KL penalty is k3',

@@ -85,8 +85,8 @@ ${o.mapping.differences.slice(1).map((d) => `- ${d[0].toUpperCase()}${d.slice(1)
   prompt (TRL tokenizes prompts without adding special tokens). The data files hold the bare prompts.
 - **Held-out evaluation.** The lab measures greedy accuracy; TRL's \`eval_reward\` is the mean reward of
   sampled answers (at τ) on \`data/heldout.jsonl\` — the same prompts as the lab's held-out set.
-- **Prompts.** The lab draws fresh training prompts every step; here ${o.trainSize.toLocaleString('en-US')} are drawn once from the
-  same training split (held-out: ${o.heldoutSize}), and TRL shuffles them.
+- **Prompts.** Without a training pool the lab draws fresh training prompts every step; here
+  ${o.trainSize.toLocaleString('en-US')} are drawn once from the same training split (held-out: ${o.heldoutSize}), and TRL shuffles them.
 ${o.maxCompletionCapped ? `- **Answer length.** max_completion_length is ${o.maxCompletionCapped.exported}, not the lab's ${o.maxCompletionCapped.lab}: the longest prompt plus the answer must fit the model's positions (the lab stops one token later).\n` : ''}
 Lab settings without a GRPOConfig field, and where they went:
 

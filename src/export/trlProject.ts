@@ -19,7 +19,7 @@ import { Rng } from '../model/rng.ts';
 import { heldoutPrompts } from '../rl/evaluation.ts';
 import { innerEpochs } from '../rl/lossSpec.ts';
 import { effectiveRewardMode } from '../rl/processReward.ts';
-import { taskDifficulty } from '../rl/rollout.ts';
+import { taskDifficulty, trainingPool } from '../rl/rollout.ts';
 import type { Settings } from '../rl/settings.ts';
 import { getTask } from '../tasks/registry.ts';
 import { compileSpec } from '../tasks/spec/spec.ts';
@@ -70,9 +70,14 @@ export const DEFAULT_EXPORT_STEPS = 200;
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
-/** The training and held-out prompts with their reference answers, from the lab's disjoint split. */
-export function exportPrompts(task: Task, difficulty: number, seed: number, trainSize: number, heldoutSize: number): { train: { prompt: string; answer: string }[]; heldout: { prompt: string; answer: string }[] } {
-  const train = samplePrompts(task, new Rng((seed ^ 0x7a11e) >>> 0), difficulty, 'train', trainSize).map((i) => ({ prompt: i.prompt, answer: i.answer }));
+/**
+ * The training and held-out prompts with their reference answers, from the lab's disjoint split.
+ * With a training pool (trainPool > 0) the training file is that pool, the run's very prompts.
+ */
+export function exportPrompts(task: Task, difficulty: number, seed: number, trainSize: number, heldoutSize: number, trainPool = 0): { train: { prompt: string; answer: string }[]; heldout: { prompt: string; answer: string }[] } {
+  const train = trainPool > 0
+    ? trainingPool(task, difficulty, seed, trainPool).map((prompt) => ({ prompt, answer: task.solve(prompt) }))
+    : samplePrompts(task, new Rng((seed ^ 0x7a11e) >>> 0), difficulty, 'train', trainSize).map((i) => ({ prompt: i.prompt, answer: i.answer }));
   // the lab's own held-out set (evaluation.ts) is the first evalSize of these
   const heldout = heldoutPrompts(task, difficulty, heldoutSize, seed).map((prompt) => ({ prompt, answer: task.solve(prompt) }));
   return { train, heldout };
@@ -101,7 +106,7 @@ export function exportTrlProject(input: TrlExportInput): ExportFile[] {
   const heldoutSize = input.heldoutSize ?? DEFAULT_HELDOUT_SIZE;
   const steps = input.steps ?? DEFAULT_EXPORT_STEPS;
   const mu = innerEpochs(s);
-  const { train, heldout } = exportPrompts(task, difficulty, s.seed, trainSize, heldoutSize);
+  const { train, heldout } = exportPrompts(task, difficulty, s.seed, trainSize, heldoutSize, s.trainPool);
   const longestPrompt = Math.max(...[...train, ...heldout].map((r) => encodePrompt(r.prompt).length));
   const room = input.config.seqLen - longestPrompt;
   if (room < 1) throw new Error(`the task's longest prompt takes ${longestPrompt} of the model's ${input.config.seqLen} positions: no room for an answer`);
@@ -150,7 +155,7 @@ export function exportTrlProject(input: TrlExportInput): ExportFile[] {
     path: 'README.md',
     text: readmeMd({
       task: task.id, title: task.title, difficulty, source: input.source ?? 'the lab', params: layout.numParams,
-      shape: `D = ${D}, L = ${L}, H = ${H}, T = ${T}, V = ${V}`, trainSize, heldoutSize, steps, mu, mapping,
+      shape: `D = ${D}, L = ${L}, H = ${H}, T = ${T}, V = ${V}`, trainSize: train.length, heldoutSize, steps, mu, mapping,
       maxCompletionCapped: maxCompletion < s.maxCompletionLength ? { lab: s.maxCompletionLength, exported: maxCompletion } : null,
       files: ['README.md', ...files.map((f) => f.path)],
     }),

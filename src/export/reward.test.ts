@@ -1,0 +1,156 @@
+/**
+ * The exported reward.py, run by python3, against the lab's strict verifiers: every task's
+ * adversarial set (data/adversarial/*.jsonl) and 10,000 generated answers per task (correct ones,
+ * with and without a scratchpad; wrong ones; malformed ones; random strings of the vocabulary and
+ * beyond), with exact agreement on the reward. The tasks with scratchpad steps run a second time
+ * under process reward and DAPO's overlong penalty. A custom task (a spec from public/tasks/) too.
+ * One python process per task, the cases through stdin and the rewards through stdout.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../model/rng.ts';
+import { mixProcessReward, stepFraction } from '../rl/processReward.ts';
+import { overlongPenalty } from '../rl/rollout.ts';
+import { ADVERSARIAL_FILES, parseAdversarialJsonl } from '../tasks/adversarial.ts';
+import { TASKS } from '../tasks/registry.ts';
+import { parseSpecText } from '../tasks/spec/index.ts';
+import { compileSpec } from '../tasks/spec/spec.ts';
+import { registerSpec } from '../tasks/spec/task.ts';
+import { samplePrompts } from '../tasks/split.ts';
+import { CHARS } from '../tasks/tokenizer.ts';
+import type { Task } from '../tasks/types.ts';
+import { rewardPy, type RewardOptions } from './rewardPy.ts';
+
+const GENERATED = 10_000;
+const FORMAT_REWARD = 0.2;
+const adversarial = ADVERSARIAL_FILES.flatMap((f) => parseAdversarialJsonl(readFileSync(f, 'utf8'), f));
+
+/** A wrong-ish variant of a correct answer: one character changed, added, dropped or the answer doubled. */
+function mutate(rng: Rng, a: string): string {
+  const pool = '0123456789abcdefghijklmnopqrstuvwxyz+-*/() ';
+  const i = rng.int(a.length + 1);
+  switch (rng.int(6)) {
+    case 0: return a.slice(0, i) + pool[rng.int(pool.length)] + a.slice(i + 1);
+    case 1: return a.slice(0, i) + pool[rng.int(pool.length)] + a.slice(i);
+    case 2: return a.slice(0, Math.max(0, i - 1)) + a.slice(i);
+    case 3: return /^-?[0-9]+$/.test(a) ? String(Number(a) + (rng.next() < 0.5 ? 1 : -1)) : a.split('').reverse().join('');
+    case 4: return `${a} ${a}`;
+    default: return a.toUpperCase();
+  }
+}
+
+/** n responses to prompts of the task: a mix of correct, wrong, malformed and random ones. */
+function generatedCases(task: Task, n: number, seed: number): { prompt: string; completion: string }[] {
+  const rng = new Rng(seed);
+  const prompts = task.difficulties.flatMap((d) => samplePrompts(task, rng, d, 'train', 60).map((i) => i.prompt));
+  const vocab = CHARS + '|';
+  const junk = ['٣', 'é', '<eos>', '\t', '\n', '０', '😀', '\ud800', 'A', '.', '\u00a0'];
+  const refs = new Map(prompts.map((p) => [p, { right: task.referenceResponse(p), think: task.referenceResponse(p, { think: true }) }]));
+  const out: { prompt: string; completion: string }[] = [];
+  for (let k = 0; k < n; k++) {
+    const prompt = prompts[rng.int(prompts.length)];
+    const { right, think } = refs.get(prompt)!;
+    const pad = () => ' '.repeat(rng.int(3));
+    let c: string;
+    switch (k % 10) {
+      case 0: c = right; break;
+      case 1: c = pad() + think + pad(); break;
+      case 2: c = `${mutate(rng, think.split('|')[0])}|${pad()}${right}${pad()}`; break; // wrong steps, right answer
+      case 3: c = mutate(rng, right); break;
+      case 4: c = `${mutate(rng, right)}|${mutate(rng, right)}`; break;
+      case 5: c = [right, '|', right, '|', right].slice(0, 1 + rng.int(5)).join(''); break;
+      case 6: c = right + junk[rng.int(junk.length)] + (rng.next() < 0.5 ? '' : right); break;
+      case 7: c = rng.next() < 0.5 ? `0${right}` : rng.next() < 0.5 ? `+${right}` : right.repeat(2 + rng.int(40)); break;
+      default: c = Array.from({ length: rng.int(k % 10 === 8 ? 8 : 40) }, () => vocab[rng.int(vocab.length)]).join('');
+    }
+    out.push({ prompt, completion: c });
+  }
+  return out;
+}
+
+/** The lab's reward for one response (rollout.ts's order: the verdict, process credit, then the overlong penalty). */
+function labReward(task: Task, prompt: string, completion: string, o: RewardOptions, nTokens: number): number {
+  let r = task.verify(prompt, completion, { unparseable: 0, wrong: o.formatReward, correct: 1 }).reward;
+  if (o.processWeight != null) r = mixProcessReward(r, stepFraction(task, prompt, completion), o.processWeight);
+  if (o.overlong) r += overlongPenalty(nTokens, o.overlong[0], o.overlong[1]);
+  return r;
+}
+
+function pythonRewards(o: RewardOptions, rows: { prompt: string; completion: string; answer?: string; completion_ids?: number[] }[], code = rewardPy(o)): number[] {
+  const out = execFileSync('python3', ['-c', code], { input: rows.map((r) => JSON.stringify(r)).join('\n'), encoding: 'utf8', maxBuffer: 1 << 26 });
+  return out.trim().split('\n').map(Number);
+}
+
+/** The disagreements of reward.py (or `code`) with the lab on the task's adversarial set and generated answers. */
+const tally = { correct: 0, wrong: 0, unparseable: 0 };
+
+function disagreements(task: Task, o: RewardOptions, withAnswer = false, code?: string): { bad: string[]; adversarial: number; generated: number } {
+  const adv = adversarial.filter((c) => c.task === task.id).map((c) => ({ prompt: c.prompt, completion: c.response }));
+  const gen = generatedCases(task, GENERATED, 0xe4 + task.id.length);
+  const answers = new Map<string, string>();
+  const answerOf = (p: string) => answers.get(p) ?? answers.set(p, task.solve(p)).get(p)!;
+  const rows = [...adv, ...gen].map((r, i) => ({ ...r, ...(withAnswer ? { answer: answerOf(r.prompt) } : {}), completion_ids: Array.from({ length: 1 + (i % 12) }, () => 5) }));
+  const paid = pythonRewards(o, rows, code);
+  expect(paid.length).toBe(rows.length);
+  const bad = rows.flatMap((r, i) => {
+    const lab = labReward(task, r.prompt, r.completion, o, r.completion_ids.length);
+    tally[lab === 1 ? 'correct' : lab === 0 ? 'unparseable' : 'wrong']++;
+    return paid[i] === lab ? [] : [`${task.id} ${JSON.stringify(r.prompt)} ${JSON.stringify(r.completion.slice(0, 40))}: lab ${lab}, reward.py ${paid[i]}`];
+  });
+  return { bad, adversarial: adv.length, generated: gen.length };
+}
+
+function agreement(task: Task, o: RewardOptions, withAnswer = false): { adversarial: number; generated: number } {
+  const r = disagreements(task, o, withAnswer);
+  expect(r.bad.slice(0, 5)).toEqual([]);
+  return r;
+}
+
+describe('reward.py pays what the lab pays', () => {
+  it('on every built-in task: its adversarial set and 10,000 generated answers each (python3)', () => {
+    const counts: string[] = [];
+    let total = 0;
+    for (const task of TASKS) {
+      const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD });
+      counts.push(`${task.id} ${n.adversarial}+${n.generated}`);
+      total += n.adversarial + n.generated;
+    }
+    expect(counts.filter((c) => c.startsWith('countdown'))[0]).toMatch(/countdown [1-9][0-9]+\+/);
+    console.log(`reward.py agrees with the lab on ${total} responses (adversarial + generated): ${counts.join(', ')}; lab verdicts ${JSON.stringify(tally)}`);
+  });
+
+  it('under process reward and the overlong penalty, on the tasks with scratchpad steps', () => {
+    const steps = TASKS.filter((t) => t.processReward);
+    expect(steps.map((t) => t.id).sort()).toEqual(['chain', 'digitsum', 'modsum']);
+    let total = 0;
+    for (const task of steps) {
+      const n = agreement(task, { task: task.id, formatReward: 0.1, processWeight: 0.3, overlong: [8, 3] });
+      total += n.adversarial + n.generated;
+    }
+    console.log(`reward.py with process reward (w = 0.3) and the overlong penalty agrees on ${total} responses`);
+  });
+
+  it('on a custom task (a spec from public/tasks/), graded from the answer column', () => {
+    for (const file of ['public/tasks/times7.json', 'public/tasks/vowels.json', 'public/tasks/reverse.json']) {
+      const r = parseSpecText(readFileSync(file, 'utf8'));
+      if (!r.ok) throw new Error(r.error);
+      const task = registerSpec(r.spec);
+      const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: compileSpec(r.spec).answerKind }, true);
+      console.log(`reward.py agrees with the lab on ${n.generated} answers to ${task.id} (${compileSpec(r.spec).answerKind})`);
+    }
+  });
+
+  it('can fail: a reward.py that takes leading zeros for well-formed, or grades after the last of several separators, disagrees', () => {
+    const o = { task: 'add', formatReward: FORMAT_REWARD };
+    const code = rewardPy(o);
+    const breaks = [
+      code.replace('r"0|-?[1-9][0-9]*" if negative', 'r"-?[0-9]+" if negative'),
+      code.replace('if response.count("|") > 1:', 'if False:').replace('response.split("|", 1)[1]', 'response.rsplit("|", 1)[1]'),
+    ];
+    for (const broken of breaks) {
+      expect(broken).not.toBe(code);
+      expect(disagreements(TASKS[0], o, false, broken).bad.length).toBeGreaterThan(0);
+    }
+  });
+});
