@@ -1,9 +1,11 @@
 /** npm run export: writes the project for a built-in task (from its shipped base) and for a custom task file; refuses bad flags in one sentence. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodeCheckpoint, encodeCheckpoint } from '../src/model/checkpoint.ts';
+import { defaultSettings } from '../src/rl/settings.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'export-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -36,6 +38,19 @@ describe('npm run export', () => {
     expect(summary.source).toMatch(/fresh initialisation/);
     expect(summary.files).toContain('task_spec.json');
     expect(readFileSync(join(out, 'reward.py'), 'utf8')).toContain('SPEC_KIND = "int"');
+  });
+
+  it('--from a saved run brings the run\'s own settings (flags override them)', () => {
+    const base = decodeCheckpoint(new Uint8Array(readFileSync('public/checkpoints/add-d2.ckpt')));
+    const ckpt = join(tmp, 'run.ckpt');
+    writeFileSync(ckpt, encodeCheckpoint({ config: base.config, weights: base.weights, metadata: { trainedBy: 'grpo', settings: { ...defaultSettings(), task: 'add', numGenerations: 6, temperature: 0.7 } } }));
+    const out = join(tmp, 'run');
+    const r = cli('--out', out, '--from', ckpt, '--temperature', '0.9', '--train-size', '10', '--heldout-size', '5', '--parity', '0');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ task: 'add', source: ckpt });
+    const train = readFileSync(join(out, 'train_grpo.py'), 'utf8');
+    expect(train).toContain('    num_generations=6,');
+    expect(train).toContain('    temperature=0.9,');
   });
 
   it('refuses an unknown flag, a bad value and a missing --out in one sentence, exit 2', () => {
