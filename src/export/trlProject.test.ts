@@ -18,6 +18,7 @@ import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { gpt2Tensors, labWeightsFromGpt2 } from './hfModel.ts';
 import { readF32, readSafetensors, SafetensorsError, writeSafetensors } from './safetensors.ts';
 import { exportTrlProject, type ExportFile } from './trlProject.ts';
+import { crc32, zipFiles } from './zip.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'trl-export-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -132,6 +133,18 @@ describe('TRL export: the policy as a Hugging Face GPT-2', () => {
       expect(JSON.parse((e as { stdout: string }).stdout).ok).toBe(false);
     }
     expect(failed).toBe(true);
+  });
+
+  it('zips into one archive that Python\'s zipfile reads back byte for byte (CRCs checked)', () => {
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+    const zip = join(tmp, 'project.zip');
+    writeFileSync(zip, zipFiles(files, 'rlvr-add-trl/'));
+    const listing = JSON.parse(execFileSync('python3', ['-c', 'import hashlib, json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(json.dumps({i.filename: hashlib.sha256(z.read(i)).hexdigest() for i in z.infolist()}))', zip], { encoding: 'utf8' }));
+    const sha = (b: Uint8Array) => execFileSync('python3', ['-c', 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())'], { input: b, encoding: 'utf8' }).trim();
+    expect(Object.keys(listing)).toEqual(files.map((f) => `rlvr-add-trl/${f.path}`));
+    const st = file(files, 'model.safetensors').bytes!;
+    expect(listing['rlvr-add-trl/model.safetensors']).toBe(sha(st));
+    expect(listing['rlvr-add-trl/reward.py']).toBe(sha(new TextEncoder().encode(file(files, 'reward.py').text!)));
   });
 
   it('the prompts are the lab\'s split: disjoint, held-out first lines = the lab\'s held-out set, answers = the task\'s', async () => {
