@@ -3,9 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { decodeCheckpoint, encodeCheckpoint } from '../src/model/checkpoint.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
+import { parseExportArgs } from './export.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'export-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,10 +55,23 @@ describe('npm run export', () => {
   });
 
   it('refuses an unknown flag, a bad value and a missing --out in one sentence, exit 2', () => {
-    for (const args of [['--out', join(tmp, 'x'), '--bogus', '1'], ['--out', join(tmp, 'x'), '--numGenerations', '99'], ['--task', 'add']]) {
-      const r = cli(...args);
-      expect(r.status).toBe(2);
-      expect(r.stderr.split('\n')[0]).toMatch(/unknown flag --bogus|numGenerations must be between|--out DIR is required/);
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => { throw new Error(`exit ${code}`); });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      for (const [args, sentence] of [
+        [['--out', 'x', '--bogus', '1'], /^unknown flag --bogus$/],
+        [['--out', 'x', '--numGenerations', '99'], /^numGenerations must be between 2 and 32, got 99$/],
+        [['--task', 'add'], /^--out DIR is required$/],
+        [['--out', 'x', '--train-size', '0'], /^--train-size must be a whole number ≥ 1/],
+        [['--out', 'x', '--task-file', 'no/such.json'], /^cannot read the task file/],
+      ] as [string[], RegExp][]) {
+        err.mockClear();
+        expect(() => parseExportArgs(args)).toThrow('exit 2');
+        expect(String(err.mock.calls[0][0]).split('\n')[0]).toMatch(sentence);
+      }
+    } finally {
+      exit.mockRestore();
+      err.mockRestore();
     }
   });
 });

@@ -5,7 +5,7 @@
  * the file list is complete and the CLI writes it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -160,5 +160,17 @@ describe('TRL export: the policy as a Hugging Face GPT-2', () => {
     expect(heldout.every((r) => isHeldOut('add', r.prompt))).toBe(true);
     expect(heldout.slice(0, 8).map((r) => r.prompt)).toEqual(heldoutPrompts(getTask('add'), 2, 8, settings.seed));
     for (const r of [...train, ...heldout]) expect(r.answer).toBe(getTask('add').solve(r.prompt));
+  });
+});
+
+describe('src/export is engine code', () => {
+  it('imports neither React, the DOM-bound layers (store, lab, ui, persist) nor node: modules', () => {
+    const dir = 'src/export';
+    const bad = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).flatMap((f) => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      return [...text.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]).filter((m) => /^react|^node:|\/(store|lab|ui|persist)\//.test(m)).map((m) => `${f} imports ${m}`)
+        .concat(/\b(document|window)\./.test(text) ? [`${f} touches the DOM`] : []);
+    });
+    expect(bad).toEqual([]);
   });
 });
