@@ -135,6 +135,18 @@ describe('TRL export: the policy as a Hugging Face GPT-2', () => {
     expect(failed).toBe(true);
   });
 
+  it('a custom task needs its spec, which sets reward.py\'s answer kind and is written as task_spec.json', async () => {
+    const { registerSpec } = await import('../tasks/spec/task.ts');
+    const spec = JSON.parse(readFileSync('public/tasks/reverse.json', 'utf8'));
+    const id = registerSpec(spec).id;
+    const fresh: ModelConfig = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
+    const input = { settings: { ...settings, task: id }, config: fresh, weights: initWeights(paramLayout(fresh), 1), ...small };
+    expect(() => exportTrlProject(input)).toThrow(/pass its spec/);
+    const out = exportTrlProject({ ...input, taskSpec: spec });
+    expect(file(out, 'reward.py').text).toContain('SPEC_KIND = "letters"');
+    expect(JSON.parse(file(out, 'task_spec.json').text!)).toEqual(spec);
+  });
+
   it('zips into one archive that Python\'s zipfile reads back byte for byte (CRCs checked)', () => {
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
     const zip = join(tmp, 'project.zip');

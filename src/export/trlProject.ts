@@ -113,6 +113,7 @@ export function exportTrlProject(input: TrlExportInput): ExportFile[] {
   const maxCompletion = Math.min(s.maxCompletionLength, room);
   const mapping = grpoConfigMapping(s, { maxCompletionLength: maxCompletion });
   const spec = input.taskSpec === undefined ? null : compileSpec(input.taskSpec);
+  if (task.id.startsWith('spec:') && !spec) throw new Error(`task ${task.id} is a custom task: pass its spec (taskSpec) so reward.py grades its answers as the lab does`);
   const process = effectiveRewardMode(s) === 'process';
 
   const files: ExportFile[] = [
