@@ -37,8 +37,8 @@ That trains the lab's own policy for ${o.steps} lab steps (${o.steps * o.mu} TRL
 is one batch of rollouts and µ = ${o.mu} updates on it) and writes \`grpo-output/\`: checkpoints,
 \`trainer_state.json\` (its \`log_history\` holds \`reward\`, \`reward_std\`, \`frac_reward_zero_std\`,
 \`completions/mean_length\`, \`entropy\`, \`clip_ratio/*\` and the held-out \`eval_*\` keys) and the
-completion logs \`completions/completions_NNNNN.parquet\`. The lab's runs panel can import both and draw
-the run beside a browser run.
+completion logs \`completions/completions_NNNNN.parquet\`: what the lab's run import reads to draw
+this run beside a browser run.
 
 **What to expect.** The same curves as in the lab, in the same units: \`reward\` starts near the policy's
 pass rate (a shipped base sits at the capability boundary, where groups mix passes and failures) and
