@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
-import { defaultSettings, type Settings } from '../rl/settings.ts';
+import { SETTINGS, defaultSettings, type Settings } from '../rl/settings.ts';
 import { grpoConfigSnippet } from '../store/exports.ts';
 import { grpoConfigMapping } from './grpoConfig.ts';
 import { GRPO_CONFIG_FIELDS, TRAINING_ARGUMENTS_FIELDS, isGrpoConfigField } from './trlFields.ts';
@@ -65,9 +65,9 @@ describe('GRPOConfig keywords', () => {
 
   it('every lab setting is mapped or listed with where it went', () => {
     const m = grpoConfigMapping(defaultSettings());
-    const text = [...m.args.map((a) => a.key), ...m.unmapped].join('\n');
-    expect(m.unmapped.every((u) => u.includes(' — '))).toBe(true);
-    expect(text).toContain('Training pool');
+    expect(m.mapped.length + m.unmapped.length).toBe(SETTINGS.length);
+    for (const spec of SETTINGS) expect(m.mapped.includes(spec.key) || m.unmapped.some((u) => u.startsWith(`${spec.label}: `)), spec.key).toBe(true);
+    expect(m.unmapped.join('\n')).toContain('Training pool: 0 — the dataset');
     expect(m.args.find((a) => a.key === 'scale_rewards')!.value).toBe('"group"');
     expect(grpoConfigMapping({ ...defaultSettings(), advantage: 'dr_grpo' }).args.find((a) => a.key === 'scale_rewards')!.value).toBe('"none"');
   });

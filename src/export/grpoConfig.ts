@@ -28,6 +28,8 @@ export interface GrpoMapping {
   unmapped: string[];
   /** Where TRL's behaviour differs from the lab's at these settings, one sentence each. */
   differences: string[];
+  /** The setting keys that became keywords. */
+  mapped: string[];
 }
 
 export const py = (v: unknown): string => (typeof v === 'boolean' ? (v ? 'True' : 'False') : typeof v === 'string' ? JSON.stringify(v) : v === null || v === undefined ? 'None' : String(v));
@@ -91,7 +93,7 @@ export function grpoConfigMapping(s: Settings, o: { maxCompletionLength?: number
   ];
   const mapped = new Set(['numGenerations', 'promptsPerStep', 'temperature', 'maxCompletionLength', 'learningRate', 'warmupSteps', 'maxGradNorm', 'beta', 'epsilon', 'epsilonHigh', 'gspoEpsilon', 'gspoEpsilonHigh', 'numIterations', 'lossType', 'scaleRewards', 'importanceSamplingLevel', 'maskTruncated', 'entropyCoef', 'seed']);
   const v = s as unknown as Record<string, unknown>;
-  const unmapped = SETTINGS.filter((spec) => !mapped.has(spec.key)).map((spec) => `${spec.label}: ${py(v[spec.key])}${ELSEWHERE[spec.key] ? ` — ${ELSEWHERE[spec.key]}` : ''}`);
+  const unmapped = SETTINGS.filter((spec) => !mapped.has(spec.key)).map((spec) => `${spec.label}: ${py(v[spec.key])} — ${ELSEWHERE[spec.key] ?? 'no GRPOConfig field'}`);
   const G = s.numGenerations;
   const differences = [
     `the lab divides an advantage by the group's population std (the chapter's form), TRL by the sample std (n − 1): at G = ${G} the lab's |A| is ${Math.sqrt(G / Math.max(1, G - 1)).toFixed(3)}× TRL's`,
@@ -102,7 +104,7 @@ export function grpoConfigMapping(s: Settings, o: { maxCompletionLength?: number
     ...(s.klEstimator === 'k1' && s.beta > 0 ? ['the lab\'s KL estimator is k1 here; TRL\'s penalty is k3'] : []),
     ...(s.dynamicSampling ? ['dynamic sampling (DAPO) is on in the lab; GRPOTrainer keeps every group (frac_reward_zero_std logs the share that teach nothing)'] : []),
   ];
-  return { args, unmapped, differences };
+  return { args, unmapped, differences, mapped: SETTINGS.filter((spec) => mapped.has(spec.key)).map((spec) => spec.key) };
 }
 
 /** `    key=value,  # comment` lines. */

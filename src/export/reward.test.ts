@@ -21,6 +21,7 @@ import { samplePrompts } from '../tasks/split.ts';
 import { CHARS } from '../tasks/tokenizer.ts';
 import type { Task } from '../tasks/types.ts';
 import { rewardPy, type RewardOptions } from './rewardPy.ts';
+import { customSteps } from './trlProject.ts';
 
 const GENERATED = 10_000;
 const FORMAT_REWARD = 0.2;
@@ -77,7 +78,7 @@ function labReward(task: Task, prompt: string, completion: string, o: RewardOpti
   return r;
 }
 
-function pythonRewards(o: RewardOptions, rows: { prompt: string; completion: string; answer?: string; completion_ids?: number[] }[], code = rewardPy(o)): number[] {
+function pythonRewards(o: RewardOptions, rows: { prompt: string; completion: string; answer?: string; steps?: string[] | null; completion_ids?: number[] }[], code = rewardPy(o)): number[] {
   const out = execFileSync('python3', ['-c', code], { input: rows.map((r) => JSON.stringify(r)).join('\n'), encoding: 'utf8', maxBuffer: 1 << 26 });
   return out.trim().split('\n').map(Number);
 }
@@ -90,7 +91,7 @@ function disagreements(task: Task, o: RewardOptions, withAnswer = false, code?: 
   const gen = generatedCases(task, GENERATED, 0xe4 + task.id.length);
   const answers = new Map<string, string>();
   const answerOf = (p: string) => answers.get(p) ?? answers.set(p, task.solve(p)).get(p)!;
-  const rows = [...adv, ...gen].map((r, i) => ({ ...r, ...(withAnswer ? { answer: answerOf(r.prompt) } : {}), completion_ids: Array.from({ length: 1 + (i % 12) }, () => 5) }));
+  const rows = [...adv, ...gen].map((r, i) => ({ ...r, ...(withAnswer ? { answer: answerOf(r.prompt), steps: customSteps(task, r.prompt) } : {}), completion_ids: Array.from({ length: 1 + (i % 12) }, () => 5) }));
   const paid = pythonRewards(o, rows, code);
   expect(paid.length).toBe(rows.length);
   const bad = rows.flatMap((r, i) => {
@@ -139,6 +140,13 @@ describe('reward.py pays what the lab pays', () => {
       const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: compileSpec(r.spec).answerKind }, true);
       console.log(`reward.py agrees with the lab on ${n.generated} answers to ${task.id} (${compileSpec(r.spec).answerKind})`);
     }
+    // a spec with a scratchpad under process reward: its steps travel in the dataset's steps column
+    const r = parseSpecText(readFileSync('public/tasks/digitsum.json', 'utf8'));
+    if (!r.ok) throw new Error(r.error);
+    const task = registerSpec(r.spec);
+    expect(customSteps(task, 'ds:783=')).toEqual(['7', '15', '18']);
+    const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: 'int', processWeight: 0.4, overlong: [8, 3] }, true);
+    console.log(`reward.py with process reward agrees with the lab on ${n.generated} answers to ${task.id} (steps from the dataset)`);
   });
 
   it('can fail: a reward.py that takes leading zeros for well-formed, or grades after the last of several separators, disagrees', () => {

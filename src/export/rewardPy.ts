@@ -8,7 +8,7 @@
  *   DAPO's overlong penalty (rollout.ts) when the run uses them.
  * A custom task (src/tasks/spec/) is graded as the lab grades it: the expected answer, re-derived
  * by the lab from the prompt, is the dataset's `answer` column, compared under the spec's answer
- * kind (int / letters / text).
+ * kind (int / letters / text); its scratchpad steps, for process reward, the `steps` column.
  * reward.test.ts runs this file against the lab's verifiers (adversarial sets and generated answers).
  */
 import { MAX_ANSWER_CHARS, MAX_RESPONSE_CHARS } from '../tasks/common.ts';
@@ -50,7 +50,7 @@ re-derives the expected answer from the prompt text (TRL passes it as \`prompts\
 also keeps it as the column \`task_prompt\`, which wins). Completions may be plain strings or
 conversational ([{"role": "assistant", "content": ...}]).
 
-python3 reward.py < cases.jsonl   reads {"prompt", "completion", "answer"?, "completion_ids"?} lines
+python3 reward.py < cases.jsonl   reads {"prompt", "completion", "answer"?, "steps"?, "completion_ids"?} lines
                                    and prints one reward per line (how the lab's tests check it).
 python3 reward.py --check FILE     pays every reference answer of a prompts file 1.0 (a self-test).
 """
@@ -320,14 +320,16 @@ def scratchpad_steps(response):
     return None if written == [""] else written
 
 
-def reward_one(prompt, response, answer=None, n_tokens=None):
+def reward_one(prompt, response, answer=None, n_tokens=None, steps=None):
+    """The lab's reward: the verdict's, mixed with the share of right scratchpad steps under process
+    reward (a custom task's expected steps come from the dataset's steps column), plus the overlong penalty."""
     format_ok, correct = grade(prompt, response, answer)
     reward = 0.0 if not format_ok else 1.0 if correct else FORMAT_REWARD
     steps_of = TASKS.get(TASK, (None, None, None))[2]
-    if PROCESS_WEIGHT is not None and steps_of is not None:
+    if PROCESS_WEIGHT is not None and (steps_of is not None or steps is not None):
         written = scratchpad_steps(response)
         if written is not None:
-            expected = steps_of(prompt)
+            expected = steps_of(prompt) if steps_of is not None else steps
             good = sum(1 for a, b in zip(expected, written) if a == b)
             reward = (1 - PROCESS_WEIGHT) * reward + PROCESS_WEIGHT * (good / max(len(expected), len(written)))
     if OVERLONG is not None and n_tokens is not None:
@@ -348,9 +350,10 @@ def text_of(x):
 def reward_fn(completions, answer=None, **kwargs):
     prompts = kwargs.get("task_prompt") or [text_of(p) for p in kwargs.get("prompts", [])]
     ids = kwargs.get("completion_ids")
+    steps = kwargs.get("steps")
     answers = answer if answer is not None else [None] * len(completions)
     return [
-        float(reward_one(p, text_of(c), a, len(ids[i]) if ids is not None else None))
+        float(reward_one(p, text_of(c), a, len(ids[i]) if ids is not None else None, steps[i] if steps is not None else None))
         for i, (p, c, a) in enumerate(zip(prompts, completions, answers))
     ]
 
@@ -366,7 +369,7 @@ def main():
         if line.strip():
             r = json.loads(line)
             ids = r.get("completion_ids")
-            out.append(json.dumps(reward_one(r["prompt"], r["completion"], r.get("answer"), len(ids) if ids is not None else None)))
+            out.append(json.dumps(reward_one(r["prompt"], r["completion"], r.get("answer"), len(ids) if ids is not None else None, r.get("steps"))))
     sys.stdout.write("\n".join(out) + ("\n" if out else ""))
 
 

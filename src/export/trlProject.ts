@@ -71,15 +71,33 @@ const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /**
- * The training and held-out prompts with their reference answers, from the lab's disjoint split.
+ * A custom task's expected scratchpad steps for a prompt (what process reward compares with), read
+ * off its reference response "s1,s2,…|answer"; null for built-in tasks (reward.py derives theirs
+ * from the prompt) and for tasks without steps.
+ */
+export function customSteps(task: Task, prompt: string): string[] | null {
+  if (!task.id.startsWith('spec:') || !task.processReward) return null;
+  const think = task.referenceResponse(prompt, { think: true });
+  return think.slice(0, think.length - task.solve(prompt).length - 1).split(',');
+}
+
+type Row = { prompt: string; answer: string; steps?: string[] };
+const row = (task: Task, prompt: string, answer = task.solve(prompt)): Row => {
+  const steps = customSteps(task, prompt);
+  return steps ? { prompt, answer, steps } : { prompt, answer };
+};
+
+/**
+ * The training and held-out prompts with their reference answers (and a custom task's scratchpad
+ * steps), from the lab's disjoint split.
  * With a training pool (trainPool > 0) the training file is that pool, the run's very prompts.
  */
-export function exportPrompts(task: Task, difficulty: number, seed: number, trainSize: number, heldoutSize: number, trainPool = 0): { train: { prompt: string; answer: string }[]; heldout: { prompt: string; answer: string }[] } {
+export function exportPrompts(task: Task, difficulty: number, seed: number, trainSize: number, heldoutSize: number, trainPool = 0): { train: Row[]; heldout: Row[] } {
   const train = trainPool > 0
-    ? trainingPool(task, difficulty, seed, trainPool).map((prompt) => ({ prompt, answer: task.solve(prompt) }))
-    : samplePrompts(task, new Rng((seed ^ 0x7a11e) >>> 0), difficulty, 'train', trainSize).map((i) => ({ prompt: i.prompt, answer: i.answer }));
+    ? trainingPool(task, difficulty, seed, trainPool).map((prompt) => row(task, prompt))
+    : samplePrompts(task, new Rng((seed ^ 0x7a11e) >>> 0), difficulty, 'train', trainSize).map((i) => row(task, i.prompt, i.answer));
   // the lab's own held-out set (evaluation.ts) is the first evalSize of these
-  const heldout = heldoutPrompts(task, difficulty, heldoutSize, seed).map((prompt) => ({ prompt, answer: task.solve(prompt) }));
+  const heldout = heldoutPrompts(task, difficulty, heldoutSize, seed).map((prompt) => row(task, prompt));
   return { train, heldout };
 }
 
