@@ -5,6 +5,8 @@
  */
 import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
 import { matchedTokensSummary } from './matchedTokens.ts';
+import { detectStopSignals } from './stopSignals.ts';
+import type { EvalMetrics } from './metrics.ts';
 
 /** Held-out greedy accuracy at the first evaluation and at the end (mean of the last two after the first): lesson 1's G = 2 reading. */
 const greedyHeldout = (r: RunRecord) => {
@@ -99,3 +101,35 @@ export const processSentence = (e: Record<string, number>) =>
   `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}, step score ${fmt2(e.steps_right_early)} → ${fmt2(e.steps_right_late)}, ` +
   `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward − accuracy ${fmt2(e.reward_over_accuracy)}`;
 
+
+/**
+ * The training reward is not a stopping signal. A small training pool is memorised: the
+ * training reward (the rollouts' accuracy on the pool's prompts, format reward off) climbs while
+ * held-out pass@1 does not, and the lab's stop signal "training reward rises without held-out
+ * improvement" (stopSignals.ts, over the run itself) fires. On the whole training split the
+ * same run raises held-out pass@1 and the signal stays silent. Either claim fails for a run that
+ * learned nothing: its reward does not rise, its held-out accuracy does not either.
+ */
+export const poolClaim = (small: boolean): Claim => claim(small ? {
+  text: 'On a small training pool the policy memorises its prompts: the training reward climbs, held-out pass@1 (sampled) does not rise, and the stop signal "training reward rises without held-out improvement" fires.',
+  steps: 30,
+  mayWreck: true, // held-out accuracy may fall: the failure it exists to show
+  measure: (r) => ({ ...poolMeasure(r) }),
+  holds: (e) => e.reward_late > e.reward_early + 0.1 && e.heldout_pass1_end <= e.heldout_pass1_start + 0.02 && e.signal_fired === 1,
+  sentence: (e) => poolSentence(e),
+  hint: 'Run more steps: the pool is memorised a little more each step.',
+} : {
+  text: 'On the whole training split every step brings new prompts: the training reward and held-out pass@1 (sampled) rise together, and the stop signal stays silent.',
+  steps: 30,
+  measure: (r) => ({ ...poolMeasure(r) }),
+  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.03 && e.signal_fired === 0,
+  sentence: (e) => poolSentence(e),
+  hint: 'Held-out accuracy moves a few points per ten steps at this scale: run more steps.',
+});
+
+function poolMeasure(r: RunRecord): Record<string, number> {
+  const fired = detectStopSignals([...r.steps], [...r.evals] as EvalMetrics[]).some((s) => s.id === 'reward-without-heldout');
+  return { reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward), signal_fired: fired ? 1 : 0 };
+}
+const poolSentence = (e: Record<string, number>) =>
+  `training reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}, held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; the stop signal ${e.signal_fired === 1 ? 'fired' : 'did not fire'}`;

@@ -276,4 +276,18 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     process.forEach((a, i) => { if (!a.think) expect(a.reward).toBe(outcome[i].reward); }); // direct answers keep their outcome reward
     expect(thinkAdv(process)).toBeGreaterThan(thinkAdv(outcome) + 0.1);
   });
+  it('9. small pool: every step trains on the same 16 prompts (each seen many times in a few steps); the whole split brings new ones', async () => {
+    const l = getLesson('small-pool')!;
+    const seen = [];
+    for (const v of [0, 1]) {
+      const s = { ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8, numGenerations: 2, maxCompletionLength: 4 };
+      const t = await trainerFor(s);
+      const prompts: string[] = [];
+      for (let i = 0; i < 4; i++) prompts.push(...(await rolloutWithAdvantages(t)).rollout.groups.map((g) => g.prompt));
+      seen.push({ variant: l.variants[v].short, prompts: prompts.length, distinct: new Set(prompts).size });
+    }
+    console.table(seen);
+    expect(seen[0].distinct).toBeLessThanOrEqual(16);
+    expect(seen[1].distinct).toBeGreaterThan(seen[0].distinct + 8);
+  });
 });

@@ -12,7 +12,7 @@
  */
 import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
-import { lengthClaim, matchedTokensClaim, mixedClaim, processMeasure, processSentence } from './lessonClaims.ts';
+import { lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -297,6 +297,25 @@ export const LESSONS: Lesson[] = [
       'steps it pays are not yet the way to the answer. A dense reward shapes the route; where the route is the way to ' +
       'the answer (lesson 6\'s one-digit steps) both rewards spread thinking. Run both variants, compare the thinking chart.',
     charts: ['thinking', 'reward', 'length'],
+  },
+  {
+    id: 'small-pool',
+    title: '9. Training reward is not a stopping signal: a small training pool',
+    base: { task: 'add', difficulty: 2 },
+    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5 },
+    variants: [
+      { label: 'A small training pool (16 prompts)', short: '16-prompt pool', settings: { trainPool: 16 }, claim: poolClaim(true) },
+      { label: 'The whole training split (new prompts every step)', short: 'whole split', settings: { trainPool: 0 }, claim: poolClaim(false) },
+    ],
+    watch:
+      'The training reward is measured on the prompts the policy trains on. With a pool of 16 prompts, every step ' +
+      'draws from the same few questions, and the policy can learn their answers rather than addition: the reward ' +
+      'climbs, while held-out pass@1 (sampled, on prompts it never trains on) stays flat or falls. The chapter\'s rule: ' +
+      'stop and investigate when training reward rises without held-out improvement. The lab runs that rule as a stop ' +
+      'signal on every run: it fires on the small pool. On the whole training split every step brings new prompts, and ' +
+      'the reward and held-out accuracy rise together. The format reward is off, so the reward is the training accuracy. ' +
+      'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
+    charts: ['reward', 'passk', 'groups'],
   },
 ];
 

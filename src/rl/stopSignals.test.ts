@@ -17,6 +17,14 @@ describe('stop signals', () => {
     expect(s.map((x) => x.id)).toEqual(['reward-without-heldout']);
     expect(s[0].evidence.heldout_end).toBe(0.31);
   });
+  it('reads held-out pass@1 (sampled) where the evaluations have it: greedy flat but pass@1 rising raises nothing', () => {
+    const withPass = (h: number[], p: number[]) => ev(h).map((e, i) => ({ ...e, pass_at_k: { '1': p[i] } }));
+    const rising = steps(30, (i) => ({ reward: 0.3 + i * 0.01 }));
+    expect(ids(rising, withPass([0.3, 0.3, 0.3], [0.24, 0.28, 0.34]))).toEqual([]);
+    const s = detectStopSignals(rising, withPass([0.3, 0.4, 0.5], [0.24, 0.24, 0.23]));
+    expect(s.map((x) => x.id)).toEqual(['reward-without-heldout']);
+    expect(s[0].message).toMatch(/held-out pass@1 \(sampled\) moved -0\.01/);
+  });
   it('length rising without accuracy', () => {
     expect(ids(steps(30, (i) => ({ mean_length: 4 + i * 0.2 })), ev([0.5, 0.5]))).toEqual(['length-without-accuracy']);
   });

@@ -2,7 +2,7 @@
  * Stop signals: the chapter's "stop and investigate" list, as detectors over a run's history.
  * Each returns an event with its evidence (the numbers that triggered it), or null.
  *
- *   reward-without-heldout   training reward rises while held-out accuracy stays flat
+ *   reward-without-heldout   training reward rises while held-out accuracy (pass@1 where measured) stays flat
  *                            (overfitting the training pool, or hacking a weak verifier)
  *   length-without-accuracy  responses grow longer while accuracy does not improve
  *   mixed-groups-vanishing   almost no group mixes passes and failures: GRPO's signal is gone
@@ -53,9 +53,13 @@ export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o:
   const w = o.window;
   const reward = ends(steps, 'reward', w);
   if (reward && evals.length >= 2) {
-    const h0 = evals[0].heldout_accuracy, h1 = evals.at(-1)!.heldout_accuracy;
+    // held-out pass@1 (sampled: G answers a prompt) where the evaluations have it, else greedy accuracy (one answer a prompt, the noisier)
+    const sampled = evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
+    const acc = (e: EvalMetrics) => (sampled ? e.pass_at_k['1'] : e.heldout_accuracy);
+    const h0 = acc(evals[0]), h1 = acc(evals.at(-1)!);
+    const what = sampled ? 'held-out pass@1 (sampled)' : 'held-out accuracy (greedy)';
     if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
-      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while held-out accuracy (greedy) moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
+      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while ${what} moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
     }
   }
   if (evals.length >= 3) {
