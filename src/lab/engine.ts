@@ -17,6 +17,8 @@ import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { baseFor } from '../rl/bases.ts';
 import type { Settings } from '../rl/settings.ts';
 import type { BackendPref } from '../store/url.ts';
+import type { TaskBase } from '../store/labStore.ts';
+import { taskDifficulty } from '../rl/rollout.ts';
 import { engineErrorSentence } from './sentences.ts';
 
 /** A checkpoint the user imported: reset starts from it instead of the shipped base. */
@@ -28,16 +30,26 @@ export interface ImportedModel {
 
 type Progress = (p: { label: string; fraction?: number } | null) => void;
 
-/** The weights a new run starts from, and a sentence about where they came from (into `notices`). */
-export async function startingWeights(s: Settings, imported: ImportedModel | null, notices: string[], progress: Progress): Promise<{ config: ModelConfig; weights: Float32Array | null }> {
+/**
+ * The weights a new run starts from, and a sentence about where they came from (into `notices`): an imported checkpoint, else
+ * the page's cold-start base of this task (`own`, made by a cold start or loaded: src/lab/customTask.ts), else the shipped base, else a fresh init.
+ */
+export async function startingWeights(s: Settings, imported: ImportedModel | null, notices: string[], progress: Progress, own?: TaskBase): Promise<{ config: ModelConfig; weights: Float32Array | null }> {
   const fresh = { config: { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, weights: null };
   if (imported) {
     notices.push(`Starting from the imported checkpoint ${imported.name}.`);
     return { config: imported.config, weights: imported.weights };
   }
+  const level = (() => { try { return taskDifficulty(s); } catch { return s.difficulty; } })();
+  if (own && own.task === s.task && own.difficulty === level) {
+    notices.push(`Starting from this task's cold-start base (${own.name}${own.passRate !== null ? `, held-out sampled pass@1 ${Math.round(100 * own.passRate)}%` : ''}): π_ref is this base.`);
+    return { config: own.config, weights: own.weights };
+  }
   const base = baseFor(s.task, s.difficulty);
   if (!base) {
-    notices.push(`No shipped base checkpoint for the task "${s.task}": starting from a fresh random init (seed ${s.seed}), which solves almost nothing, so most groups will be all-fail.`);
+    notices.push(own
+      ? `This task's cold-start base was made at difficulty ${own.difficulty}, not ${level}: starting from a fresh random init (seed ${s.seed}); run the cold start again at this difficulty.`
+      : `No shipped base checkpoint for the task "${s.task}": starting from a fresh random init (seed ${s.seed}), which solves almost nothing, so most groups will be all-fail; "Cold start" in the task panel makes a base for it.`);
     return fresh;
   }
   progress({ label: `Loading the base checkpoint ${base.file}…` });

@@ -33,6 +33,7 @@ import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
 import { deviceLostSentence, engineErrorSentence } from './sentences.ts';
 import { Tour } from './tour.ts';
+import { CustomTask } from './customTask.ts';
 
 const MAX_SAVED_RUNS = 5;
 
@@ -65,6 +66,7 @@ export class LabSession {
   readonly frames: FrameBatch<LabState>;
   readonly recorder: StepRecorder;
   readonly tour: Tour; // the class tour (lab/tour.ts): its open stop, the moves and actions of its card
+  readonly custom: CustomTask; // the custom task (lab/customTask.ts): "Use this task", its cold start and base
 
   /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own). */
   constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot } = {}) {
@@ -85,6 +87,7 @@ export class LabSession {
       stepEnded: () => this.autosave.stepEnded(),
     });
     this.tour = new Tour(this, store);
+    this.custom = new CustomTask(this, { get: () => this.get(), set: (p) => this.set(p), forgetImported: () => { this.imported = null; } });
   }
 
   /** The store, with the loop's writes still waiting for their frame. */
@@ -100,7 +103,7 @@ export class LabSession {
   /** Read the address, fill the store, keep the address in sync, load the model, offer a saved run. */
   init(search: string): Promise<void> {
     const u = parseLabUrl(search);
-    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden, presenter: u.present ? { item: 0 } : null });
+    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden, presenter: u.present ? { item: 0 } : null, taskSpecs: u.taskSpecs });
     const address = (s: LabState) => location.pathname + labSearch({ ...s, backend: s.backendPref, tour: this.tour.stop });
     this.tour.init(u.tour, () => { if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get())); }); // the class tour's stop is in the address too
     this.store.subscribe((s, prev) => {
@@ -140,7 +143,7 @@ export class LabSession {
       const progress = (p: LabState['progress']) => this.set({ progress: p });
       try {
         // a resumed run's engine starts from its own π_ref; its policy and AdamW state are put back by the trainer
-        const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress);
+        const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress, this.get().taskBases[s.task]);
         const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress, this.checkedAdapters));
         backend.onLost = (info) => this.onDeviceLost(info);
         const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
@@ -322,24 +325,20 @@ export class LabSession {
    * One click: the lesson's base checkpoint, knobs and text; the current run is kept, and overlaid only beside its siblings.
    * The seed stays (no lesson sets it): a teacher's variants on seed 3 all see seed 3's prompts.
    */
-  async applyLesson(id: string, variant = 0): Promise<void> {
+  async applyLesson(id: string, variant = 0, over: Partial<Settings> = {}): Promise<void> {
     const lesson = getLesson(id);
     if (!lesson) return;
     this.imported = null;
     const base = { ...defaultSettings(), seed: this.get().settings.seed };
-    this.set({ lessonId: id, lessonVariant: variant, settings: lessonSettings(lesson, base, variant) });
+    this.set({ lessonId: id, lessonVariant: variant, settings: { ...lessonSettings(lesson, base, variant), ...over } }); // `over`: lesson 1 on a custom task
     await this.reset();
   }
 
   leaveLesson(): void {
     this.set({ lessonId: null, lessonVariant: 0 });
   }
-  setDelay(ms: number): void {
-    this.set({ delayMs: ms });
-  }
-  setClassroom(on: boolean): void {
-    this.set({ classroom: on });
-  }
+  setDelay(ms: number): void { this.set({ delayMs: ms }); }
+  setClassroom(on: boolean): void { this.set({ classroom: on }); }
   toggleHidden(key: string): void {
     const h = this.get().hidden;
     this.set({ hidden: h.includes(key) ? h.filter((k) => k !== key) : [...h, key] });
@@ -393,7 +392,7 @@ export class LabSession {
   importSettings(name: string, bytes: Uint8Array): { error: string | null; notices: string[] } {
     const r = parseSettingsFile(name, bytes, this.get().settings);
     if (!r.ok) return { error: r.error, notices: [] };
-    this.set({ settings: r.settings });
+    this.set((s) => ({ settings: r.settings, taskSpecs: { ...s.taskSpecs, ...r.taskSpecs } }));
     return { error: null, notices: r.notices };
   }
 }

@@ -6,9 +6,16 @@
  * The lab's run export ({ "settings": {...}, "steps": [...] }) is accepted too. A file that is
  * too large, not JSON, of another format or version, or with any invalid value is refused as a
  * whole with one sentence saying why: an import either applies completely or changes nothing.
+ *
+ * A run on a custom task (settings.task "spec:<name>", README "Your own task") carries its spec
+ * beside the settings: { …, "settings": {…}, "taskSpec": {…} }. The spec goes through
+ * validateSpec (the one-way decoder) and is registered before the settings are read, so that
+ * `task` can name it; if the file is refused after all, the task of that name is put back as it was.
  */
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, settingsFromRecord, type Settings } from '../rl/settings.ts';
 import { bool, describeValue, FieldError, isBytes, isRecord, jsonProblem, num, obj, oneOf, str, valueAt } from '../model/validate.ts';
+import { customTasks, registerTask } from '../tasks/registry.ts';
+import { registerSpec, specTaskId, validateSpec, type Spec } from '../tasks/spec/index.ts';
 
 export const SETTINGS_FILE_FORMAT = 'rlvr-lab-settings';
 export const SETTINGS_FILE_VERSION = 1;
@@ -45,13 +52,15 @@ export function ownSettingPairs(pairs: Iterable<[string, string]>): { known: [st
   return { known, unknownNotices: unknownKeyNotices(unknown) };
 }
 
-/** The settings file for `s`: every setting, so it survives later changes of the defaults. */
-export function settingsFileText(s: Settings): string {
+/** The settings file for `s`: every setting, so it survives later changes of the defaults; and the custom task's spec when the run uses it. */
+export function settingsFileText(s: Settings, taskSpec: Spec | null = null): string {
   const all = Object.fromEntries(Object.keys(SETTINGS_BY_KEY).map((k) => [k, (s as unknown as Record<string, unknown>)[k]]));
-  return `${JSON.stringify({ format: SETTINGS_FILE_FORMAT, version: SETTINGS_FILE_VERSION, settings: all }, null, 1)}\n`;
+  const spec = taskSpec && s.task === specTaskId(taskSpec.name) ? { taskSpec } : {};
+  return `${JSON.stringify({ format: SETTINGS_FILE_FORMAT, version: SETTINGS_FILE_VERSION, settings: all, ...spec }, null, 1)}\n`;
 }
 
-export type SettingsFileResult = { ok: true; settings: Settings; notices: string[] } | { ok: false; error: string };
+/** `taskSpecs`: the custom task's spec the file carried (validated and registered), by its task id. */
+export type SettingsFileResult = { ok: true; settings: Settings; notices: string[]; taskSpecs?: Record<string, Spec> } | { ok: false; error: string };
 
 /** Parse and validate an imported settings file (bytes as read from disk). Never throws. */
 export function parseSettingsFile(name: string, bytes: Uint8Array, base: Settings = defaultSettings()): SettingsFileResult {
@@ -88,7 +97,15 @@ export function parseSettingsFile(name: string, bytes: Uint8Array, base: Setting
     if (e instanceof FieldError) return fail(e.sentence('the field'));
     throw e;
   }
-  return validateSettingsObject(raw, base, fail);
+  if (valueAt(doc, 'taskSpec').missing) return validateSettingsObject(raw, base, fail);
+  const spec = validateSpec(valueAt(doc, 'taskSpec').value);
+  if (!spec.ok) return fail(`its task spec (taskSpec) was refused: ${spec.error.replace(/\.$/, '')}`);
+  const id = specTaskId(spec.spec.name);
+  const before = customTasks().find((t) => t.id === id);
+  registerSpec(spec.spec);
+  const r = validateSettingsObject(raw, base, fail);
+  if (!r.ok && before) registerTask(before); // refused: the task of that name is what it was
+  return r.ok ? { ...r, taskSpecs: { [id]: spec.spec } } : r;
 }
 
 /**

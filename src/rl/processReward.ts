@@ -10,7 +10,7 @@
  * is told so and runs with outcome reward.
  */
 import { scratchpadSteps } from '../tasks/common.ts';
-import { TASKS } from '../tasks/registry.ts';
+import { TASKS, customTasks } from '../tasks/registry.ts';
 import type { Task } from '../tasks/types.ts';
 import type { Settings } from './settings.ts';
 
@@ -38,8 +38,8 @@ export function stepFraction(task: Task, prompt: string, response: string): numb
 /** The ids of the tasks with checkable scratchpad steps. */
 export const STEP_TASKS: readonly string[] = TASKS.filter((t) => t.processReward).map((t) => t.id);
 
-/** Whether a task has checkable scratchpad steps (process reward applies). */
-export const hasSteps = (task: string) => STEP_TASKS.includes(task);
+/** Whether a task has checkable scratchpad steps (process reward applies): a built-in one of STEP_TASKS, or a registered custom task (a spec with a scratchpad). */
+export const hasSteps = (task: string) => STEP_TASKS.includes(task) || customTasks().some((t) => t.id === task && t.processReward !== undefined);
 
 /** The reward mode a run actually uses: process only on a task with checkable steps. */
 export function effectiveRewardMode(s: Pick<Settings, 'task' | 'rewardMode'>): Settings['rewardMode'] {

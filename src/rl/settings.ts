@@ -6,7 +6,7 @@
  * state.ts. Each entry names the parameter in words and symbol, its TRL name where TRL has
  * one (so students can carry it to real runs), the formula it enters, and its valid range.
  */
-import { TASKS, WEAK_VERIFIERS } from '../tasks/registry.ts';
+import { TASKS, WEAK_VERIFIERS, customTasks } from '../tasks/registry.ts';
 import { rewardModeNotice } from './processReward.ts';
 
 interface Base {
@@ -27,8 +27,9 @@ export interface BoolSetting extends Base { kind: 'bool'; default: boolean }
 export type SettingSpec = NumberSetting | EnumSetting | BoolSetting;
 
 export const SETTINGS = [
-  { key: 'task', label: 'Task', group: 'task', kind: 'enum', options: TASKS.map((t) => t.id), default: 'reverse', help: 'Which verifiable problem the policy learns; the verifier re-derives the answer from the prompt text.' },
+  { key: 'task', label: 'Task', group: 'task', kind: 'enum', get options(): readonly string[] { return [...TASKS, ...customTasks()].map((t) => t.id); }, default: 'reverse', help: 'Which verifiable problem the policy learns; the verifier re-derives the answer from the prompt text. A custom task (spec:<name>, README "Your own task") is one once its spec is registered: by the New task editor, a link\'s taskSpec or a settings file.' },
   { key: 'trainPool', label: 'Training pool', group: 'task', kind: 'int', min: 0, max: 2000, step: 1, default: 0, help: 'How many distinct training prompts every step draws from (0: the whole training split, fresh prompts every step). A small pool can be memorised: training reward climbs while held-out accuracy does not.' },
+  { key: 'watchTask', label: 'Watch another task', group: 'task', kind: 'enum', options: ['none', ...TASKS.map((t) => t.id)], default: 'none', help: 'Also evaluate held-out pass@1 on this task at every evaluation (it is never trained on): what the policy forgets of it. A run watching reverse while training add starts from the base that learned both.' },
   { key: 'difficulty', label: 'Difficulty', group: 'task', kind: 'int', min: 1, max: 4, step: 1, default: 2, help: 'Size of the instances (digits, letters). Tasks clamp it to their own levels.' },
   { key: 'numGenerations', label: 'Group size G', trl: 'num_generations', group: 'rollout', kind: 'int', min: 2, max: 32, step: 1, default: 8, help: 'Answers sampled per prompt. A group teaches only if it is mixed: P(mixed) = 1 − p^G − (1 − p)^G.' },
   { key: 'promptsPerStep', label: 'Prompts per step P', trl: 'per_device_train_batch_size / num_generations', group: 'rollout', kind: 'int', min: 1, max: 64, step: 1, default: 32, help: 'Prompts drawn per update; the batch has P·G answers. Fewer prompts make each step cheaper and noisier.' },

@@ -13,6 +13,42 @@ import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
 import type { BackendPref } from './url.ts';
 import type { RunOrigin } from './overlays.ts';
+import type { ModelConfig } from '../model/config.ts';
+import type { Spec } from '../tasks/spec/index.ts';
+
+/** A cold-start base made (or loaded) in this page for a task without a shipped base: runs of that task at that difficulty start from it. */
+export interface TaskBase {
+  task: string;
+  /** The task's difficulty level it was fine-tuned at. */
+  difficulty: number;
+  config: ModelConfig;
+  weights: Float32Array;
+  /** Where it came from, in words ("cold start, 280 SFT steps" or the file's name). */
+  name: string;
+  /** Held-out sampled pass@1 when it was made (null: loaded from a file that does not say). */
+  passRate: number | null;
+  /** The custom task's spec it was made for, as JSON (a changed spec of the same name forgets the base). */
+  specJson: string;
+}
+
+/** The cold start in progress or last finished (src/lab/customTask.ts). */
+export interface ColdStartView {
+  task: string;
+  running: boolean;
+  /** Stop was pressed; the cold start ends after its current step. */
+  stopping: boolean;
+  step: number;
+  maxSteps: number;
+  /** Held-out sampled pass@1 (temperature 1) at the last evaluation, and greedy accuracy. */
+  passRate: number;
+  heldoutAccuracy: number;
+  target: number;
+  /** One point per evaluation. */
+  history: { step: number; passRate: number; heldoutAccuracy: number }[];
+  /** The closing sentence (reached, stopped, too hard), once it ended. */
+  sentence: string | null;
+  reached: boolean | null;
+}
 
 /** One answer of the latest rollout, as plain data for the charts and the inspector. */
 export interface AnswerView {
@@ -146,6 +182,15 @@ export interface LabState {
   resumeOffer: { label: string } | null;
   /** The last successful save in this browser: trainer step and time. */
   lastSave: { step: number; at: number } | null;
+
+  /** The specs of the custom tasks registered by this page, by task id ("spec:<name>"): the address, the settings file and the run export carry the one in use. */
+  taskSpecs: Record<string, Spec>;
+  /** Cold-start bases made or loaded in this page, by task id: a run of that task starts from its base (π_ref = it). */
+  taskBases: Record<string, TaskBase>;
+  /** The cold start in progress or last finished, for the task panel. */
+  coldStart: ColdStartView | null;
+  /** The "New task" editor is open. */
+  taskEditorOpen: boolean;
 }
 
 export const useLab = create<LabState>()(() => ({
@@ -185,4 +230,8 @@ export const useLab = create<LabState>()(() => ({
   rejected: null,
   resumeOffer: null,
   lastSave: null,
+  taskSpecs: {},
+  taskBases: {},
+  coldStart: null,
+  taskEditorOpen: false,
 }));

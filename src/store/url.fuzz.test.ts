@@ -113,3 +113,90 @@ describe('address decoder, structured fuzz from a real lab address', () => {
     for (const x of [undefined, null, 5, {}, []]) check(parseLabUrl(x as unknown as string), String(x));
   });
 });
+
+describe('the taskSpec parameter (a custom task in the address), structured fuzz', () => {
+  /** Real specs: a generated one, a string one with levels, one with a scratchpad, a data one. */
+  const REAL: Record<string, unknown>[] = [
+    { name: 'fuzz7', title: 'The 7 times table', prompt: '{a}*7=', vars: { a: [0, 99] }, answer: 'a*7' },
+    { name: 'fuzzv', prompt: 'v:{w}=', vars: { w: { string: { alphabet: 'abcdeiou', length: [3, 6] } } }, answer: 'count(w, "a") + count(w, "e")', levels: [{ w: { string: { alphabet: 'abcde', length: [3, 3] } } }, {}] },
+    { name: 'fuzzds', prompt: 'ds:{a}{b}{c}=', vars: { a: [0, 9], b: [0, 9], c: [0, 9] }, answer: 'a+b+c', scratchpad: ['a', 'a+b', 'a+b+c'] },
+    { name: 'fuzzdata', data: Array.from({ length: 60 }, (_, i) => ({ prompt: `n${i}?`, answer: String(i * 7) })) },
+  ];
+  const VALUES: unknown[] = [null, true, 0, -1, 1.5, 1e308, '', 'x', '<img src=x onerror=alert(1)>', '__proto__', [], [9, 2], [0, 1e15], {}, { choice: [] }, { string: { alphabet: '', length: [0, 0] } }, 'a/0', 'a%0', 'len(a)', '('.repeat(300), 'z'.repeat(5000), new Array(5000).fill(1)];
+  function* paths(v: unknown, p: (string | number)[] = []): Generator<(string | number)[]> {
+    yield p;
+    if (Array.isArray(v)) for (let i = 0; i < Math.min(v.length, 3); i++) yield* paths(v[i], [...p, i]);
+    else if (v && typeof v === 'object') for (const k of Object.keys(v)) yield* paths((v as Record<string, unknown>)[k], [...p, k]);
+  }
+  const setAt = (root: unknown, p: (string | number)[], value: unknown): unknown => {
+    if (!p.length) return value;
+    const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<string | number, unknown>;
+    copy[p[0]] = setAt((root as Record<string | number, unknown>)[p[0]], p.slice(1), value);
+    return copy;
+  };
+  const b64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+  it('hostile specs (mutated real ones, junk, broken encodings): one sentence naming taskSpec, never a throw, nothing else lost', () => {
+    const settings: Settings = { ...defaultSettings(), beta: 0.04, numGenerations: 5, seed: 42 };
+    const realSpec = REAL[0];
+    const good = new URLSearchParams(labSearch({ settings, lessonId: null, lessonVariant: 0, backend: 'cpu', classroom: true, hidden: ['beta'] }));
+    good.set('task', 'spec:fuzz7');
+    good.set('taskSpec', b64(JSON.stringify(realSpec)));
+    const start = parseLabUrl(`?${good}`);
+    expect(start.notices).toEqual([]);
+    expect(start.settings.task).toBe('spec:fuzz7');
+    const values: [string, string][] = HOSTILE.map((h) => [`junk ${JSON.stringify(h.slice(0, 20))}`, h]);
+    for (const spec of REAL) {
+      const json = JSON.stringify(spec);
+      values.push([`real ${spec.name}`, b64(json)], [`real ${spec.name} as JSON`, json], [`real ${spec.name} cut`, b64(json).slice(0, -7)], [`real ${spec.name} padded`, `${b64(json)}==`]);
+      for (const p of paths(spec)) {
+        for (const v of VALUES) {
+          const text = JSON.stringify(setAt(spec, p, v));
+          values.push([`${spec.name}.${p.join('.')}=${JSON.stringify(v)?.slice(0, 20)}`, p.length % 2 ? text : b64(text)]);
+        }
+        if (p.length) values.push([`${spec.name}.${p.join('.')} key __proto__`, b64(JSON.stringify(setAt(spec, p.slice(0, -1), JSON.parse(`{"__proto__": 1, "constructor": 2}`))))]);
+      }
+    }
+    values.push(['not UTF-8', btoa('\xff\xfe\xfd').replace(/=+$/, '')], ['base64 with + and /', '+/+/'], ['huge', 'A'.repeat(250_000)], ['deep JSON', `${'['.repeat(5000)}${']'.repeat(5000)}`]);
+    let cases = 0;
+    let refused = 0;
+    let slowest = 0;
+    const t0 = performance.now();
+    for (const [where, v] of values) {
+      const q = new URLSearchParams(good);
+      q.set('taskSpec', v);
+      const c0 = performance.now();
+      let u: LabUrlState;
+      try {
+        u = parseLabUrl(`?${q}`);
+      } catch (e) {
+        throw new Error(`${where}: threw ${String(e)}`);
+      }
+      slowest = Math.max(slowest, performance.now() - c0);
+      cases++;
+      check(u, where);
+      const said = u.notices.filter((n) => n.includes('taskSpec'));
+      if (Object.keys(u.taskSpecs).length === 0) {
+        refused++;
+        expect(said.length, `${where}: ${u.notices.join(' | ')}`).toBeGreaterThanOrEqual(1);
+        expect(said[0], where).toMatch(/^the task spec in the address \(taskSpec\) was not used: .+[.…]$/);
+      } else expect(said, where).toEqual([]);
+      // nothing else is lost: the other settings and page options are the good address's
+      expect({ ...u.settings, task: 0 }, where).toEqual({ ...start.settings, task: 0 });
+      expect([u.backend, u.classroom, u.hidden], where).toEqual([start.backend, start.classroom, start.hidden]);
+    }
+    const ms = performance.now() - t0;
+    console.log(`taskSpec fuzz: ${cases} addresses (${refused} refused with one sentence, ${cases - refused} accepted) in ${ms.toFixed(0)} ms; slowest ${slowest.toFixed(1)} ms`);
+    expect(cases).toBeGreaterThan(500);
+    expect(refused).toBeGreaterThan(400);
+    expect(slowest).toBeLessThan(250);
+  });
+
+  it('a custom task named without its spec: one sentence, the task stays the default', () => {
+    const u = parseLabUrl('?task=spec%3Anever-registered&beta=0.04');
+    check(u, 'unregistered');
+    expect(u.settings.task).toBe(defaultSettings().task);
+    expect(u.settings.beta).toBe(0.04);
+    expect(u.notices).toEqual(['the custom task "spec:never-registered" was not used: the address does not carry its valid spec (taskSpec)']);
+  });
+});

@@ -6,11 +6,19 @@
  * clamped or replaced and named in `notices`.
  *
  *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon&present=1&tour=1
+ *
+ * A custom task (README "Your own task") travels as its spec: `task=spec:times7&taskSpec=<base64url
+ * of the spec's JSON>` (store/taskSpec.ts). The spec goes through validateSpec, the one-way
+ * decoder, and is registered so that `task` can name it; a refused spec is one sentence in the
+ * notices and the rest of the address still applies. A taskSpec without a task selects it.
  */
 import { defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
 import { isSettingKey, ownSettingPairs } from '../persist/settingsFile.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { bool, FieldError, num, oneOf } from '../model/validate.ts';
+import { specTaskId, taskFromSpec, type Spec } from '../tasks/spec/index.ts';
+import { customTasks, registerTask } from '../tasks/registry.ts';
+import { decodeSpecParam, encodeSpecParam, specInUse } from './taskSpec.ts';
 
 export type BackendPref = 'auto' | 'cpu' | 'webgpu';
 
@@ -26,6 +34,8 @@ export interface LabUrlState {
   present: boolean;
   /** Open the class tour on load at this stop (0-based; the address says tour=1 for the first), or null. */
   tour: number | null;
+  /** The custom task's spec the address carried (validated and registered), by its task id; empty when none. */
+  taskSpecs: Record<string, Spec>;
   /** What was ignored, clamped or replaced, in words. */
   notices: string[];
 }
@@ -67,6 +77,7 @@ export function parseLabUrl(search: string): LabUrlState {
   let present = false;
   let tour: number | null = null;
   let hidden: string[] = [];
+  let taskSpec: Spec | null = null;
   const settingPairs: [string, string][] = [];
   /** Read one page option with a typed reader; a bad value leaves the default and says so. */
   const option = <T,>(key: string, value: string, read: (src: unknown, path: string) => T, otherwise: string): T | undefined => {
@@ -101,10 +112,21 @@ export function parseLabUrl(search: string): LabUrlState {
         if (isSettingKey(k)) hidden.push(k);
         else notices.push(`cannot hide unknown control "${k.slice(0, 40)}"`);
       }
+    } else if (key === 'taskSpec') {
+      const r = decodeSpecParam(value);
+      if (r.ok) taskSpec = r.spec;
+      else notices.push(r.error);
+      if (r.ok) registerTask(taskFromSpec(r.spec)); // validated (once: registerSpec would check it again): `task` may now name it
     } else {
       settingPairs.push([key, value]);
     }
   }
+  // a custom task the address names without carrying its valid spec (taskSpec): said once, and the task stays as it was
+  const taskValue = settingPairs.filter(([k]) => k === 'task').at(-1)?.[1];
+  if (taskValue?.startsWith('spec:') && !customTasks().some((t) => t.id === taskValue)) {
+    notices.push(`the custom task "${taskValue.slice(0, 40)}" was not used: the address does not carry its valid spec (taskSpec)`);
+    settingPairs.splice(0, settingPairs.length, ...settingPairs.filter(([k]) => k !== 'task'));
+  } else if (taskValue === undefined && taskSpec) settingPairs.push(['task', specTaskId(taskSpec.name)]);
   const lesson = lessonId ? getLesson(lessonId) : undefined;
   if (lesson && lessonVariant >= lesson.variants.length) {
     notices.push(`lesson "${lesson.id}" has ${lesson.variants.length} variants; using the first`);
@@ -115,11 +137,15 @@ export function parseLabUrl(search: string): LabUrlState {
   const { known, unknownNotices } = ownSettingPairs(settingPairs);
   const r = settingsFromRecord(known, base);
   hidden = [...new Set(hidden)];
-  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, present, tour, notices: [...notices, ...unknownNotices, ...r.notices] };
+  const taskSpecs: Record<string, Spec> = taskSpec ? { [specTaskId((taskSpec as Spec).name)]: taskSpec } : {};
+  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, present, tour, taskSpecs, notices: [...notices, ...unknownNotices, ...r.notices] };
 }
 
-/** The query string for a state: settings that differ from the defaults, then the page options (`tour`: the class tour's stop, 0-based, or null). */
-export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[]; presenter?: object | null; tour?: number | null }): string {
+/**
+ * The query string for a state: settings that differ from the defaults, then the page options (`tour`: the class tour's stop, 0-based, or null),
+ * then the custom task's spec when the run uses it (`taskSpec`).
+ */
+export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[]; presenter?: object | null; tour?: number | null; taskSpecs?: Record<string, Spec> }): string {
   const p = new URLSearchParams();
   // Every setting that differs from the defaults, so a lesson's own values are explicit too (robust to lesson
   // edits) — and, under a lesson, every setting that differs from what the lesson would set, or a value
@@ -137,6 +163,8 @@ export function labSearch(s: { settings: Settings; lessonId: string | null; less
   if (s.hidden.length) p.set('hide', s.hidden.join(','));
   if (s.presenter) p.set('present', '1');
   if (typeof s.tour === 'number') p.set('tour', String(s.tour + 1));
+  const spec = specInUse(s);
+  if (spec) p.set('taskSpec', encodeSpecParam(spec));
   const q = p.toString();
   return q ? `?${q}` : '';
 }

@@ -20,6 +20,8 @@ import { Profiling } from './Profiling.tsx';
 import { Explanations } from './Explanations.tsx';
 import { Presenter, PresenterButton } from './Presenter.tsx';
 import { ClassTour, ClassTourButton, ClassTourLink } from './ClassTour.tsx';
+import { TaskEditor } from './TaskEditor.tsx';
+import { TaskPanel } from './TaskPanel.tsx';
 
 function Notices() {
   const url = useLab((s) => s.urlNotices);
@@ -83,6 +85,8 @@ export function App() {
       <StartHere tour={<ClassTourLink />} />
       <Notices />
       <Lessons />
+      <TaskEditor />
+      <TaskPanel />
       <div className="lab">
         <Controls />
         <div className="main-col">

@@ -165,6 +165,13 @@ export function Control({ spec }: { spec: SettingSpec }) {
   return <NumberControl spec={spec} />;
 }
 
+/** Opens the "New task" editor (TaskEditor.tsx): a task of one's own, written as data. */
+function NewTaskButton() {
+  const lab = useSession();
+  const open = useLab((s) => s.taskEditorOpen);
+  return <button className="small" data-testid="open-task-editor" aria-expanded={open} onClick={() => lab.custom.openEditor(!open)} style={{ marginBottom: 4 }}>New task…</button>;
+}
+
 export function Controls() {
   const classroom = useLab((s) => s.classroom);
   const hidden = useLab((s) => s.hidden);
@@ -179,6 +186,7 @@ export function Controls() {
         return (
           <fieldset key={g.id} className="control-group">
             <legend>{g.title}</legend>
+            {g.id === 'task' && <NewTaskButton />}
             {specs.map((s) => <Control key={s.key} spec={s} />)}
           </fieldset>
         );

@@ -6,6 +6,7 @@ import { useSession } from './session.tsx';
 import { settingsFileText } from '../persist/settingsFile.ts';
 import { download, grpoConfigSnippet, metricsCsv, runJson } from '../store/exports.ts';
 import { comparable } from '../store/overlays.ts';
+import { specInUse } from '../store/taskSpec.ts';
 import { runFigures } from '../store/views.ts';
 
 export function RunsPanel() {
@@ -26,7 +27,7 @@ export function RunsPanel() {
       <div className="row">
         <button onClick={() => { void navigator.clipboard?.writeText(location.href).then(() => setMessage('Link copied: it restores every setting, the seed and the lesson.'), () => setMessage(`Copy this link: ${location.href}`)); }}>Copy link</button>
         <button onClick={() => download('rlvr-lab-metrics.csv', metricsCsv(s().steps, s().evals), 'text/csv')}>Metrics CSV</button>
-        <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, url: location.href }), 'application/json')}>Metrics JSON</button>
+        <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, url: location.href, ...(specInUse(s()) ? { taskSpec: specInUse(s()) } : {}) }), 'application/json')}>Metrics JSON</button>
         <button onClick={async () => { const b = await lab.checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
         <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
         <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" data-testid="import-checkpoint" onChange={async (e) => {
@@ -36,7 +37,7 @@ export function RunsPanel() {
           setMessage(err ?? `Loaded ${f.name}; the run restarts from it.`);
           e.target.value = '';
         }} /></label>
-        <button onClick={() => download('rlvr-lab-settings.json', settingsFileText(s().settings), 'application/json')}>Settings file</button>
+        <button onClick={() => download('rlvr-lab-settings.json', settingsFileText(s().settings, specInUse(s())), 'application/json')}>Settings file</button>
         <label className="file">Import settings <input type="file" accept=".json,application/json" data-testid="import-settings" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
