@@ -2,7 +2,7 @@ import { expect, test, type Page } from './fixtures.ts';
 import { LESSONS, getLesson } from '../src/rl/lessons.ts';
 
 // The presenter view for classroom demos: one chart or one step-through phase at a time, in
-// large type, the controls hidden, driven by the keyboard alone (→ ← 1–8 Space Esc), opened by
+// large type, the controls hidden, driven by the keyboard alone (→ ← 1–9 0 Space Esc), opened by
 // its button or by ?present=1 in the address. CPU reference engine, small batches: fast here.
 // Screenshots go to test-results/ (or $PRESENTER_SHOTS): a chart and a phase at each size.
 

@@ -19,9 +19,9 @@ for (const b of BASES) {
   const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro, ...b.config }; // a base may override the shape (e.g. seqLen)
   const be = ReferenceBackend.create(config, SEED);
   const t0 = Date.now();
-  const r = await coldStart(be, { task: b.task, difficulty: b.difficulty, think: b.think, targetAccuracy: b.targetAccuracy, targetMetric: 'sampled', evalEvery: 10, maxCompletionLength: b.maxCompletionLength, seed: SEED, progress: (m) => process.stderr.write(`${b.file}: ${m}\n`) });
+  const r = await coldStart(be, { task: b.task, difficulty: b.difficulty, think: b.think, targetAccuracy: b.targetAccuracy, targetMetric: 'sampled', evalEvery: 10, maxCompletionLength: b.maxCompletionLength, also: b.also, seed: SEED, progress: (m) => process.stderr.write(`${b.file}: ${m}\n`) });
   const metadata = {
-    kind: 'base', task: b.task, difficulty: b.difficulty, think: b.think, seed: SEED, sftSteps: r.steps,
+    kind: 'base', task: b.task, difficulty: b.difficulty, ...(b.also ? { also: b.also } : {}), think: b.think, seed: SEED, sftSteps: r.steps,
     heldoutAccuracy: r.heldoutAccuracy, trainAccuracy: r.trainAccuracy, sampledPassRate: r.sampledPassRate,
     configName: b.config ? `micro+${JSON.stringify(b.config)}` : 'micro', createdBy: 'npm run pretrain',
   };

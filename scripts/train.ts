@@ -138,7 +138,7 @@ export function parseArgs(argv: string[]): CliArgs {
 }
 
 function loadStart(a: CliArgs): { config: ModelConfig; weights: Float32Array | null; metadata: Record<string, unknown>; source: string } {
-  const path = a.from ?? (a.coldStart ? undefined : baseCheckpointPath(a.settings.task, a.settings.difficulty));
+  const path = a.from ?? (a.coldStart ? undefined : baseCheckpointPath(a.settings.task, a.settings.difficulty, a.settings.watchTask));
   if (path && existsSync(path)) {
     try {
       const c = decodeCheckpoint(new Uint8Array(readFileSync(path)));

@@ -79,6 +79,15 @@ describe('saved runs', () => {
     if (r.ok) expect(r.run.checkpoint.optimizer?.step).toBe(1);
   });
 
+  it('an evaluation with a watched task (the forgetting lesson) is kept; a damaged one says where', () => {
+    const watch = { task: 'reverse', difficulty: 2, heldout_accuracy: 0.3, pass1: 0.22 };
+    const r = validateSavedRun({ ...record(), evals: [{ step: 0, heldout_accuracy: 0.1, watch }] }, { vocabSize: VOCAB_SIZE });
+    expect(r.ok && r.run.record.evals[0].watch).toEqual(watch);
+    const bad = validateSavedRun({ ...record(), evals: [{ step: 0, heldout_accuracy: 0.1, watch: { ...watch, pass1: 'x' } }] }, { vocabSize: VOCAB_SIZE });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toMatch(/watch\.pass1/);
+  });
+
   it('a run saved under a lesson this version does not have resumes without the lesson (the run is not lost)', () => {
     const known = { ...record(), page: { lessonId: 'mixed-groups', lessonVariant: 1, backendPref: 'cpu' } };
     const r0 = validateSavedRun(known, { vocabSize: VOCAB_SIZE });

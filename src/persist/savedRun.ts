@@ -103,8 +103,19 @@ const readSamples: Reader<EvalMetrics['samples']> = (src, p) => arr(src, p, { ma
   };
 });
 
+/** The watched task's held-out figures (the forgetting lesson). */
+const readWatch: Reader<NonNullable<EvalMetrics['watch']>> = (src, p) => {
+  obj(src, p);
+  return {
+    task: str(src, at(p, 'task'), { min: 1, max: 64 }),
+    difficulty: num(src, at(p, 'difficulty'), whole(0, 64)),
+    heldout_accuracy: num(src, at(p, 'heldout_accuracy'), { nonFinite: true }),
+    pass1: num(src, at(p, 'pass1'), { nonFinite: true }),
+  };
+};
+
 function readEval(src: unknown, p: Path): EvalMetrics {
-  const nested = ['pass_at_k', 'by_difficulty', 'samples'];
+  const nested = ['pass_at_k', 'by_difficulty', 'samples', 'watch'];
   const out: Record<string, unknown> = {};
   readMetricFields(src, p, out, nested);
   out.step = num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps));
@@ -112,6 +123,8 @@ function readEval(src: unknown, p: Path): EvalMetrics {
   out.pass_at_k = optional(src, at(p, 'pass_at_k'), {}, readNumberMap);
   out.by_difficulty = optional(src, at(p, 'by_difficulty'), {}, readNumberMap);
   out.samples = optional(src, at(p, 'samples'), [], readSamples);
+  const watch = optional(src, at(p, 'watch'), null, readWatch);
+  if (watch) out.watch = watch;
   return out as unknown as EvalMetrics;
 }
 

@@ -25,6 +25,12 @@ export interface BaseSpec {
   config?: Partial<Omit<ModelConfig, 'vocabSize'>>;
   /** Longest answer SFT's evaluation samples (default 8 tokens would cut a scratchpad off and count it wrong). */
   maxCompletionLength?: number;
+  /**
+   * A second task the same SFT teaches (half of every batch), to the same target: a base that
+   * solves two tasks, for the forgetting lesson (train on one, watch the other). Chosen only by a
+   * run that watches that task (settings.watchTask).
+   */
+  also?: { task: string; difficulty: number };
 }
 
 export const BASES: BaseSpec[] = [
@@ -39,15 +45,23 @@ export const BASES: BaseSpec[] = [
   // model cannot write reliably, so thinking does not pay. Prompt + scratchpad + EOS is up to
   // 27 tokens ("<bos>ds:99999=" + "9,18,27,36,45|45" + "<eos>"), so T = 32.
   { file: 'digitsum-d2-mix.ckpt', task: 'digitsum', difficulty: 2, think: 'mix', targetAccuracy: 0.2, config: { seqLen: 32 }, maxCompletionLength: 18 },
+  // The forgetting lesson: one model that solves add and reverse (both at difficulty 2) about as
+  // often as the single-task bases; RL trains on add while held-out reverse is watched.
+  { file: 'add-reverse-d2.ckpt', task: 'add', difficulty: 2, think: false, targetAccuracy: 0.2, also: { task: 'reverse', difficulty: 2 } },
 ];
 
-/** The shipped base for exactly this task and difficulty (a base fine-tuned at another difficulty is not at this one's capability boundary). */
-export function baseFor(task: string, difficulty: number): BaseSpec | undefined {
-  return BASES.find((b) => b.task === task && b.difficulty === difficulty);
+/**
+ * The shipped base for exactly this task and difficulty (a base fine-tuned at another difficulty
+ * is not at this one's capability boundary); a run that watches a second task (`watch`, not
+ * 'none') starts from the base that also learned that one, when there is one.
+ */
+export function baseFor(task: string, difficulty: number, watch = 'none'): BaseSpec | undefined {
+  const here = BASES.filter((b) => b.task === task && b.difficulty === difficulty);
+  return here.find((b) => b.also?.task === watch) ?? here.find((b) => !b.also);
 }
 
 /** Path of a base checkpoint relative to the repo root (Node) — the page fetches /checkpoints/<file>. */
-export function baseCheckpointPath(task: string, difficulty: number): string | undefined {
-  const b = baseFor(task, difficulty);
+export function baseCheckpointPath(task: string, difficulty: number, watch = 'none'): string | undefined {
+  const b = baseFor(task, difficulty, watch);
   return b ? `public/checkpoints/${b.file}` : undefined;
 }

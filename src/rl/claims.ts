@@ -11,7 +11,7 @@ import type { EvalMetrics, StepMetrics } from './metrics.ts';
 /** What a claim is judged on: the run's recorded steps and evaluations. */
 export interface RunRecord {
   steps: readonly StepMetrics[];
-  evals: readonly (Pick<EvalMetrics, 'step' | 'heldout_accuracy'> & { pass_at_k?: Record<string, number>; mean_length?: number })[];
+  evals: readonly (Pick<EvalMetrics, 'step' | 'heldout_accuracy'> & { pass_at_k?: Record<string, number>; mean_length?: number; watch?: EvalMetrics['watch'] })[];
 }
 
 export interface ClaimVerdict {

@@ -30,6 +30,8 @@ export interface ColdStartOptions {
   maxCompletionLength?: number;
   opt?: Partial<AdamWSettings>;
   progress?: (m: string) => void;
+  /** A second task taught in the same batches (half each), to the same target (a two-task base). */
+  also?: { task: string; difficulty: number };
 }
 
 export interface ColdStartResult {
@@ -48,17 +50,29 @@ export async function coldStart(backend: Backend, o: ColdStartOptions): Promise<
   const sampled = o.targetMetric === 'sampled';
   const evaluator = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 64, evalPassAtK: sampled });
   const every = o.evalEvery ?? 5;
+  const other = o.also ? getTask(o.also.task) : null;
+  const otherEvaluator = o.also ? new GrpoTrainer(backend, { ...settings, task: o.also.task, difficulty: o.also.difficulty }, { evalSize: o.evalSize ?? 64, evalPassAtK: sampled }) : null;
   let steps = 0;
   let acc = 0;
   for (; steps < (o.maxSteps ?? 3000); ) {
-    const inst = samplePrompts(task, rng, o.difficulty, 'train', o.batchSize ?? 32);
+    const n = o.batchSize ?? 32;
     const think = () => (o.think === 'mix' ? rng.next() < 0.5 : o.think);
-    await supervisedStep(backend, inst.map((i) => ({ prompt: i.prompt, response: task.referenceResponse(i.prompt, { think: think() }) })), opt);
+    const pairs = samplePrompts(task, rng, o.difficulty, 'train', other ? n / 2 : n).map((i) => ({ prompt: i.prompt, response: task.referenceResponse(i.prompt, { think: think() }) }));
+    if (other && o.also) pairs.push(...samplePrompts(other, rng, o.also.difficulty, 'train', n / 2).map((i) => ({ prompt: i.prompt, response: other.referenceResponse(i.prompt) })));
+    await supervisedStep(backend, pairs, opt);
     steps++;
     if (steps % every === 0) {
       const ev = await evaluator.evaluate();
       acc = sampled ? ev.pass_at_k['1'] : ev.heldout_accuracy;
-      o.progress?.(`sft step ${steps}: held-out greedy accuracy ${ev.heldout_accuracy.toFixed(3)}${sampled ? `, sampled pass@1 ${acc.toFixed(3)}` : ''}`);
+      let line = `sft step ${steps}: held-out greedy accuracy ${ev.heldout_accuracy.toFixed(3)}${sampled ? `, sampled pass@1 ${acc.toFixed(3)}` : ''}`;
+      if (otherEvaluator) {
+        // a two-task base: both at the target (the slower one decides)
+        const ev2 = await otherEvaluator.evaluate();
+        const acc2 = sampled ? ev2.pass_at_k['1'] : ev2.heldout_accuracy;
+        line += `; ${o.also!.task}: ${acc2.toFixed(3)}`;
+        acc = Math.min(acc, acc2);
+      }
+      o.progress?.(line);
       if (acc >= o.targetAccuracy) break;
     }
   }

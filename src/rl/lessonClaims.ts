@@ -133,3 +133,54 @@ function poolMeasure(r: RunRecord): Record<string, number> {
 }
 const poolSentence = (e: Record<string, number>) =>
   `training reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}, held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; the stop signal ${e.signal_fired === 1 ? 'fired' : 'did not fire'}`;
+
+/**
+ * Dynamic sampling (DAPO): resample until the batch's groups are mixed. Every kept group teaches
+ * (mixed share near 1), at a price the verdict counts: the prompts drawn beyond the batch and the
+ * generated tokens of the groups it discarded. Whether it paid is read against the run's tokens:
+ * held-out pass@1 gained per 100k generated tokens (compare the two variants on the same seed:
+ * the token axis makes them comparable). Without it, some groups are all-pass or all-fail and
+ * teach nothing, and no token is spent on a discarded group. Both fail for a run that learned
+ * nothing (held-out pass@1 does not rise).
+ */
+export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim({
+  text: on
+    ? 'Resampling until groups are mixed makes nearly every kept group teach (mixed share above nine in ten), at a price: prompts drawn and answers discarded every step. Held-out pass@1 (sampled) rises; the verdict counts what it cost in generated tokens.'
+    : 'Without resampling, the all-pass and all-fail groups stay in the batch and teach nothing, but no token is spent on a discarded group. Held-out pass@1 (sampled) rises; the verdict counts the generated tokens it took.',
+  steps: 30,
+  measure: (r) => {
+    const drawn = overall(r, (m) => m.prompts_drawn);
+    const tokens = r.steps.reduce((a, m) => a + (m.tokens_generated ?? 0), 0);
+    return { frac_mixed: overall(r, (m) => m.frac_mixed), prompts_drawn: drawn, answers_discarded: Math.max(0, drawn - P) * G, tokens_generated: tokens };
+  },
+  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && (on ? e.frac_mixed > 0.9 : e.frac_mixed < 0.9),
+  sentence: (e) => {
+    const gain = e.heldout_pass1_end - e.heldout_pass1_start;
+    const per100k = (gain / Math.max(1, e.tokens_generated)) * 1e5;
+    return `mixed share ${fmt2(e.frac_mixed)}, ${fmt2(e.prompts_drawn)} prompts drawn and ${fmt2(e.answers_discarded)} answers discarded a step, ${Math.round(e.tokens_generated).toLocaleString('en')} tokens generated; held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}: ${per100k >= 0 ? '+' : ''}${fmt2(per100k)} per 100k generated tokens`;
+  },
+  hint: 'Held-out pass@1 moves a few points per ten steps at this scale: run more steps, or compare both variants on the same seed.',
+});
+
+/**
+ * Forgetting without a leash. From a base that solves add and reverse, GRPO trains on add only;
+ * reverse is evaluated at every evaluation (held-out pass@1, never trained on). Without a leash
+ * the policy drifts wherever add's reward pulls it and reverse suffers; a KL leash to π_ref (the
+ * two-task base) holds the rest of the policy near where it was. Both claims need add to improve
+ * (a run that learned nothing fails), and each is judged on the watched task's own numbers.
+ */
+export const forgettingClaim = (leash: boolean): Claim => claim({
+  text: leash
+    ? 'With a KL leash to the two-task base, training on add leaves reverse (never trained on) nearly where it was: its held-out pass@1 (sampled) falls by less than a twentieth, while add\'s rises.'
+    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than a twentieth, while add\'s rises.',
+  steps: 30,
+  mayWreck: !leash,
+  measure: (r) => {
+    const w = r.evals.map((e) => e.watch?.pass1 ?? NaN);
+    const end = w.length >= 2 ? w.slice(Math.max(1, w.length - 2)).reduce((a, b) => a + b, 0) / Math.min(2, w.length - 1) : NaN;
+    return { watch_start: w.length ? w[0] : NaN, watch_end: end, kl_late: late(r, (m) => m.kl) };
+  },
+  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && (leash ? e.watch_end > e.watch_start - 0.05 : e.watch_end < e.watch_start - 0.05),
+  sentence: (e) => `add (trained): held-out pass@1 ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; reverse (never trained on): ${fmt2(e.watch_start)} → ${fmt2(e.watch_end)}; KL to π_ref ${fmt2(e.kl_late)}`,
+  hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps, or raise η: the drift grows with every update.',
+});

@@ -276,7 +276,23 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     process.forEach((a, i) => { if (!a.think) expect(a.reward).toBe(outcome[i].reward); }); // direct answers keep their outcome reward
     expect(thinkAdv(process)).toBeGreaterThan(thinkAdv(outcome) + 0.1);
   });
-  it('9. small pool: every step trains on the same 16 prompts (each seen many times in a few steps); the whole split brings new ones', async () => {
+  it('9. dynamic sampling: the kept groups are all mixed, at the price of more prompts drawn; without it some groups teach nothing', async () => {
+    const l = getLesson('dynamic-sampling')!;
+    const rows = [];
+    for (const v of [0, 1]) {
+      const s = { ...lessonSettings(l, defaultSettings(), v), promptsPerStep: 8 };
+      const { rollout } = await rolloutWithAdvantages(await trainerFor(s));
+      const mixed = rollout.groups.filter((g) => !g.rewards.every((r) => r === g.rewards[0])).length;
+      rows.push({ variant: l.variants[v].short, kept: rollout.groups.length, mixed, prompts_drawn: rollout.promptsDrawn, rollouts: rollout.rollouts });
+    }
+    console.table(rows);
+    const [on, off] = rows;
+    expect(on.prompts_drawn).toBeGreaterThan(on.kept); // it paid for its mixed groups in prompts drawn
+    expect(on.mixed).toBeGreaterThanOrEqual(on.kept - 1); // the last rollout fills the batch whatever it holds
+    expect(off.prompts_drawn).toBe(off.kept);
+    expect(off.mixed).toBeLessThan(off.kept);
+  });
+  it('10. small pool: every step trains on the same 16 prompts (each seen many times in a few steps); the whole split brings new ones', async () => {
     const l = getLesson('small-pool')!;
     const seen = [];
     for (const v of [0, 1]) {

@@ -12,7 +12,7 @@
  */
 import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
-import { lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
+import { dynamicClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -299,8 +299,28 @@ export const LESSONS: Lesson[] = [
     charts: ['thinking', 'reward', 'length'],
   },
   {
+    id: 'dynamic-sampling',
+    title: '9. Dynamic sampling: every group teaches, at a price',
+    base: { task: 'add', difficulty: 2 },
+    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, maxResample: 3 },
+    variants: [
+      { label: 'Dynamic sampling (resample until mixed, up to 3 rollouts)', short: 'dynamic sampling', settings: { dynamicSampling: true }, claim: dynamicClaim(true, 16, 8) },
+      { label: 'No resampling', short: 'no resampling', settings: { dynamicSampling: false }, claim: dynamicClaim(false, 16, 8) },
+    ],
+    watch:
+      'A group whose answers all pass or all fail has zero advantages: its tokens were generated and teach nothing. DAPO ' +
+      'resamples: it drops such groups and draws new prompts until the batch is full of mixed ones (here at most three ' +
+      'rollouts a step). The groups chart shows the mixed share near 1 under it. The price is on the tokens axis: the ' +
+      'prompts drawn beyond the batch and the answers thrown away, every step. Whether it paid is a question of held-out ' +
+      'accuracy per generated token, not per step: the verdict gives both, and the chapter asks to track rollout tokens, ' +
+      'discarded samples and useful updates together. Run both variants on the same seed and compare the gain per 100k ' +
+      'generated tokens (the tokens chart puts them on one axis). At this scale most groups already mix at G = 8, so ' +
+      'resampling buys little: a harder base, or a smaller G, leaves more groups unmixed and makes it pay more.',
+    charts: ['groups', 'passk', 'tokens'],
+  },
+  {
     id: 'small-pool',
-    title: '9. Training reward is not a stopping signal: a small training pool',
+    title: '10. Training reward is not a stopping signal: a small training pool',
     base: { task: 'add', difficulty: 2 },
     settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5 },
     variants: [

@@ -92,6 +92,8 @@ export interface EvalMetrics {
   mean_length?: number;
   /** The held-out prompts' greedy answers (the step inspector and tests show some). */
   samples: { prompt: string; response: string; correct: boolean }[];
+  /** The watched task (settings.watchTask), never trained on: held-out greedy accuracy and pass@1 on its own held-out set. */
+  watch?: { task: string; difficulty: number; heldout_accuracy: number; pass1: number };
 }
 
 const stats = (xs: number[]) => xs.length ? { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) } : { mean: NaN, min: NaN, max: NaN };

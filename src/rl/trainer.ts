@@ -292,9 +292,15 @@ export class GrpoTrainer {
   }
 
   /** Held-out greedy accuracy and pass@k on a fixed held-out set (same prompts every time). */
-  evaluate(settings: Settings = this.settingsValue): Promise<EvalMetrics> {
+  async evaluate(settings: Settings = this.settingsValue): Promise<EvalMetrics> {
     const s = { ...settings };
     const difficulties = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty(s)];
-    return evaluatePolicy(this.backend, s, { size: this.opts.evalSize, difficulties, passAtK: this.opts.evalPassAtK, step: this.stepValue });
+    const ev = await evaluatePolicy(this.backend, s, { size: this.opts.evalSize, difficulties, passAtK: this.opts.evalPassAtK, step: this.stepValue });
+    if (s.watchTask === 'none' || s.watchTask === s.task) return ev;
+    // the watched task, never trained on: its own held-out set, with pass@1 from G samples (what it forgets)
+    const w = { ...s, task: s.watchTask };
+    const d = this.difficulty(w);
+    const other = await evaluatePolicy(this.backend, w, { size: this.opts.evalSize, difficulties: [d], passAtK: true, step: this.stepValue });
+    return { ...ev, watch: { task: s.watchTask, difficulty: d, heldout_accuracy: other.heldout_accuracy, pass1: other.pass_at_k['1'] ?? NaN } };
   }
 }

@@ -226,12 +226,16 @@ const passName = (k: string) => (k === '1' ? HELDOUT_PASS1 : `held-out pass@${k}
 export function PassAtKChart() {
   const evals = useLab((s) => s.evals);
   const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
-  const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])) })), [evals]);
-  const legendEl = useLegendIn(ks.map(passName));
+  const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])), watch: e.watch?.pass1 })), [evals]);
+  // the watched task (settings.watchTask), never trained on: what the policy forgets of it
+  const watched = evals.find((e) => e.watch)?.watch?.task ?? null;
+  const watchName = watched ? `${watched} (never trained on): ${HELDOUT_PASS1}` : '';
+  const legendEl = useLegendIn([...ks.map(passName), ...(watched ? [watchName] : [])]);
   const tip = useMemo(() => stepTip((step) => {
     const e = atStep(evals, step);
-    return ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined }));
-  }), [evals, ks]);
+    return [...ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined })),
+      ...(watched ? [{ name: watchName, color: C.black, value: e?.watch ? fin(e.watch.pass1) : undefined }] : [])];
+  }), [evals, ks, watched, watchName]);
   return (
     <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       <ResponsiveContainer width="100%" height="100%">
@@ -242,6 +246,7 @@ export function PassAtKChart() {
           <ChartTooltip content={tip} />
           {legendEl}
           {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
+          {watched && <Line dataKey="watch" name={watchName} stroke={C.black} strokeWidth={2.5} strokeDasharray="2 3" dot={{ r: 4 }} isAnimationActive={false} />}
         </LineChart>
       </ResponsiveContainer>
     </ChartCard>

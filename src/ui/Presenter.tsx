@@ -2,7 +2,7 @@
  * The presenter view for classroom demos: one thing at a time, filling the screen — a lesson's
  * chart (the live chart itself, re-rendered large) or the step-through's current phase — with a
  * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
- * → next (on the step-through: the next phase of a real update), ← back, 1–8 a lesson,
+ * → next (on the step-through: the next phase of a real update), ← back, 1–9 and 0 a lesson (0: the tenth),
  * Space play/pause, ↑ ↓ scroll a tall phase, Esc back to the page. The address carries it: ?present=1&lesson=<id>.
  * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
  */
@@ -25,7 +25,7 @@ const CHARTS: Record<PresenterChart, ComponentType> = {
 export function PresenterButton() {
   const presenter = usePresenter();
   return (
-    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–8 Space Esc)">
+    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–9 0 Space Esc)">
       Presenter view
     </button>
   );
@@ -39,7 +39,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
       if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
-      const n = /^[1-9]$/.test(e.key) ? Number(e.key) : 0;
+      const n = /^[0-9]$/.test(e.key) ? Number(e.key) || 10 : 0; // 1–9, and 0 for lesson 10
       const act =
         e.key === 'ArrowRight' || e.key === 'PageDown' ? () => void presenter.next()
         : e.key === 'ArrowLeft' || e.key === 'PageUp' ? () => presenter.back()
