@@ -1,25 +1,30 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App.tsx';
-import { PresenterContext, SessionContext } from './ui/session.tsx';
+import { ImportContext, PresenterContext, SessionContext } from './ui/session.tsx';
 import { LabSession } from './lab/session.ts';
 import { Presenter } from './lab/presenter.ts';
 import { debugHooks } from './lab/debugHooks.ts';
 import { useLab } from './store/labStore.ts';
+import { RunImport } from './lab/runImport.ts';
+import { useImported } from './store/importedRun.ts';
 import './ui/app.css';
 
 const session = new LabSession(useLab);
 const presenter = new Presenter(session, useLab);
+const runImport = new RunImport(useImported);
 void session.init(location.search);
 // Test hooks: browser tests read real metrics from the store (and render crafted model output
 // through it), inject faults and read engine counters; the soak script waits for saves.
-(window as unknown as { __lab: object }).__lab = { store: useLab, ...debugHooks(session) };
+(window as unknown as { __lab: object }).__lab = { store: useLab, imported: useImported, ...debugHooks(session) };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionContext value={session}>
       <PresenterContext value={presenter}>
-        <App />
+        <ImportContext value={runImport}>
+          <App />
+        </ImportContext>
       </PresenterContext>
     </SessionContext>
   </StrictMode>,

@@ -22,6 +22,7 @@ import { Presenter, PresenterButton } from './Presenter.tsx';
 import { ClassTour, ClassTourButton, ClassTourLink } from './ClassTour.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
 import { TaskPanel } from './TaskPanel.tsx';
+import { ImportRun } from './ImportRun.tsx';
 
 function Notices() {
   const url = useLab((s) => s.urlNotices);
@@ -92,6 +93,7 @@ export function App() {
         <div className="main-col">
           <Transport />
           <Inspector />
+          <ImportRun />
           <Charts />
         </div>
       </div>

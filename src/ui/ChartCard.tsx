@@ -8,17 +8,22 @@ import { Legend, LineChart, ResponsiveContainer, XAxis } from 'recharts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
+import { useImported } from '../store/importedRun.ts';
 import { download, svgToPng } from '../store/exports.ts';
 import { PointingAt, useDrawnWhenSeen, useLabStable } from './chartHooks.ts';
 import { fmt } from './palette.ts';
 import { stepRows, type LinePoint } from '../store/thin.ts';
 
 export const AXIS = { fontSize: 15, fill: '#111' };
+/** A sentence with `key names` set as code (as text: never HTML). */
+const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
 export const H = 230;
 export const fin = (x: number) => (Number.isFinite(x) ? x : null);
 
 export const ChartCard = memo(function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
   const mine = useLabStable((s) => s.signals.filter((sig) => sig.chart === id));
+  const imported = useImported((s) => s.run);
+  const doctor = useMemo(() => imported?.diagnosis.findings.filter((f) => f.chart === id) ?? [], [imported, id]);
   const lessonId = useLab((s) => s.lessonId);
   const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
   const ref = useRef<HTMLDivElement>(null);
@@ -41,6 +46,11 @@ export const ChartCard = memo(function ChartCard({ id, title, question, points, 
         <div key={sig.id} className="signal" role="alert" data-testid={`signal-${sig.id}`}>
           <strong>⚠ Stop signal (step {sig.step}):</strong> {sig.message}
           <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
+        </div>
+      ))}
+      {doctor.map((f) => (
+        <div key={f.id} className="signal doctor" data-testid={`doctor-${f.id}`}>
+          <strong>⚑ Run doctor, {imported!.label} (from step {f.firstStep}{f.atEnd ? ', still at its end' : ''}): {f.label}.</strong> {withCode(f.message)}
         </div>
       ))}
       <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}

@@ -23,7 +23,8 @@ import { useLab } from '../store/labStore.ts';
 import { ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
-import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn, xAxis } from './ChartCard.tsx';
+import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
+import { doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, type TrlSeries } from './importedLines.tsx';
 import { stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
@@ -37,21 +38,26 @@ interface Series {
 }
 
 /** A card of per-step lines (most charts): the x axis is the step, one thinned line per series; each overlaid run draws the first series. */
-function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
-  const steps = useLab((s) => s.steps);
+function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; trl?: TrlSeries[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
+  const raw = useLab((s) => s.steps);
+  const steps = useOnAxis(raw, raw);
   const overlays = useOverlays();
+  const trl = useTrl();
+  const xAxis = useXAxis();
   const main = series[0];
   const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
   const others = useMemo(() => overlays.map((o) => ({ ...o, name: `${main.name}, ${o.name}`, line: stepLine(o.run.steps, main.value) })), [overlays, main]);
-  const all = useMemo(() => [...lines, ...others.map((o) => o.line)], [lines, others]);
-  const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name)]);
+  const imported = useMemo(() => trlLines(trl, trlSeries), [trl, trlSeries]);
+  const all = useMemo(() => [...lines, ...others.map((o) => o.line), ...imported.map((l) => l.line)], [lines, others, imported]);
+  const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atStep(steps, step);
     return [
       ...series.map((sr) => ({ name: sr.name, color: sr.color, value: m && fin(sr.value(m)) })),
       ...others.map((o) => { const x = atStep(o.run.steps, step); return { name: o.name, color: o.color, value: x ? fin(main.value(x)) : undefined }; }),
+      ...trlTip(trl, imported, step),
     ];
-  }), [steps, series, others, main]);
+  }), [steps, series, others, main, trl, imported]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
@@ -63,9 +69,11 @@ function StepLines({ id, title, question, series, yDomain, yWidth = 44 }: { id: 
         <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
       ))}
       {others.map((o) => <Line key={`run${o.run.id}`} data={o.line} dataKey="v" name={o.name} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />)}
+      {trlLineElements(imported)}
+      {doctorMarks(trl, id)}
     </PointedLineChart>
-  ), [all, lines, others, tip, legendEl, series, yDomain, yWidth]);
-  return <ChartCard id={id} title={title} question={question} points={steps.length}>{body}</ChartCard>;
+  ), [all, lines, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth]);
+  return <ChartCard id={id} title={title} question={question} points={steps.length + (imported.length ? trl!.steps.length : 0)}>{body}</ChartCard>;
 }
 
 const reward = (m: StepMetrics) => m.reward;
@@ -73,18 +81,29 @@ const accuracy = (m: StepMetrics) => m.accuracy;
 const heldout = (e: Pick<EvalMetrics, 'heldout_accuracy'>) => e.heldout_accuracy;
 const TRAIN_ACC = 'training accuracy (sampled)';
 
+/** The imported run on the reward chart: its reward and reward_std by step, and its held-out figure. */
+const TRL_REWARD: TrlSeries[] = [
+  { name: 'reward', value: reward, color: C.blue },
+  { name: 'reward_std', value: (m) => m.reward_std, color: C.sky, dash: '2 3' },
+];
+
 export function RewardChart() {
-  const steps = useLab((s) => s.steps);
-  const evals = useLab((s) => s.evals);
+  const raw = useLab((s) => s.steps);
+  const steps = useOnAxis(raw, raw);
+  const evals = useOnAxis(useLab((s) => s.evals), raw);
   const overlays = useOverlays();
+  const trl = useTrl();
+  const xAxis = useXAxis();
+  const imported = useMemo(() => trlLines(trl, TRL_REWARD), [trl]);
+  const trlHeldout = useMemo(() => (trl?.run.heldoutKey ? { name: `held-out ${trl.run.heldoutKey}, ${trl.run.label}`, line: stepLine(trl.evals, heldout) } : null), [trl]);
   const rewardLine = useMemo(() => stepLine(steps, reward), [steps]);
   const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
   const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
   const others = useMemo(() => overlays.map((o) => ({
     ...o, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(o.run.steps, reward), heldout: stepLine(o.run.evals, heldout),
   })), [overlays]);
-  const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...others.flatMap((o) => [o.reward, o.heldout])], [rewardLine, accuracyLine, heldoutLine, others]);
-  const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName])]);
+  const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [rewardLine, accuracyLine, heldoutLine, others, imported, trlHeldout]);
+  const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atStep(steps, step), e = atStep(evals, step);
     return [
@@ -95,8 +114,10 @@ export function RewardChart() {
         const x = atStep(o.run.steps, step), xe = atStep(o.run.evals, step);
         return [{ name: o.rewardName, color: o.color, value: x ? fin(x.reward) : undefined }, { name: o.heldoutName, color: C.purple, value: xe ? fin(xe.heldout_accuracy) : undefined }];
       }),
+      ...trlTip(trl, imported, step),
+      ...(trl && trlHeldout ? [{ name: trlHeldout.name, color: C.vermillion, value: atStep(trl.evals, step) ? fin(atStep(trl.evals, step)!.heldout_accuracy) : undefined }] : []),
     ];
-  }), [steps, evals, others]);
+  }), [steps, evals, others, trl, imported, trlHeldout]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
@@ -109,14 +130,19 @@ export function RewardChart() {
       <Line data={heldoutLine} dataKey="v" name={HELDOUT_GREEDY} stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
       {others.map((o) => <Line key={`r${o.run.id}`} data={o.reward} dataKey="v" name={o.rewardName} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} />)}
       {others.map((o) => <Line key={`h${o.run.id}`} data={o.heldout} dataKey="v" name={o.heldoutName} stroke={C.purple} strokeDasharray={o.dash} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />)}
+      {trlLineElements(imported)}
+      {trlHeldout && <Line key="trl-heldout" data={trlHeldout.line} dataKey="v" name={trlHeldout.name} stroke={C.vermillion} strokeDasharray="9 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
+      {doctorMarks(trl, 'reward')}
     </PointedLineChart>
-  ), [all, rewardLine, accuracyLine, heldoutLine, others, tip, legendEl]);
+  ), [all, rewardLine, accuracyLine, heldoutLine, others, imported, trlHeldout, trl, xAxis, tip, legendEl]);
   return (
-    <ChartCard id="reward" title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned)." points={steps.length + evals.length}>
+    <ChartCard id="reward" title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned), or an imported TRL run." points={steps.length + evals.length + (trl ? trl.steps.length : 0)}>
       {body}
     </ChartCard>
   );
 }
+
+const TRL_GROUPS: TrlSeries[] = [{ name: 'mixed = 1 − frac_reward_zero_std (pass/fail rewards)', value: (m) => m.frac_mixed, color: C.blue }];
 
 export function GroupsChart() {
   return (
@@ -126,7 +152,7 @@ export function GroupsChart() {
       { name: 'predicted, each prompt at its own rate (plug-in)', value: (m) => m.mixed_predicted_per_prompt, color: C.black, dash: '1 3', width: 2 },
       { name: 'all pass', value: (m) => m.frac_all_pass, color: C.green, width: 2 },
       { name: 'all fail', value: (m) => m.frac_all_fail, color: C.vermillion, width: 2 },
-    ]} />
+    ]} trl={TRL_GROUPS} />
   );
 }
 
@@ -177,20 +203,27 @@ export function AdvantagesChart() {
   );
 }
 
+const TRL_ENTROPY: TrlSeries[] = [{ name: 'entropy', value: (m) => m.entropy, color: C.purple }];
+
 export function EntropyChart() {
   return (
     <StepLines id="entropy" title="Entropy (nats per token)" question="Is the policy still exploring? A collapse means groups stop being mixed and learning stalls." yDomain={[0, 'auto']} series={[
       { name: 'entropy', value: (m) => m.entropy, color: C.purple },
-    ]} />
+    ]} trl={TRL_ENTROPY} />
   );
 }
+
+const TRL_LENGTH: TrlSeries[] = [
+  { name: 'completions/mean_length (tokens)', value: (m) => m.mean_length, color: C.black },
+  { name: 'completions/clipped_ratio (right axis)', value: (m) => m.clipped_ratio, color: C.orange, dash: '2 3', right: true },
+];
 
 export function LengthChart() {
   return (
     <StepLines id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." yDomain={[0, 'auto']} series={[
       { name: 'correct (tokens)', value: (m) => m.length_correct_mean, color: C.green },
       { name: 'incorrect (tokens)', value: (m) => m.length_incorrect_mean, color: C.vermillion, dash: '6 3' },
-    ]} />
+    ]} trl={TRL_LENGTH} />
   );
 }
 
@@ -207,6 +240,13 @@ export function ThinkingChart() {
   );
 }
 
+const TRL_KL: TrlSeries[] = [
+  { name: 'kl', value: (m) => m.kl, color: C.black },
+  { name: 'clip_ratio/low_mean', value: (m) => m['clip_ratio/low_mean'], color: C.orange },
+  { name: 'clip_ratio/high_mean', value: (m) => m['clip_ratio/high_mean'], color: C.sky },
+  { name: 'clip_ratio/region_mean', value: (m) => m['clip_ratio/region_mean'], color: C.purple },
+];
+
 export function KlChart() {
   return (
     <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary; both stay empty where π_ref is not evaluated (β = 0 with “Measure KL at β = 0” off)." yWidth={52} series={[
@@ -215,7 +255,7 @@ export function KlChart() {
       { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
       { name: 'clipped high', value: (m) => m['clip_ratio/high_mean'], color: C.sky, dash: '5 3', width: 2 },
       { name: 'clipped (any)', value: (m) => m['clip_ratio/region_mean'], color: C.purple, dash: '2 3', width: 2 },
-    ]} />
+    ]} trl={TRL_KL} />
   );
 }
 
@@ -224,7 +264,8 @@ const K_COLORS = [C.vermillion, C.orange, C.green, C.blue, C.purple, C.black];
 const passName = (k: string) => (k === '1' ? HELDOUT_PASS1 : `held-out pass@${k} (sampled)`);
 
 export function PassAtKChart() {
-  const evals = useLab((s) => s.evals);
+  const evals = useOnAxis(useLab((s) => s.evals), useLab((s) => s.steps));
+  const xAxis = useXAxis();
   const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
   const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])), watch: e.watch?.pass1 })), [evals]);
   // the watched task (settings.watchTask), never trained on: what the policy forgets of it

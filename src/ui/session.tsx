@@ -2,6 +2,7 @@
 import { createContext, useContext } from 'react';
 import type { LabSession } from '../lab/session.ts';
 import type { Presenter } from '../lab/presenter.ts';
+import type { RunImport } from '../lab/runImport.ts';
 
 export const SessionContext = createContext<LabSession | null>(null);
 
@@ -19,4 +20,13 @@ export function usePresenter(): Presenter {
   const p = useContext(PresenterContext);
   if (!p) throw new Error('usePresenter: no Presenter provided (src/main.tsx provides it)');
   return p;
+}
+
+export const ImportContext = createContext<RunImport | null>(null);
+
+/** Importing a run trained elsewhere (src/lab/runImport.ts), made beside the session in src/main.tsx. */
+export function useRunImport(): RunImport {
+  const r = useContext(ImportContext);
+  if (!r) throw new Error('useRunImport: no RunImport provided (src/main.tsx provides it)');
+  return r;
 }
