@@ -45,7 +45,7 @@ export async function startingWeights(s: Settings, imported: ImportedModel | nul
     notices.push(`Starting from this task's cold-start base (${own.name}${own.passRate !== null ? `, held-out sampled pass@1 ${Math.round(100 * own.passRate)}%` : ''}): π_ref is this base.`);
     return { config: own.config, weights: own.weights };
   }
-  const base = baseFor(s.task, s.difficulty);
+  const base = baseFor(s.task, s.difficulty, s.watchTask);
   if (!base) {
     notices.push(own
       ? `This task's cold-start base was made at difficulty ${own.difficulty}, not ${level}: starting from a fresh random init (seed ${s.seed}); run the cold start again at this difficulty.`

@@ -124,7 +124,7 @@ export class LabSession {
   }
 
   private startKey(s: Settings): string {
-    return `${s.task}/${s.difficulty}/${s.seed}/${this.get().backendPref}/${this.imported?.name ?? ''}`;
+    return `${s.task}/${s.difficulty}/${s.watchTask}/${s.seed}/${this.get().backendPref}/${this.imported?.name ?? ''}`;
   }
 
   /** (Re)load the model: starting weights (or a saved run), engine, π_ref, the step-0 evaluation. */

@@ -39,7 +39,7 @@ export interface RunSummary {
 }
 
 export function evalRecord(e: EvalMetrics): Record<string, unknown> {
-  return { type: 'eval', step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, by_difficulty: e.by_difficulty, mean_length: e.mean_length };
+  return { type: 'eval', step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, by_difficulty: e.by_difficulty, mean_length: e.mean_length, ...(e.watch ? { watch: e.watch } : {}) };
 }
 
 export async function runTraining(backend: Backend, settings: Settings, o: RunOptions): Promise<RunSummary> {

@@ -4,6 +4,9 @@
  */
 import type { Settings } from '../rl/settings.ts';
 import { grpoConfigMapping, renderArgs } from '../export/grpoConfig.ts';
+import { exportTrlProject } from '../export/trlProject.ts';
+import { zipFiles } from '../export/zip.ts';
+import { decodeCheckpoint } from '../model/checkpoint.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
 import { MAX_ANSWER_CHARS, MAX_RESPONSE_CHARS } from '../tasks/common.ts';
 import { ANSWER_SEPARATOR, CHARS } from '../tasks/tokenizer.ts';
@@ -109,4 +112,14 @@ export async function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
   ctx.scale(scale, scale);
   ctx.drawImage(img, 0, 0, width, height);
   return new Promise((res, rej) => canvas.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+}
+
+/**
+ * The run as a TRL project (src/export/trlProject.ts), zipped for the runs panel's download: the
+ * policy of `checkpoint` (the page's current weights) as a Hugging Face GPT-2 folder, the
+ * tokenizer, the split, reward.py, train_grpo.py and its README. `taskSpec`: a custom task's spec.
+ */
+export function trlProjectZip(checkpoint: Uint8Array, settings: Settings, taskSpec: unknown, source: string): Uint8Array {
+  const ck = decodeCheckpoint(checkpoint);
+  return zipFiles(exportTrlProject({ settings, config: ck.config, weights: ck.weights, source, ...(taskSpec ? { taskSpec } : {}) }), 'rlvr-lab-trl/');
 }

@@ -4,7 +4,7 @@ import { SETTINGS } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { useSession } from './session.tsx';
 import { settingsFileText } from '../persist/settingsFile.ts';
-import { download, grpoConfigSnippet, metricsCsv, runJson } from '../store/exports.ts';
+import { download, grpoConfigSnippet, metricsCsv, runJson, trlProjectZip } from '../store/exports.ts';
 import { comparable } from '../store/overlays.ts';
 import { specInUse } from '../store/taskSpec.ts';
 import { runFigures } from '../store/views.ts';
@@ -30,6 +30,16 @@ export function RunsPanel() {
         <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, url: location.href, ...(specInUse(s()) ? { taskSpec: specInUse(s()) } : {}) }), 'application/json')}>Metrics JSON</button>
         <button onClick={async () => { const b = await lab.checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
         <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
+        <button data-testid="export-trl" title="The policy as a Hugging Face GPT-2 folder, the tokenizer, the task's split, reward.py and train_grpo.py for TRL on real GPUs (README inside)" onClick={async () => {
+          const b = await lab.checkpointBytes();
+          if (!b) return;
+          try {
+            download('rlvr-lab-trl.zip', trlProjectZip(b, s().settings, specInUse(s()), `this page's run at step ${s().stepsCompleted}`) as BlobPart, 'application/zip');
+            setMessage('TRL project downloaded: unzip it and read its README (pip install -r requirements.txt, then python train_grpo.py).');
+          } catch (e) {
+            setMessage(`The TRL project could not be written: ${(e as Error).message}.`);
+          }
+        }}>TRL project (.zip)</button>
         <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" data-testid="import-checkpoint" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
