@@ -20,7 +20,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   // the editor: opens prefilled with the 7 times table, checked
   await page.getByTestId('open-task-editor').click();
   const status = page.getByTestId('spec-status');
-  await expect(status).toContainText('✓ Valid: task spec:times7, 100 distinct prompts (20 held out, 80 for training)');
+  await expect(status).toContainText('✓ Valid: task spec:times7, 1000 distinct prompts (');
   // data from a CSV file: the pairs go into "data" and are checked
   const csv = ['prompt,answer', ...Array.from({ length: 60 }, (_, i) => `${i}*7=,${i * 7}`)].join('\n');
   await page.getByTestId('load-task-data').setInputFiles({ name: 'times.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -62,6 +62,12 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   await page.getByTestId('cold-start-budget').fill('30');
   await page.getByTestId('cold-start').click();
   await expect(page.getByTestId('cold-start-stop')).toBeEnabled();
+  // the cold start has the engine: Space (play) does nothing meanwhile
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(1000);
+  await expect(page.getByTestId('run-status')).toContainText('loading');
+  expect(await page.evaluate(() => (window as any).__lab.store.getState().stepsStarted)).toBe(0);
   await expect(page.getByTestId('cold-start-pass')).toContainText('Held-out sampled pass@1');
   await expect(page.getByTestId('cold-start-sentence')).toContainText('too hard for this model size, so try a smaller range', { timeout: 60_000 });
   await expect(page.getByTestId('cold-start-progress')).toHaveAttribute('value', '30');

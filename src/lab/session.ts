@@ -176,6 +176,7 @@ export class LabSession {
 
   /** A model is loaded for the current settings (a task/seed/engine change before the first step reloads). */
   private async ensureReady(): Promise<boolean> {
+    if (this.get().coldStart?.running) return false; // a cold start has the engine (customTask.ts)
     if (this.loading) await this.loading;
     if (this.trainer && this.get().stepsCompleted === 0 && !this.stepThrough.open && this.startKey(this.get().settings) !== this.loadedKey) await this.load();
     return this.trainer !== null;

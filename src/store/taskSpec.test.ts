@@ -41,7 +41,9 @@ describe('the taskSpec address parameter', () => {
     expect(u.settings.task).toBe('spec:times7');
     expect(u.settings.beta).toBe(0.02);
     expect(u.taskSpecs['spec:times7']).toEqual(EXAMPLE_SPEC);
-    expect(parseLabUrl(labSearch({ ...u, taskSpecs: u.taskSpecs })).settings).toEqual(u.settings);
+    const back = labSearch({ ...u, taskSpecs: u.taskSpecs });
+    expect(new URLSearchParams(back).get('taskSpec')).toBe(encodeSpecParam(EXAMPLE_SPEC));
+    expect(parseLabUrl(back).settings).toEqual(u.settings);
     // without a task parameter the spec selects itself
     expect(parseLabUrl(`?taskSpec=${encodeSpecParam(VOWELS)}`).settings.task).toBe('spec:vowels');
     // a hostile spec: one sentence, the task stays the default, beta still applies
@@ -70,8 +72,8 @@ describe('the editor', () => {
   it('the example spec is valid, shown one key a line with ranges on one line, and summarised', () => {
     const r = readSpecText(EXAMPLE_SPEC_TEXT);
     expect(r.ok).toBe(true);
-    expect(EXAMPLE_SPEC_TEXT).toContain('"a": [0, 99]');
-    if (r.ok) expect(specSummary(r.spec, r.stats)).toBe('Valid: task spec:times7, 100 distinct prompts (20 held out, 80 for training); responses up to 4 tokens with the end token.');
+    expect(EXAMPLE_SPEC_TEXT).toContain('"a": [0, 999]');
+    if (r.ok) expect(specSummary(r.spec, r.stats)).toMatch(/^Valid: task spec:times7, 1000 distinct prompts \(\d+ held out, \d+ for training\); responses up to 5 tokens with the end token\.$/);
     const data: Spec = { name: 'd', data: [{ prompt: 'a, b', answer: 'x' }, { prompt: 'c', answer: '1' }] };
     expect(JSON.parse(specText(data))).toEqual(data);
     expect(specText(data).split('\n')).toContain('    {"prompt":"a, b","answer":"x"},');

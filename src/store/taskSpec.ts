@@ -10,8 +10,12 @@ import { isHeldOut } from '../tasks/split.ts';
 import { MAX_SPEC_TEXT, specTaskId, taskFromSpec, validateSpec, type Spec, type SpecResult, type SpecStats } from '../tasks/spec/index.ts';
 import type { Verdict } from '../tasks/types.ts';
 
-/** What the editor opens with: the 7 times table on a small range (it cold-starts in about 300 SFT steps). */
-export const EXAMPLE_SPEC: Spec = { name: 'times7', title: 'The 7 times table', prompt: '{a}*7=', vars: { a: [0, 99] }, answer: 'a*7' };
+/**
+ * What the editor opens with: the 7 times table on 0..999, as public/tasks/times7.json (it cold-starts in 500 SFT
+ * steps on the CPU reference; its 800 training prompts are too many to memorise, so GRPO raises held-out accuracy —
+ * on 0..99 the 80 training prompts are learnt by heart and held-out accuracy stalls: lesson 9's warning).
+ */
+export const EXAMPLE_SPEC: Spec = { name: 'times7', title: 'The 7 times table', prompt: '{a}*7=', vars: { a: [0, 999] }, answer: 'a*7' };
 export const EXAMPLE_SPEC_TEXT = specText(EXAMPLE_SPEC);
 /** A `taskSpec` parameter longer than this is refused unread (a data spec of 5000 pairs is about 150 000 characters). */
 export const MAX_SPEC_PARAM = 200_000;

@@ -63,6 +63,7 @@ export function TaskPanel() {
   const status = useLab((s) => s.status);
   const [budget, setBudget] = useState(COLD_START_MAX_STEPS);
   const [message, setMessage] = useState<string | null>(null);
+  const [open, setOpen] = useState(true);
   const custom = customTasks().find((t) => t.id === task);
   if (!custom && baseFor(task, difficulty)) return null;
   const running = cs?.running ?? false;
@@ -70,9 +71,12 @@ export function TaskPanel() {
   return (
     <section className="card task-panel" aria-label="Your task and its cold start" data-testid="task-panel">
       <div className="row">
+        <button className="small fold" aria-expanded={open} onClick={() => setOpen(!open)} title={open ? 'Fold the task panel away' : 'Show the task panel'}>{open ? '▾' : '▸'}</button>
         <h2>Task: {title} <code>{task}</code></h2>
         <button className="small" onClick={() => lab.custom.openEditor(true)}>{custom ? 'Edit the task' : 'New task…'}</button>
+        {!open && <span className="note">{base ? `Base: ${base.name}.` : 'No base yet.'}{cs?.running ? ` Cold start: step ${cs.step}, pass@1 ${pct(cs.passRate)}.` : ''}</span>}
       </div>
+      {open && <>
       <p data-testid="task-base">
         {base
           ? <>Base: <strong>{base.name}</strong>{base.passRate !== null ? `, held-out sampled pass@1 ${pct(base.passRate)}` : ''} at difficulty {base.difficulty}. GRPO starts from it: π_ref is this base.</>
@@ -109,6 +113,7 @@ export function TaskPanel() {
         ))}
         <span className="note">Each restarts from this task&apos;s base. The lesson&apos;s claim was measured on add, so it is not judged here: compare the groups chart&apos;s mixed fraction with its dashed prediction yourself.</span>
       </div>
+      </>}
     </section>
   );
 }
