@@ -7,7 +7,7 @@
  *     hostile keys added (prototype names, 10,000 characters, markup, direction marks);
  *   - the text: truncated, bytes flipped, re-encoded, nested, huge;
  *   - JSONL lines replaced by junk;
- *   - the completion log: every byte flipped, truncated everywhere, the footer's length forged, and
+ *   - the completion log (version-1 data pages, as pyarrow writes them, and version 2): every byte flipped, truncated everywhere, the footer's length forged, and
  *     columns rewritten with hostile data by the parquet writer (wrong types, missing columns,
  *     huge strings, too many rows or columns).
  * Each case must be imported or refused with one sentence (never a throw, never a raw engine
@@ -238,6 +238,21 @@ describe('TRL import fuzz', () => {
         b[i] = f(b[i]);
         await one(b, `byte ${i} ← ${b[i]}`);
       }
+    }
+    // the same log with version-2 data pages (hyparquet-writer's, polars' or duckdb's layout): every byte inverted
+    const decoded = await decodeCompletionsParquet('completions_00020.parquet', real);
+    if (!decoded.ok) return expect.fail(decoded.why);
+    const answers = decoded.steps[0].groups.flatMap((g) => g.answers);
+    const v2 = new Uint8Array(parquetWriteBuffer({ columnData: [
+      { name: 'step', data: answers.map(() => 20n), type: 'INT64' }, { name: 'prompt', data: answers.map((a) => a.prompt), type: 'STRING' },
+      { name: 'completion', data: answers.map((a) => a.completion), type: 'STRING' }, { name: 'accuracy_reward', data: answers.map((a) => a.rewards.accuracy_reward), type: 'DOUBLE' },
+      { name: 'advantage', data: answers.map((a) => a.advantage), type: 'DOUBLE' },
+    ] }));
+    await one(v2, 'version 2 as is', true);
+    for (let i = 0; i < v2.length; i++) {
+      const b = new Uint8Array(v2);
+      b[i] ^= 0xff;
+      await one(b, `version 2: byte ${i} ← ${b[i]}`);
     }
     for (let n = 0; n < real.length; n += 16) await one(real.subarray(0, n), `truncated to ${n} bytes`, false);
     for (const len of [0, 1, real.length - 8, real.length, 0x7fffffff, 0xffffffff]) {

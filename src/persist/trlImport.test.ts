@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parquetMetadata } from 'hyparquet';
+import { parquetHeader } from 'hyparquet/src/column.js';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import type { TrlRun } from '../rl/doctor.ts';
@@ -119,6 +121,34 @@ describe('TRL import: completion logs (parquet)', () => {
     g.answers.forEach((a) => expect(a.advantage).toBeCloseTo((a.rewards.accuracy_reward - mean) / (sd + 1e-4), 10));
     const [a, b] = g.prompt.slice(0, -1).split('+').map(Number);
     g.answers.forEach((x) => expect(x.rewards.accuracy_reward).toBe(x.completion === String(a + b) ? 1 : 0));
+  });
+
+  it("reads pyarrow's version-1 data pages (the fixtures) and version-2 pages (hyparquet-writer's) alike", async () => {
+    const bytes = file(PARQUETS[1]).bytes;
+    const md = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const col = md.row_groups[0].columns.find((c) => c.meta_data!.path_in_schema[0] === 'completion')!.meta_data!;
+    const r = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: Number(col.dictionary_page_offset ?? col.data_page_offset) };
+    const types: string[] = [];
+    while (r.offset < Number(col.dictionary_page_offset ?? col.data_page_offset) + Number(col.total_compressed_size)) {
+      const h = parquetHeader(r);
+      types.push(h.type);
+      r.offset += h.compressed_page_size;
+    }
+    expect(types).toEqual(['DICTIONARY_PAGE', 'DATA_PAGE']); // version 1, as pyarrow writes by default
+    const v1 = await decodeCompletionsParquet('completions_00100.parquet', bytes);
+    expect(v1.ok).toBe(true);
+    if (!v1.ok) return;
+    const answers = v1.steps[0].groups.flatMap((g) => g.answers);
+    const v2 = parquetWriteBuffer({ columnData: [
+      { name: 'step', data: answers.map(() => 100n), type: 'INT64' },
+      { name: 'prompt', data: answers.map((a) => a.prompt), type: 'STRING' },
+      { name: 'completion', data: answers.map((a) => a.completion), type: 'STRING' },
+      { name: 'accuracy_reward', data: answers.map((a) => a.rewards.accuracy_reward), type: 'DOUBLE' },
+      { name: 'solution', data: answers.map(() => 'x'), type: 'STRING' },
+      { name: 'advantage', data: answers.map((a) => a.advantage), type: 'DOUBLE' },
+    ] });
+    const again = await decodeCompletionsParquet('completions_00100.parquet', new Uint8Array(v2));
+    expect(again.ok && again.steps).toEqual(v1.steps);
   });
 
   it('older logs without rewards (step, prompt, completion), conversational prompts, and the step from the file name', async () => {

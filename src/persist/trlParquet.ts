@@ -12,7 +12,7 @@
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema, snappyUncompress, type FileMetaData } from 'hyparquet';
 import type { TrlCompletion, TrlCompletionStep } from '../rl/doctor.ts';
-import { checkPages, MAX_PAGE_BYTES, refuse, Refusal } from './trlParquetGuard.ts';
+import { amount, checkPages, MAX_PAGE_BYTES, refuse, Refusal } from './trlParquetGuard.ts';
 
 export const MAX_PARQUET_BYTES = 16 << 20;
 /** Completions per file (TRL logs one batch: G Ã— prompts per step). */
@@ -30,7 +30,7 @@ const shown = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}â€
 
 /** A bounded snappy decompressor: the page's claimed size is checked before it is allocated. */
 function snappy(input: Uint8Array, size: number): Uint8Array {
-  if (!(size >= 0 && size <= MAX_PAGE_BYTES)) refuse(`a page claims ${size} bytes uncompressed`);
+  if (!(size >= 0 && size <= MAX_PAGE_BYTES)) refuse(`a page claims ${amount(size)} bytes uncompressed`);
   const out = new Uint8Array(size);
   snappyUncompress(input, out);
   return out;
@@ -39,7 +39,7 @@ function snappy(input: Uint8Array, size: number): Uint8Array {
 /** The footer's numbers against the caps; then every page (trlParquetGuard.ts). */
 function preflight(md: FileMetaData, bytes: Uint8Array): void {
   const rows = big(md.num_rows);
-  if (!(rows >= 0 && rows <= MAX_PARQUET_ROWS)) refuse(`it claims ${rows} rows, more than a completion log holds (${MAX_PARQUET_ROWS})`);
+  if (!(rows >= 0 && rows <= MAX_PARQUET_ROWS)) refuse(`it claims ${amount(rows)} rows, more than a completion log holds (${MAX_PARQUET_ROWS})`);
   if (md.schema.length > MAX_PARQUET_COLUMNS) refuse(`it has ${md.schema.length} schema fields (at most ${MAX_PARQUET_COLUMNS})`);
   if (md.row_groups.length > MAX_ROW_GROUPS) refuse(`it has ${md.row_groups.length} row groups (at most ${MAX_ROW_GROUPS})`);
   for (const rg of md.row_groups) if (!(big(rg.num_rows) >= 0 && big(rg.num_rows) <= MAX_PARQUET_ROWS)) refuse('a row group claims an impossible number of rows');

@@ -25,6 +25,8 @@ const VALUE_ENCODINGS = new Set(['PLAIN', 'PLAIN_DICTIONARY', 'RLE_DICTIONARY', 
 
 const num = (x: unknown): number => (typeof x === 'bigint' ? Number(x) : typeof x === 'number' ? x : NaN);
 const bitWidth = (max: number) => 32 - Math.clz32(max);
+/** A count from the file in words (a missing or non-numeric field is not 'undefined' or 'NaN'). */
+export const amount = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? String(x) : 'an unreadable number of');
 /** A name from the file, safe to show (an unknown code is not 'undefined'). */
 const named = (x: unknown, what: string) => (typeof x === 'string' && /^[A-Z0-9_]{1,30}$/.test(x) ? `the ${x} ${what}` : `an unknown ${what}`);
 
@@ -61,7 +63,7 @@ class Bytes {
  * past n. Returns how many of the values equal `count` (the definition levels' non-nulls).
  */
 function scanHybrid(r: Bytes, width: number, n: number, count = -1): number {
-  if (!(width >= 0 && width <= 32)) refuse(`a page's bit width is ${width}`);
+  if (!(width >= 0 && width <= 32)) refuse(`a page's bit width is ${amount(width)}`);
   let seen = 0, matches = 0;
   while (seen < n) {
     const header = r.varint();
@@ -142,7 +144,7 @@ function scanDataPage(page: Uint8Array, h: ReturnType<typeof parquetHeader>, typ
     r = new Bytes(d.is_compressed !== false && size ? decompress(body, size) : body);
     nValues = n - d.num_nulls;
   } else return; // an index page: not read
-  if (!(n >= 0 && n <= MAX_VALUES)) refuse(`a page claims ${n} values`);
+  if (!(n >= 0 && n <= MAX_VALUES)) refuse(`a page claims ${amount(n)} values`);
   if (!VALUE_ENCODINGS.has(encoding)) refuse(`it uses ${named(encoding, 'encoding')}, which pandas does not write for TRL's completion logs`);
   if (encoding === 'PLAIN') return; // read value by value, each bounded by the page's bytes
   if (type === 'BOOLEAN') {
@@ -165,8 +167,8 @@ export function checkPages(md: FileMetaData, bytes: Uint8Array, decompress: (b: 
       if (m.codec !== 'SNAPPY' && m.codec !== 'UNCOMPRESSED') refuse(`it is compressed with ${named(m.codec, 'codec')}; the lab reads snappy (pandas' default) and uncompressed files`);
       if (!TYPES.has(String(m.type))) refuse(`a column has ${named(m.type, 'type')}, which TRL's completion logs do not use`);
       const values = num(m.num_values), size = num(m.total_uncompressed_size);
-      if (!(values >= 0 && values <= MAX_VALUES)) refuse(`a column claims ${values} values`);
-      if (!(size >= 0 && size <= MAX_UNCOMPRESSED_BYTES)) refuse(`a column claims ${size} bytes uncompressed`);
+      if (!(values >= 0 && values <= MAX_VALUES)) refuse(`a column claims ${amount(values)} values`);
+      if (!(size >= 0 && size <= MAX_UNCOMPRESSED_BYTES)) refuse(`a column claims ${amount(size)} bytes uncompressed`);
       total += size;
       if (total > MAX_UNCOMPRESSED_BYTES) refuse(`its columns hold more than ${MAX_UNCOMPRESSED_BYTES >> 20} MiB uncompressed`);
       const path = getSchemaPath(md.schema, m.path_in_schema);
@@ -181,8 +183,8 @@ export function checkPages(md: FileMetaData, bytes: Uint8Array, decompress: (b: 
         const comp = h.compressed_page_size, unc = h.uncompressed_page_size;
         const n = h.data_page_header?.num_values ?? h.dictionary_page_header?.num_values ?? h.data_page_header_v2?.num_values ?? 0;
         if (!(comp >= 0 && reader.offset + comp <= end)) refuse('a page runs past its column chunk');
-        if (!(unc >= 0 && unc <= MAX_PAGE_BYTES)) refuse(`a page claims ${unc} bytes uncompressed`);
-        if (!(n >= 0 && n <= MAX_VALUES)) refuse(`a page claims ${n} values`);
+        if (!(unc >= 0 && unc <= MAX_PAGE_BYTES)) refuse(`a page claims ${amount(unc)} bytes uncompressed`);
+        if (!(n >= 0 && n <= MAX_VALUES)) refuse(`a page claims ${amount(n)} values`);
         const body = bytes.subarray(reader.offset, reader.offset + comp);
         const dec = m.codec === 'SNAPPY' ? decompress : (b: Uint8Array) => b;
         scanDataPage(body, h, String(m.type), maxRep, maxDef, path.length, dec);
