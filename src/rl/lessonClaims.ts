@@ -165,22 +165,26 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
 /**
  * Forgetting without a leash. From a base that solves add and reverse, GRPO trains on add only;
  * reverse is evaluated at every evaluation (held-out pass@1, never trained on). Without a leash
- * the policy drifts wherever add's reward pulls it and reverse suffers; a KL leash to π_ref (the
- * two-task base) holds the rest of the policy near where it was. Both claims need add to improve
- * (a run that learned nothing fails), and each is judged on the watched task's own numbers.
+ * the policy drifts wherever add's reward pulls it, and reverse pays: measured (WebGPU, 30 steps,
+ * seeds 2–6) reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers
+ * the policy samples — add's — so what it holds is the policy there: the KL to π_ref stayed at
+ * 0.09–0.17 (β = 0: 0.23–1.41). On reverse, which it never samples, it protected only on some
+ * seeds (falls 0.02–0.09, less than β = 0 on three of five): the lesson says so, and its leash
+ * claim is about what the leash does hold. Both need add to improve (a run that learned nothing
+ * fails).
  */
 export const forgettingClaim = (leash: boolean): Claim => claim({
   text: leash
-    ? 'With a KL leash to the two-task base, training on add leaves reverse (never trained on) nearly where it was: its held-out pass@1 (sampled) falls by less than a twentieth, while add\'s rises.'
-    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than a twentieth, while add\'s rises.',
+    ? 'The KL leash holds the policy near the two-task base where it samples, on add: the KL to π_ref stays below a fifth of a nat while add\'s held-out pass@1 (sampled) rises. Reverse, which it never samples, is protected only sometimes: compare with β = 0 on the same seed.'
+    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths while add\'s rises, and the policy drifts from the two-task base.',
   steps: 30,
-  mayWreck: !leash,
+  mayWreck: true, // forgetting is the effect it shows
   measure: (r) => {
     const w = r.evals.map((e) => e.watch?.pass1 ?? NaN);
     const end = w.length >= 2 ? w.slice(Math.max(1, w.length - 2)).reduce((a, b) => a + b, 0) / Math.min(2, w.length - 1) : NaN;
     return { watch_start: w.length ? w[0] : NaN, watch_end: end, kl_late: late(r, (m) => m.kl) };
   },
-  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && (leash ? e.watch_end > e.watch_start - 0.05 : e.watch_end < e.watch_start - 0.05),
+  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && (leash ? e.kl_late < 0.2 : e.watch_end < e.watch_start - 0.02),
   sentence: (e) => `add (trained): held-out pass@1 ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; reverse (never trained on): ${fmt2(e.watch_start)} → ${fmt2(e.watch_end)}; KL to π_ref ${fmt2(e.kl_late)}`,
-  hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps, or raise η: the drift grows with every update.',
+  hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps: the drift grows with every update.',
 });

@@ -22,7 +22,7 @@ async function nullRun(lessonIndex: number, variant: number): Promise<RunRecord>
   const own = lessonSettings(lesson, defaultSettings(), variant);
   // at most 8 prompts a step (the null test's budget; each variant keeps its G, µ, β, task and verifier)
   const s = { ...own, seed: 1, learningRate: 0, evalEvery: 3, promptsPerStep: Math.min(own.promptsPerStep, 8) };
-  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty)!)));
+  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty, s.watchTask)!)));
   const be = new ReferenceBackend(ck.config, ck.weights);
   const t = new GrpoTrainer(be, s, { evalSize: 8, evalPassAtK: true });
   await t.takeReference();

@@ -22,7 +22,7 @@ import { bestOfN } from './baselines.ts';
 const CHARTS = ['reward', 'groups', 'advantages', 'entropy', 'length', 'thinking', 'kl', 'passk', 'theory', 'tokens'];
 
 async function trainerFor(s: Settings) {
-  const path = baseCheckpointPath(s.task, s.difficulty)!;
+  const path = baseCheckpointPath(s.task, s.difficulty, s.watchTask)!;
   const ck = decodeCheckpoint(new Uint8Array(readFileSync(path)));
   const be = new ReferenceBackend(ck.config, ck.weights);
   await be.snapshotReference();
@@ -57,7 +57,7 @@ describe('lessons as data', () => {
       // Every variant (a variant may switch task, e.g. lesson 6's control) starts from a shipped base.
       l.variants.forEach((_, i) => {
         const s = lessonSettings(l, defaultSettings(), i);
-        expect(baseCheckpointPath(s.task, s.difficulty), `${l.id} #${i}`).toBeDefined();
+        expect(baseCheckpointPath(s.task, s.difficulty, s.watchTask), `${l.id} #${i}`).toBeDefined();
       });
     }
   });
@@ -196,7 +196,7 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
 
     // Best-of-N on held-out prompts at the base: accuracy pass@N above pass@1, at N× the tokens.
     const s = lessonSettings(l, defaultSettings());
-    const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty)!)));
+    const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty, s.watchTask)!)));
     const be = new ReferenceBackend(ck.config, ck.weights);
     const bon = await bestOfN(be, getTask(s.task), heldoutPrompts(getTask(s.task), s.difficulty, 32, s.seed), [1, 8], 1, s.maxCompletionLength, s.seed);
     console.table(bon);
@@ -305,5 +305,17 @@ describe('lesson effects on the micro base model (CPU reference)', () => {
     console.table(seen);
     expect(seen[0].distinct).toBeLessThanOrEqual(16);
     expect(seen[1].distinct).toBeGreaterThan(seen[0].distinct + 8);
+  });
+  it('11. forgetting: the two-task base solves both; every evaluation also measures reverse, which no batch contains', async () => {
+    const l = getLesson('forgetting')!;
+    const s = { ...lessonSettings(l, defaultSettings(), 0), promptsPerStep: 8, numGenerations: 4 };
+    const t = new GrpoTrainer((await trainerFor(s)).backend, s, { evalSize: 16, evalPassAtK: true });
+    const ev = await t.evaluate();
+    console.table([{ add_pass1: ev.pass_at_k['1'], reverse_pass1: ev.watch?.pass1, reverse_greedy: ev.watch?.heldout_accuracy }]);
+    expect(ev.watch).toMatchObject({ task: 'reverse', difficulty: 2 });
+    expect(ev.watch!.pass1).toBeGreaterThan(0.5); // the base solves reverse…
+    expect(ev.pass_at_k['1']).toBeLessThan(0.5); // …and sits at add's capability boundary
+    const { rollout } = await rolloutWithAdvantages(t);
+    expect(rollout.groups.every((g) => getTask('add').solve(g.prompt).length > 0)).toBe(true); // only add in the batch
   });
 });

@@ -12,7 +12,7 @@
  */
 import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
-import { dynamicClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
+import { dynamicClaim, forgettingClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -336,6 +336,26 @@ export const LESSONS: Lesson[] = [
       'the reward and held-out accuracy rise together. The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
+  },
+  {
+    id: 'forgetting',
+    title: '11. Forgetting without a leash: train on one task, watch another',
+    base: { task: 'add', difficulty: 2 },
+    settings: { watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, measureKl: true },
+    variants: [
+      { label: 'β = 0 (no leash)', short: 'β = 0', settings: { beta: 0 }, claim: forgettingClaim(false) },
+      { label: 'β = 0.1 (KL leash to the two-task base)', short: 'β = 0.1', settings: { beta: 0.1 }, claim: forgettingClaim(true) },
+    ],
+    watch:
+      'The base solves two tasks, addition and reversing letters. GRPO trains on addition only; reversal is never in a ' +
+      'batch, but at every evaluation the lab also measures held-out pass@1 on it (the dotted black line on the pass@k ' +
+      'chart). A verifiable reward says nothing about what the policy should keep: without a leash the weights move ' +
+      'wherever addition\'s reward pulls them, and reversal, which shares every weight, pays for it. The KL leash ' +
+      'β·KL(π_θ ‖ π_ref) is measured on the answers the policy samples, which are additions: it holds the policy near ' +
+      'the base there (watch the KL chart), and only indirectly anywhere else. At this scale it slows the forgetting of ' +
+      'reversal on some seeds and not on others. Whether to use a reference penalty is a measured design choice: run ' +
+      'both variants on the same seed and compare how far reversal falls, at the gain on addition each one bought.',
+    charts: ['passk', 'kl', 'reward'],
   },
 ];
 
