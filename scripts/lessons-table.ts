@@ -1,8 +1,9 @@
 /**
- * npm run lessons -- [--seeds 2,3,4,5,6] [--lesson ID] [--json] [--null]
+ * npm run lessons -- [--seeds 2,3,4,5,6] [--lesson ID] [--json] [--null] [--backend webgpu]
  *
  * Every variant of every lesson, run from its base with its settings on several seeds (the
- * CPU reference, exactly what `npm run train -- --lesson ID --variant N --seed S` runs), with
+ * CPU reference, or with --backend webgpu the page's WebGPU engine in headless Chromium — exactly
+ * what `npm run train -- --lesson ID --variant N --seed S [--backend webgpu]` runs), with
  * the claim's verdict and evidence per run. Prints a markdown table (and with --json one JSON
  * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
  * the seeds given) — the promise a lesson makes to a teacher — or if lesson 2's contrast
@@ -11,6 +12,7 @@
  * under outcome reward, same seed) shows on fewer than 4 of 5. With --null every variant runs with
  * η = 0 (the same rollouts, no update) and the exit is 1 if any verdict holds.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
 import { ReferenceBackend } from '../src/model/reference/backend.ts';
@@ -22,11 +24,20 @@ import { defaultSettings } from '../src/rl/settings.ts';
 export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; seconds: number }
 
 /** One lesson variant on one seed, as the CLI runs it (held-out greedy accuracy and pass@k, like the lab). */
-export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean } = {}): Promise<LessonRun> {
+export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: 'cpu' | 'webgpu' } = {}): Promise<LessonRun> {
   const lesson = LESSONS.find((l) => l.id === id)!;
   const v = lesson.variants[variant];
+  if (o.backend === 'webgpu') {
+    // the page's engine (WebGPU in headless Chromium), through the train CLI: the same runTraining, the same verdict
+    const args = ['run', '-s', 'train', '--', '--backend', 'webgpu', '--lesson', id, '--variant', String(variant), '--seed', String(seed), ...(o.nullRun ? ['--null'] : [])];
+    const r = spawnSync('npm', args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const line = r.stdout.trim().split('\n').reverse().find((l) => l.includes('"type":"summary"'));
+    if (!line) throw new Error(`npm ${args.join(' ')} gave no summary: ${r.stderr.slice(-300)}`);
+    const s = JSON.parse(line) as RunSummary;
+    return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, seconds: s.seconds };
+  }
   const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed, ...(o.nullRun ? { learningRate: 0 } : {}) };
-  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty)!)));
+  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty, settings.watchTask)!)));
   const be = new ReferenceBackend(ck.config, ck.weights);
   let summary: RunSummary | null = null;
   await runTraining(be, settings, { steps: v.claim.steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; }, evalSize: 32, evalPassAtK: true, lesson: { id, variant, claim: v.claim } });
@@ -44,12 +55,13 @@ async function main() {
   const only = flag('lesson');
   const json = args.includes('--json');
   const nullRun = args.includes('--null');
+  const backend = flag('backend') === 'webgpu' ? 'webgpu' : 'cpu';
   const runs: LessonRun[] = [];
   console.log('| lesson | variant | seed | verdict | evidence |\n|---|---|---|---|---|');
   for (const l of LESSONS.filter((x) => !only || x.id === only)) {
     for (let v = 0; v < l.variants.length; v++) {
       for (const seed of seeds) {
-        const r = await runLesson(l.id, v, seed, { nullRun });
+        const r = await runLesson(l.id, v, seed, { nullRun, backend });
         runs.push(r);
         if (json) process.stderr.write(`${JSON.stringify(r)}\n`);
         const ev = Object.entries(r.evidence).map(([k, x]) => `${k} ${x}`).join(', ');
@@ -91,6 +103,16 @@ async function main() {
     console.log(`process-reward contrast: late thinking share, process − outcome reward, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (higher under process reward on ${higher} of ${seeds.length})`);
     if (!enough(higher, seeds.length)) failing.push('process-reward contrast');
   }
+  // Lessons 9 and 11, across variants, reported (their verdicts are per run): what dynamic sampling bought per
+  // generated token, and how much more reverse fell without the leash than with it.
+  const per100k = (r: LessonRun) => ((r.evidence.heldout_pass1_end - r.evidence.heldout_pass1_start) / Math.max(1, r.evidence.tokens_generated)) * 1e5;
+  const ds = runs.filter((r) => r.lesson === 'dynamic-sampling');
+  if (ds.length) {
+    const diffs = seeds.map((seed) => { const on = ds.find((r) => r.seed === seed && r.variant === 0); const off = ds.find((r) => r.seed === seed && r.variant === 1); return on && off ? per100k(on) - per100k(off) : NaN; });
+    console.log(`dynamic-sampling contrast: held-out pass@1 gained per 100k generated tokens, with − without resampling, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (it paid on ${diffs.filter((d) => d > 0).length} of ${seeds.length})`);
+  }
+  const forget = seedDiffs('forgetting', 'watch_end', 1, 0);
+  if (forget) console.log(`forgetting contrast: reverse's late held-out pass@1, leash − no leash, by seed: ${forget.map((d) => d.toFixed(2)).join(', ')} (the leash kept more of reverse on ${forget.filter((d) => d > 0).length} of ${seeds.length})`);
   for (const key of [...new Set(runs.map((r) => `${r.lesson}#${r.variant}`))]) {
     const rs = runs.filter((r) => `${r.lesson}#${r.variant}` === key);
     const n = rs.filter((r) => r.holds).length;
