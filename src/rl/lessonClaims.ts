@@ -170,13 +170,14 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
  * the policy samples — add's — so what it holds is the policy there: the KL to π_ref stayed at
  * 0.09–0.17 (β = 0: 0.23–1.41). On reverse, which it never samples, it protected only on some
  * seeds (falls 0.02–0.09, less than β = 0 on three of five): the lesson says so, and its leash
- * claim is about what the leash does hold. Both need add to improve (a run that learned nothing
- * fails).
+ * claim is about what the leash does hold, while add improves. The β = 0 claim asks only that add
+ * is not wrecked (seeds 1 and 8 gained 0.01 or lost 0.02 on add in 30 steps while reverse fell
+ * 0.03–0.04); a run that learned nothing fails both (reverse does not move, add does not rise).
  */
 export const forgettingClaim = (leash: boolean): Claim => claim({
   text: leash
     ? 'The KL leash holds the policy near the two-task base where it samples, on add: the KL to π_ref stays below a fifth of a nat while add\'s held-out pass@1 (sampled) rises. Reverse, which it never samples, is protected only sometimes: compare with β = 0 on the same seed.'
-    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths while add\'s rises, and the policy drifts from the two-task base.',
+    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths while add\'s holds or rises, and the policy drifts from the two-task base.',
   steps: 30,
   mayWreck: true, // forgetting is the effect it shows
   measure: (r) => {
@@ -184,7 +185,9 @@ export const forgettingClaim = (leash: boolean): Claim => claim({
     const end = w.length >= 2 ? w.slice(Math.max(1, w.length - 2)).reduce((a, b) => a + b, 0) / Math.min(2, w.length - 1) : NaN;
     return { watch_start: w.length ? w[0] : NaN, watch_end: end, kl_late: late(r, (m) => m.kl) };
   },
-  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && (leash ? e.kl_late < 0.2 : e.watch_end < e.watch_start - 0.02),
+  // β = 0: forgetting with add not wrecked (on some seeds add gains little in 30 steps at β = 0, while reverse still falls);
+  // the leash: what it holds (the KL on add's samples) while add gains
+  holds: (e) => (leash ? e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && e.kl_late < 0.2 : e.heldout_pass1_end > e.heldout_pass1_start - 0.03 && e.watch_end < e.watch_start - 0.02),
   sentence: (e) => `add (trained): held-out pass@1 ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; reverse (never trained on): ${fmt2(e.watch_start)} → ${fmt2(e.watch_end)}; KL to π_ref ${fmt2(e.kl_late)}`,
   hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps: the drift grows with every update.',
 });
