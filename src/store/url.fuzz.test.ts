@@ -189,7 +189,7 @@ describe('the taskSpec parameter (a custom task in the address), structured fuzz
     console.log(`taskSpec fuzz: ${cases} addresses (${refused} refused with one sentence, ${cases - refused} accepted) in ${ms.toFixed(0)} ms; slowest ${slowest.toFixed(1)} ms`);
     expect(cases).toBeGreaterThan(500);
     expect(refused).toBeGreaterThan(400);
-    expect(slowest).toBeLessThan(250);
+    expect(slowest).toBeLessThan(1000); // a valid spec is checked by generating (as spec.fuzz.test.ts bounds it): about 0.1 s on a loaded 2-core machine
   });
 
   it('a custom task named without its spec: one sentence, the task stays the default', () => {
