@@ -26,7 +26,7 @@ test('tour: keyboard controls, 20 steps with every chart, one update phase by ph
   await beta.focus();
   for (let i = 0; i < 4; i++) await beta.press('ArrowRight');
   await expect(page.getByTestId('value-beta')).toHaveText('0.02');
-  const eps = page.getByLabel('Clip range ε');
+  const eps = page.getByLabel('Clip range ε', { exact: true });
   await eps.focus();
   await eps.press('ArrowLeft');
   await expect(page.getByTestId('value-epsilon')).toHaveText('0.19');

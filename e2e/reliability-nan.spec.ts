@@ -16,7 +16,7 @@ test('an injected NaN weight: the step is rejected, rolled back and explained; c
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
   await expect(page.getByTestId('engine-line')).toContainText('Engine: WebGPU');
   // the engine checked itself on this adapter before the first step, and says so
-  await expect(page.getByTestId('engine-line')).toContainText(/Self-check: \d+ kernels passed against the CPU reference, worst error/);
+  await expect(page.getByTestId('engine-line')).toContainText(/Self-check: \d+ kernels passed against the CPU reference in [\d.]+ m?s, worst error/);
   for (let i = 1; i <= 2; i++) {
     await page.getByRole('button', { name: /^Step/ }).click();
     await page.waitForFunction((k) => (window as any).__lab.store.getState().stepsCompleted >= k, i, { timeout: 60_000 });

@@ -77,6 +77,21 @@ const LESSON_CAPTIONS: Record<string, Partial<Record<PresenterChart, string>>> =
     reward: 'Reward against strict accuracy: under process reward the step credit lifts the reward above accuracy; under outcome reward the two lines are one.',
     length: 'Answer length: scratchpads are the long answers, so length rises where thinking spreads and falls where it recedes.',
   },
+  'dynamic-sampling': {
+    groups: 'The mixed share: near 1 with dynamic sampling (the all-pass and all-fail groups were dropped and replaced), below it without.',
+    passk: 'Held-out pass@1 and pass@k: compare the gain per generated token, not per step — each resampled step costs more tokens.',
+    tokens: 'Generated tokens on one axis: the discarded groups\' tokens are part of the price dynamic sampling pays.',
+  },
+  'small-pool': {
+    reward: 'Training reward against held-out accuracy: on the 16-prompt pool the reward climbs while held-out does not, and the stop signal marks it; on the whole split they rise together.',
+    passk: 'Held-out pass@1 (sampled), on prompts the policy never trains on: flat or falling on the small pool, rising on the whole split.',
+    groups: 'Mixed groups: on the small pool the same prompts come back until they are all-pass, and the mixed share falls.',
+  },
+  forgetting: {
+    passk: 'Add\'s held-out pass@1 (trained) and reverse\'s (dotted black, never trained on): reverse falls as add is trained, further on most seeds without the leash.',
+    kl: 'KL(π_θ ‖ π_ref) on add\'s samples: the leash keeps it small; without it the policy drifts from the two-task base.',
+    reward: 'Training reward on add: both variants learn it; what differs is what they keep of reverse.',
+  },
 };
 
 /** The caption under a chart: what to see on it in this lesson (without a lesson, the question it answers). */
