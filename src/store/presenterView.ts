@@ -80,7 +80,6 @@ const LESSON_CAPTIONS: Record<string, Partial<Record<PresenterChart, string>>> =
   'dynamic-sampling': {
     groups: 'The mixed share: near 1 with dynamic sampling (the all-pass and all-fail groups were dropped and replaced), below it without.',
     passk: 'Held-out pass@1 and pass@k: compare the gain per generated token, not per step — each resampled step costs more tokens.',
-    tokens: 'Generated tokens on one axis: the discarded groups\' tokens are part of the price dynamic sampling pays.',
   },
   'small-pool': {
     reward: 'Training reward against held-out accuracy: on the 16-prompt pool the reward climbs while held-out does not, and the stop signal marks it; on the whole split they rise together.',
