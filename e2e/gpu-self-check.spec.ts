@@ -11,7 +11,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'gelu', 'sampling', 'sequence-loss', 'adamw', 'none'] as const;
+  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'sequence-loss', 'adamw', 'none'] as const;
   const results = await page.evaluate(async (c) => {
     const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
     return m.runSelfChecks([...c]);
@@ -42,6 +42,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
     ['tiled-attention', /^attention at T = \d+: output/, { matmul: 'tiled', reduction: 'workgroup', attention: 'row' }],
     ['multi-tile', /^attention at T = \d+: output/, { matmul: 'tiled', reduction: 'workgroup', attention: 'row' }], // never runs in the model at T ≤ 32
     ['layernorm', /^forward log-probs/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off
+    ['layernorm-backward', /^gradient, grpo, token ratio, k3, entropy bonus \[/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off, at the gradients' tolerance
     ['gelu', /^forward log-probs/, { matmul: 'plain', reduction: 'workgroup', attention: 'tiled' }], // 1 % off
     ['sampling', /^sampling at τ = 1: tokens row \d+ token \d+: \d+ vs \d+, not a near-tie/, null],
     ['sequence-loss', /^gradient, dr_grpo, sequence ratio, k1: loss/, null], // 1 % off

@@ -21,7 +21,8 @@
  *                                             near-tie, not a failure
  *
  * The tolerance is tight enough that a 1 % error in a kernel fails at the first tensor it makes
- * (e2e/gpu-self-check.spec.ts: LayerNorm 8×, the fused GELU 3.5× in the forward log-probs; the
+ * (e2e/gpu-self-check.spec.ts: LayerNorm 8×, the fused GELU 3.5× in the forward log-probs;
+ * LayerNorm's backward 37× in the first gradient, at the gradients' tenfold tolerance; the
  * attention 90× in its output; GSPO's ratio 90× in the loss); healthy engines sit at ≤ 0.1 of it.
  * The CPU reference's numbers are computed once per check.
  *
@@ -58,6 +59,15 @@ const WORDS: { [K in keyof Forms]: Record<Forms[K], string> } = {
 /** Tolerance per number: SELF_CHECK_ATOL × the largest |ref| of its tensor + SELF_CHECK_RTOL × |ref|. */
 export const SELF_CHECK_ATOL = 1e-5;
 export const SELF_CHECK_RTOL = 1e-4;
+/**
+ * Gradients and what holds them (every parameter's gradient, dq/dk/dv, AdamW's m and v) sum long
+ * chains of products whose rounding grows with the weights (a base trained 2,000 steps sits at
+ * 0.4 of the forward's tolerance here): ten times looser, which a 1 % error in a backward kernel
+ * still exceeds tenfold at the largest gradients.
+ */
+export const SELF_CHECK_GRAD_ATOL = 1e-4;
+export const SELF_CHECK_GRAD_RTOL = 1e-3;
+const isGradient = (what: string) => (what.startsWith('gradient, ') && !what.endsWith(': loss')) || what.startsWith('update: AdamW') || what.endsWith('dq, dk, dv');
 /**
  * A sampled token that differs from the reference's is a near-tie, not a failure, when the draw u
  * lies within SAMPLE_TIE of its token's bin in the reference's distribution (τ = 1), or when its
@@ -157,12 +167,13 @@ class Comparer {
     // the absolute part scales with the tensor: AdamW's m holds gradients of 1e-4, log-probs are near −4
     let scale = 0;
     for (let i = 0; i < ref.length; i++) scale = Math.max(scale, Math.abs(ref[i]));
-    const atol = SELF_CHECK_ATOL * Math.max(scale, 1e-12);
+    const [a, rtol] = isGradient(what) ? [SELF_CHECK_GRAD_ATOL, SELF_CHECK_GRAD_RTOL] : [SELF_CHECK_ATOL, SELF_CHECK_RTOL];
+    const atol = a * Math.max(scale, 1e-12);
     let worst = 0;
     let at = 0;
     for (let i = 0; i < ref.length; i++) {
       const d = Math.abs(gpu[i] - ref[i]);
-      const r = this.number(d, atol + SELF_CHECK_RTOL * Math.abs(ref[i]));
+      const r = this.number(d, atol + rtol * Math.abs(ref[i]));
       if (!(r <= worst)) [worst, at] = [r, i];
     }
     if (!(worst <= 1)) this.fail(what, `[${at}] ${gpu[at].toPrecision(4)} vs ${ref[at].toPrecision(4)}`, worst);

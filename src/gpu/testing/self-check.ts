@@ -11,6 +11,7 @@
  *   sequence-loss     GSPO's sequence ratio scaled by 1.01 (the sequence-level loss only);
  *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01;
  *   layernorm         LayerNorm's output scaled by 1.01 in the workgroup-tree form only;
+ *   layernorm-backward its dx scaled by 1.01, in the workgroup-tree form only (a backward kernel);
  *   adamw             the second moment off by a factor, in every form.
  */
 import { createWebGPUBackend } from '../backend.ts';
@@ -19,7 +20,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { selfCheck } from '../../model/selfCheck.ts';
 
-export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'sequence-loss' | 'gelu' | 'layernorm' | 'adamw';
+export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw';
 
 const TILE_READ = 'let bv = Bs[k * 8u + lid.x];';
 const TILED = ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4'] as const;
@@ -32,6 +33,8 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   'sequence-loss': { kernels: ['policy_loss_rows'], file: 'policy_loss', from: 'let seq_ratio = exp(lr_sum / max(len, 1.0));', to: 'let seq_ratio = 1.01 * exp(lr_sum / max(len, 1.0));' },
   gelu: { kernels: ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4', 'matmul_nn_v4d', 'matmul_nt_v4d', 'matmul_tn_v4d'], file: 'matmul_vec4', from: 'aux[i] = gelu(v);', to: 'aux[i] = 1.01 * gelu(v);' },
   layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
+  // the workgroup-tree LayerNorm backward's dx (the second `var d = …` of the file; the first is the row form's)
+  'layernorm-backward': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: /(?<pre>let acc = \(u\.flags & 1u\) != 0u;\n\s*for \(var i = lid; i < u\.C; i \+= 64u\) \{\n\s*let xhat = \(inp\[x \+ i\] - m\) \* s;\n\s*let g = gamma\[i\] \* dout\[x \+ i\];\n\s*var d = )/, to: '$<pre>1.01 * ' },
   adamw: { kernels: ['adamw_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
 };
 
