@@ -32,6 +32,11 @@ describe('TRL GRPOConfig snippet', () => {
     console.log(`snippet reward_fn agrees with the strict verifiers on ${checked} cases over ${byTask.size} tasks`);
   });
 
+  it('for a task of one\'s own it says its grammar is a stand-in and where the real verifier is (the TRL project\'s reward.py)', () => {
+    const own = grpoConfigSnippet({ ...defaultSettings(), task: 'spec:times7' } as ReturnType<typeof defaultSettings>);
+    expect(own).toMatch(/"spec:times7" is a task of your own: .*"TRL project \(\.zip\)" writes reward\.py/);
+    expect(grpoConfigSnippet(defaultSettings())).not.toMatch(/task of your own/);
+  });
   it('maps Dr. GRPO\'s advantage to scale_rewards "none", the warm-up to warmup_steps (× µ: TRL counts optimizer steps), the entropy bonus to entropy_coef, and says how the std differs from TRL\'s', () => {
     const dr = grpoConfigSnippet({ ...defaultSettings(), advantage: 'dr_grpo', lossType: 'dr_grpo', scaleRewards: 'group', warmupSteps: 7, numIterations: 2, entropyCoef: 0.01 });
     expect(dr).toContain('    scale_rewards="none",');

@@ -76,7 +76,9 @@ export function grpoConfigSnippet(s: Settings): string {
     '        else:',
     '            rewards.append(0.0)',
     '    return rewards',
-    ...(ANSWER_REGEX[s.task] ? [] : [`# The lab grades "${s.task}" by evaluating the answer (any expression reaching the target counts); this exact match against one reference answer undercounts.`]),
+    ...(ANSWER_REGEX[s.task] ? [] : s.task.startsWith('spec:')
+      ? [`# "${s.task}" is a task of your own: this snippet's integer grammar is a stand-in. The runs panel's "TRL project (.zip)" writes reward.py with your task's own verifier (its answer kind, its scratchpad steps).`]
+      : [`# The lab grades "${s.task}" by evaluating the answer (any expression reaching the target counts); this exact match against one reference answer undercounts.`]),
     '',
     '# trainer = GRPOTrainer(model="your-model", reward_funcs=reward_fn, args=config, train_dataset=dataset)',
     '# (dataset: a "prompt" column and an "answer" column with the reference answer)',
