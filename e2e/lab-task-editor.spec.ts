@@ -85,6 +85,13 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   expect(trained.prompts.length).toBeGreaterThan(0);
   for (const p of trained.prompts) expect(p).toMatch(/^\d+\*7=$/);
 
+  // lesson 1 on this task, from its base: the lesson card judges it on this run (pending until its step), not "not judged"
+  await page.getByTestId('lesson-on-task').getByRole('button', { name: 'G = 8' }).click();
+  await ready(page);
+  await expect(page.getByTestId('lesson-verdict')).toHaveAttribute('data-state', 'pending');
+  await expect(page.getByTestId('lesson-verdict')).toContainText('the verdict comes at step 30');
+  expect((await state(page)).task).toBe('spec:times7');
+
   // the share link brings the same task back in another tab
   const page2 = await context.newPage();
   await page2.goto(shared);

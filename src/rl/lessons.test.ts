@@ -11,7 +11,7 @@ import { getTask } from '../tasks/registry.ts';
 import { decode } from '../tasks/tokenizer.ts';
 import { scratchpadSteps } from '../tasks/common.ts';
 import { maxNewTokens } from './rollout.ts';
-import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
+import { LESSONS, getLesson, lessonSettings, settingsChangedFrom } from './lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { rolloutWithAdvantages } from './testing/phases.ts';
@@ -60,6 +60,18 @@ describe('lessons as data', () => {
         expect(baseCheckpointPath(s.task, s.difficulty, s.watchTask), `${l.id} #${i}`).toBeDefined();
       });
     }
+  });
+});
+
+describe('a lesson on a task of one\'s own', () => {
+  it('lesson 1 (ownTask) is judged on a spec: task; a lesson without ownTask, or a built-in task, still says which knob moved', () => {
+    const l1 = getLesson('mixed-groups')!;
+    const own = { ...lessonSettings(l1, defaultSettings(), 1), task: 'spec:times7', difficulty: 1 } as Settings;
+    expect(settingsChangedFrom(l1, 1, own)).toEqual([]);
+    expect(settingsChangedFrom(l1, 1, { ...own, numGenerations: 4 })).toEqual(['numGenerations']);
+    expect(settingsChangedFrom(l1, 1, { ...own, task: 'reverse' })).toContain('task');
+    const l3 = getLesson('entropy-collapse')!;
+    expect(settingsChangedFrom(l3, 0, { ...lessonSettings(l3, defaultSettings(), 0), task: 'spec:times7' } as Settings)).toContain('task');
   });
 });
 

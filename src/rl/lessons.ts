@@ -39,6 +39,11 @@ export interface Lesson {
   watch: string;
   /** The charts that show the effect. */
   charts: ChartId[];
+  /**
+   * The claim is about groups and updates, not about this task: the lesson may run on a task of
+   * one's own (a `spec:` task, from its own base), and is judged there too.
+   */
+  ownTask?: boolean;
 }
 
 export const LESSONS: Lesson[] = [
@@ -63,6 +68,7 @@ export const LESSONS: Lesson[] = [
       'mostly noise and held-out accuracy (greedy) falls after a few tens of steps, while at G = 8 or 16 held-out pass@1 (sampled) rises. The format ' +
       'reward is off: with it, std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
+    ownTask: true,
   },
   {
     id: 'length-bias',
@@ -375,6 +381,8 @@ export function lessonSettings(lesson: Lesson, base: Settings, variant = 0): Set
  */
 export function settingsChangedFrom(lesson: Lesson, variant: number, current: Settings): (keyof Settings)[] {
   const want = lessonSettings(lesson, current, variant);
-  const keys = ['task', 'difficulty', ...Object.keys(lesson.settings), ...Object.keys(lesson.variants[variant]?.settings ?? {})] as (keyof Settings)[];
+  // a lesson that may run on a task of one's own is judged there with the task's own difficulty
+  const onOwnTask = lesson.ownTask === true && current.task.startsWith('spec:');
+  const keys = [...(onOwnTask ? [] : ['task', 'difficulty']), ...Object.keys(lesson.settings), ...Object.keys(lesson.variants[variant]?.settings ?? {})] as (keyof Settings)[];
   return [...new Set(keys)].filter((k) => current[k] !== want[k]);
 }

@@ -111,7 +111,7 @@ export function TaskPanel() {
         {(getLesson('mixed-groups')?.variants ?? []).map((v, i) => (
           <button key={i} className="small" disabled={running} aria-pressed={lessonId === 'mixed-groups' && variant === i} onClick={() => void lab.custom.lessonOnTask(i)}>{v.label}</button>
         ))}
-        <span className="note">Each restarts from this task&apos;s base. The lesson&apos;s claim was measured on add, so it is not judged here: compare the groups chart&apos;s mixed fraction with its dashed prediction yourself.</span>
+        <span className="note">Each restarts from this task&apos;s base, and the lesson card judges its claim on this run (it was measured on add: on a task of your own it may not show, and the card says so with the run&apos;s numbers).</span>
       </div>
       </>}
     </section>
