@@ -22,43 +22,11 @@ import { runJson } from '../store/exports.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord } from './savedRun.ts';
 import { parseSettingsFile, settingsFileText } from './settingsFile.ts';
+import { allPaths, get, isPlain, MISSING, pathText, setAt, withKey, type Seg } from '../testing/structuredFuzz.ts';
 
-type Seg = string | number;
-const MISSING = Symbol('missing');
 const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'Symbol('];
 
 const ALL_KEYS = SETTINGS.map((s) => s.key).sort().join();
-const pathText = (p: Seg[]) => p.reduce<string>((a, s) => (typeof s === 'number' ? `${a}[${s}]` : a ? `${a}.${s}` : s), '');
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Object]';
-
-/** Every path in a value (the root [] included); binary data is a leaf. */
-function allPaths(v: unknown, p: Seg[] = []): Seg[][] {
-  const out: Seg[][] = [p];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...allPaths(x, [...p, i])));
-  else if (isPlain(v)) for (const [k, x] of Object.entries(v)) out.push(...allPaths(x, [...p, k]));
-  return out;
-}
-
-const get = (root: unknown, p: Seg[]) => p.reduce<unknown>((o, s) => (o as Record<Seg, unknown>)[s], root);
-
-/** A copy of `root` with the value at `p` replaced (MISSING: deleted, or removed from its list), copying only the objects on the path. */
-function setAt(root: unknown, p: Seg[], value: unknown): unknown {
-  if (p.length === 0) return value === MISSING ? undefined : value;
-  const [s, ...rest] = p;
-  const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<Seg, unknown>;
-  if (rest.length) copy[s] = setAt((root as Record<Seg, unknown>)[s], rest, value);
-  else if (value !== MISSING) copy[s] = value;
-  else if (Array.isArray(copy)) (copy as unknown[]).splice(s as number, 1);
-  else delete copy[s];
-  return copy;
-}
-
-/** An own property, even "__proto__", as JSON.parse or structuredClone would create it. */
-function withKey(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
-  const copy = { ...o };
-  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
 
 type Kind = 'number' | 'nonfinite' | 'string' | 'boolean' | 'null' | 'missing' | 'list' | 'object' | 'bytes' | 'other';
 function kindOf(v: unknown): Kind {

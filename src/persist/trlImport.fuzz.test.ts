@@ -22,9 +22,8 @@ import { describe, expect, it } from 'vitest';
 import { diagnose, type TrlRun } from '../rl/doctor.ts';
 import { importTrlFiles, pythonJsonToJson, type TrlImportResult } from './trlImport.ts';
 import { decodeCompletionsParquet, MAX_TEXT } from './trlParquet.ts';
+import { MISSING, setAt, withKey } from '../testing/structuredFuzz.ts';
 
-type Seg = string | number;
-const MISSING = Symbol('missing');
 const DIR = join(import.meta.dirname, '../../e2e/fixtures/trl');
 const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'Symbol(', '<script', 'NaN was'];
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -36,22 +35,6 @@ const JSON_HOSTILE: [string, unknown][] = [
   ['empty list', []], ['list', [1, 2, 3]], ['list of junk', [null, {}, 'x']], ['empty object', {}], ['nested object', { a: { b: [1, { c: null }] } }],
   ['long list', new Array(20_000).fill(0)], ['missing', MISSING],
 ];
-
-function setAt(root: unknown, p: Seg[], value: unknown): unknown {
-  if (p.length === 0) return value === MISSING ? undefined : value;
-  const [s, ...rest] = p;
-  const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<Seg, unknown>;
-  if (rest.length) copy[s] = setAt((root as Record<Seg, unknown>)[s], rest, value);
-  else if (value !== MISSING) copy[s] = value;
-  else if (Array.isArray(copy)) (copy as unknown[]).splice(s as number, 1);
-  else delete copy[s];
-  return copy;
-}
-function withKey(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
-  const copy = { ...o };
-  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
 
 /** One expect per problem found (expect is slow in a hot loop). */
 function checkSentence(message: string, where: string): void {

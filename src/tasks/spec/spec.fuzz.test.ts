@@ -18,34 +18,9 @@ import { Rng } from '../../model/rng.ts';
 import { LanguageError, evaluate, parseExpression, typeOf, type Type, type Value } from './language.ts';
 import { INTERNAL_ERROR, validateSpec } from './spec.ts';
 import { taskFromSpec } from './task.ts';
+import { allPaths, isPlain, MISSING, pathText, setAt, withKey, type Seg } from '../../testing/structuredFuzz.ts';
 
-type Seg = string | number;
-const MISSING = Symbol('missing');
 const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'NaN', 'Infinity', 'Symbol('];
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function allPaths(v: unknown, p: Seg[] = []): Seg[][] {
-  const out: Seg[][] = [p];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...allPaths(x, [...p, i])));
-  else if (isPlain(v)) for (const [k, x] of Object.entries(v)) out.push(...allPaths(x, [...p, k]));
-  return out;
-}
-function setAt(root: unknown, p: Seg[], value: unknown): unknown {
-  if (p.length === 0) return value === MISSING ? undefined : value;
-  const [s, ...rest] = p;
-  const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<Seg, unknown>;
-  if (rest.length) copy[s] = setAt((root as Record<Seg, unknown>)[s], rest, value);
-  else if (value !== MISSING) copy[s] = value;
-  else if (Array.isArray(copy)) (copy as unknown[]).splice(s as number, 1);
-  else delete copy[s];
-  return copy;
-}
-function withKey(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
-  const copy = { ...o };
-  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
-}
-const pathText = (p: Seg[]) => p.reduce<string>((a, s) => (typeof s === 'number' ? `${a}[${s}]` : a ? `${a}.${s}` : s), '');
 
 let deep: unknown = 1;
 for (let i = 0; i < 2000; i++) deep = { d: deep };
