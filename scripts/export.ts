@@ -17,7 +17,7 @@ import { CONFIGS, paramLayout, type ModelConfig } from '../src/model/config.ts';
 import { initWeights } from '../src/model/init.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
-import { SETTINGS, SETTINGS_BY_KEY, parseSetting, settingsFromRecord, type Settings } from '../src/rl/settings.ts';
+import { epsilonHighFollows, settingFromFlag, settingsFromRecord, type Settings } from '../src/rl/settings.ts';
 import { parseSpecText, type Spec } from '../src/tasks/spec/index.ts';
 import { registerSpec } from '../src/tasks/spec/task.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
@@ -30,8 +30,6 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
-const TRL_TO_KEY: Record<string, string> = {};
-for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
 export interface ExportArgs {
   out: string; from?: string; taskFile?: { path: string; spec: Spec }; steps: number; trainSize: number; heldoutSize: number; parity: number; notices: string[];
@@ -64,11 +62,9 @@ export function parseExportArgs(argv: string[]): ExportArgs {
       if (value.trim() === '' || !Number.isInteger(n) || n < COUNTS[name].min || n > 1_000_000) fail(`--${name} must be a whole number ≥ ${COUNTS[name].min}, got "${value.slice(0, 40)}"`);
       a[COUNTS[name].key] = n;
     } else {
-      const key = SETTINGS_BY_KEY[name] ? name : TRL_TO_KEY[name];
-      if (!key) fail(`unknown flag --${name.slice(0, 40)}`);
-      const r = parseSetting(SETTINGS_BY_KEY[key], value);
+      const r = settingFromFlag(name, value);
       if (!r.ok) fail(r.error);
-      a.overrides[key] = r.value;
+      a.overrides[r.key] = r.value;
     }
   }
   if (!a.out) fail('--out DIR is required');
@@ -85,10 +81,8 @@ export function exportSettings(a: ExportArgs, saved: unknown, spec: Spec | undef
   const record = typeof saved === 'object' && saved !== null ? Object.entries(saved as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]) : [];
   const settings = { ...settingsFromRecord(record).settings, ...a.overrides } as unknown as Record<string, unknown>;
   if (spec) settings.task = registerSpec(spec).id;
-  if ('epsilon' in a.overrides && !('epsilonHigh' in a.overrides)) {
-    settings.epsilonHigh = settings.epsilon;
-    notices.push(`--epsilon ${String(settings.epsilon)} without --epsilon_high: ε_high = ε, as TRL sets it`);
-  }
+  const eps = epsilonHighFollows(settings as { epsilon: unknown; epsilonHigh: unknown }, (k) => k in a.overrides);
+  if (eps) notices.push(eps);
   const processNotice = rewardModeNotice(settings as unknown as Settings);
   if (processNotice) {
     notices.push(processNotice);

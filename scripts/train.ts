@@ -10,7 +10,7 @@
  * Unknown flags and bad values: one sentence, exit 2.
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { SETTINGS, SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from '../src/rl/settings.ts';
+import { defaultSettings, epsilonHighFollows, settingFromFlag, type Settings } from '../src/rl/settings.ts';
 import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/model/checkpoint.ts';
 import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
@@ -29,8 +29,6 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
-const TRL_TO_KEY: Record<string, string> = {};
-for (const s of SETTINGS) if ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl)) TRL_TO_KEY[s.trl] = s.key;
 
 export interface CliArgs { settings: Settings; steps: number; nullRun?: boolean; backend: 'cpu' | 'webgpu' | 'dawn'; from?: string; out?: string; evalSize: number; passAtK: boolean; lesson?: { lesson: Lesson; variant: number }; listLessons?: boolean; notices: string[]; taskFile?: { path: string; spec: Spec; responseTokens: number }; coldStart?: { target: number; maxSteps: number } }
 
@@ -98,12 +96,10 @@ export function parseArgs(argv: string[]): CliArgs {
     } else if (name === 'from') a.from = value;
     else if (name === 'out') a.out = value;
     else {
-      const key = SETTINGS_BY_KEY[name] ? name : TRL_TO_KEY[name];
-      if (!key) fail(`unknown flag --${name}`);
-      const r = parseSetting(SETTINGS_BY_KEY[key], value);
+      const r = settingFromFlag(name, value);
       if (!r.ok) fail(r.error);
-      settings[key] = r.value;
-      given.add(key);
+      settings[r.key] = r.value;
+      given.add(r.key);
     }
   }
   if ((given.has('cold-start-target') || given.has('cold-start-steps')) && !a.coldStart) fail('--cold-start-target and --cold-start-steps need --cold-start');
@@ -118,11 +114,8 @@ export function parseArgs(argv: string[]): CliArgs {
     // the longest reference response (its thinking form when it has one) and its EOS fit the sampling length
     if (!given.has('maxCompletionLength')) settings.maxCompletionLength = Math.min(20, Math.max(Number(settings.maxCompletionLength), a.taskFile.responseTokens));
   }
-  // TRL: epsilon_high defaults to epsilon when unset, so `--epsilon 0.3` alone clips to [0.7, 1.3]
-  if (given.has('epsilon') && !given.has('epsilonHigh')) {
-    settings.epsilonHigh = settings.epsilon;
-    a.notices.push(`--epsilon ${String(settings.epsilon)} without --epsilon_high: ε_high = ε = ${String(settings.epsilon)}, as TRL sets it (clip range [${(1 - Number(settings.epsilon)).toFixed(2)}, ${(1 + Number(settings.epsilon)).toFixed(2)}])`);
-  }
+  const eps = epsilonHighFollows(settings as { epsilon: unknown; epsilonHigh: unknown }, (k) => given.has(k));
+  if (eps) a.notices.push(eps);
   // --null: the same run with η = 0 — the same rollouts, no update (a lesson's verdict must then fail)
   if (a.nullRun) {
     settings.learningRate = 0;

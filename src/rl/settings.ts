@@ -100,6 +100,29 @@ export function parseSetting(spec: SettingSpec, raw: string): { ok: true; value:
   return { ok: true, value: x };
 }
 
+/** Setting keys by TRL name (`--num_generations`), for the command-line tools. */
+const KEY_BY_TRL: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>,
+  Object.fromEntries(SETTINGS.flatMap((s) => ('trl' in s && s.trl && /^[a-z_]+$/.test(s.trl) ? [[s.trl, s.key]] : []))));
+
+/** A command-line flag as a setting: named by its key or its TRL name, its value parsed by the table. */
+export function settingFromFlag(name: string, raw: string): { ok: true; key: SettingKey; value: number | string | boolean } | { ok: false; error: string } {
+  const key = SETTINGS_BY_KEY[name] ? name : KEY_BY_TRL[name];
+  if (!key) return { ok: false, error: `unknown flag --${name.slice(0, 40)}` };
+  const r = parseSetting(SETTINGS_BY_KEY[key], raw);
+  return r.ok ? { ok: true, key: key as SettingKey, value: r.value } : r;
+}
+
+/**
+ * TRL's rule for flags: epsilon_high defaults to epsilon when unset, so `--epsilon 0.3` alone
+ * clips to [0.7, 1.3]. Applies it to `settings` and returns the notice (null when it did not apply).
+ */
+export function epsilonHighFollows(settings: { epsilon: unknown; epsilonHigh: unknown }, given: (key: SettingKey) => boolean): string | null {
+  if (!given('epsilon') || given('epsilonHigh')) return null;
+  const e = Number(settings.epsilon);
+  settings.epsilonHigh = settings.epsilon;
+  return `--epsilon ${e} without --epsilon_high: ε_high = ε = ${e}, as TRL sets it (clip range [${(1 - e).toFixed(2)}, ${(1 + e).toFixed(2)}])`;
+}
+
 /** Clamp a number into its spec's range (and to an integer for int settings). */
 function clampTo(spec: NumberSetting, x: number): number {
   const c = Math.min(spec.max, Math.max(spec.min, x));
