@@ -65,6 +65,16 @@ export function maxNewTokens(backend: Backend, promptTokens: number, s: Settings
  * task's training split has fewer distinct prompts.
  */
 export function trainingPool(task: Task, difficulty: number, seed: number, n: number): string[] {
+  // every step of a run asks for the same pool: build it once (the last one asked for is kept)
+  const key = `${task.id}\u0000${difficulty}\u0000${seed}\u0000${n}`;
+  if (lastPool.key === key && lastPool.task === task) return lastPool.prompts; // the same task object: a re-registered spec is another
+  const prompts = buildPool(task, difficulty, seed, n);
+  Object.assign(lastPool, { key, task, prompts });
+  return prompts;
+}
+const lastPool: { key: string; task: Task | null; prompts: string[] } = { key: '', task: null, prompts: [] };
+
+function buildPool(task: Task, difficulty: number, seed: number, n: number): string[] {
   const rng = new Rng((seed ^ 0x9e11) >>> 0);
   const seen = new Set<string>();
   for (let tries = 0; seen.size < n && tries < 20 * n + 200; tries++) {
