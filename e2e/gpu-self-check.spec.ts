@@ -82,7 +82,8 @@ test('self-check in the page: once per GPU and model for the session, not again 
   console.log(`first load: ${(await line.textContent())?.match(/Self-check:[^.]*\.[^.]*\./)?.[0]}`);
   const t0 = Date.now();
   await page.getByRole('button', { name: /Reset/ }).click();
+  // the status can still read "paused · 0 steps" before the reset's load begins: wait for the new engine's line itself
+  await expect(line).toContainText('Self-check: passed on this GPU earlier in this session', { timeout: 120_000 });
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
-  await expect(line).toContainText('Self-check: passed on this GPU earlier in this session');
   console.log(`reset: ${Date.now() - t0} ms to a new engine; ${(await line.textContent())?.match(/Self-check:[^;]*; not run again\./)?.[0]}`);
 });
