@@ -14,8 +14,7 @@
  */
 import { isBytes, isRecord } from '../model/validate.ts';
 import type { TrlCompletionStep, TrlEntry, TrlRun } from '../rl/doctor.ts';
-import { keyRole, keyStatus } from './trlKeys.ts';
-import { decodeCompletionsParquet, MAX_PARQUET_BYTES } from './trlParquet.ts';
+import { keyRole, keyStatus, MAX_PARQUET_BYTES } from './trlKeys.ts';
 
 export const MAX_LOG_BYTES = 48 << 20;
 export const MAX_TOTAL_BYTES = 192 << 20;
@@ -344,6 +343,7 @@ export async function importTrlFiles(files: readonly TrlFile[], label?: string):
     const sources: TrlRun['sources'] = [];
     const badParquet: string[] = [];
     for (const f of parquets) {
+      const { decodeCompletionsParquet } = await import('./trlParquet.ts'); // hyparquet: its own chunk, loaded when a parquet is dropped
       const r = await decodeCompletionsParquet(baseName(f.name), f.bytes);
       if (r.ok) {
         completions.push(...r.steps);

@@ -14,6 +14,9 @@
  */
 
 /** Keys the lab reads: the charts and the doctor (canonical, training side; `eval_` + these on the held-out side). */
+/** A completion log the lab reads: at most this many bytes (trlImport picks files by it, trlParquet refuses past it). */
+export const MAX_PARQUET_BYTES = 16 << 20;
+
 export const USED_KEYS = new Set([
   'reward', 'reward_std', 'frac_reward_zero_std', 'completions/mean_length', 'completions/clipped_ratio', 'entropy', 'kl',
   'clip_ratio/low_mean', 'clip_ratio/high_mean', 'clip_ratio/region_mean', 'num_tokens', 'loss', 'policy_loss',

@@ -14,7 +14,8 @@ import { parquetMetadata, parquetReadObjects, parquetSchema, snappyUncompress, t
 import type { TrlCompletion, TrlCompletionStep } from '../rl/doctor.ts';
 import { amount, checkPages, MAX_PAGE_BYTES, refuse, Refusal } from './trlParquetGuard.ts';
 
-export const MAX_PARQUET_BYTES = 16 << 20;
+import { MAX_PARQUET_BYTES } from './trlKeys.ts';
+
 /** Completions per file (TRL logs one batch: G × prompts per step). */
 export const MAX_PARQUET_ROWS = 20_000;
 export const MAX_PARQUET_COLUMNS = 256;

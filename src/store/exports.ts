@@ -4,8 +4,6 @@
  */
 import type { Settings } from '../rl/settings.ts';
 import { grpoConfigMapping, renderArgs } from '../export/grpoConfig.ts';
-import { exportTrlProject } from '../export/trlProject.ts';
-import { zipFiles } from '../export/zip.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
 import { MAX_ANSWER_CHARS, MAX_RESPONSE_CHARS } from '../tasks/common.ts';
@@ -120,8 +118,10 @@ export async function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
  * The run as a TRL project (src/export/trlProject.ts), zipped for the runs panel's download: the
  * policy of `checkpoint` (the page's current weights) as a Hugging Face GPT-2 folder, the
  * tokenizer, the split, reward.py, train_grpo.py and its README. `taskSpec`: a custom task's spec.
+ * The exporter and the zip writer load on first use (their own chunk, not the page's first load).
  */
-export function trlProjectZip(checkpoint: Uint8Array, settings: Settings, taskSpec: unknown, source: string): Uint8Array {
+export async function trlProjectZip(checkpoint: Uint8Array, settings: Settings, taskSpec: unknown, source: string): Promise<Uint8Array> {
   const ck = decodeCheckpoint(checkpoint);
+  const [{ exportTrlProject }, { zipFiles }] = await Promise.all([import('../export/trlProject.ts'), import('../export/zip.ts')]);
   return zipFiles(exportTrlProject({ settings, config: ck.config, weights: ck.weights, source, ...(taskSpec ? { taskSpec } : {}) }), 'rlvr-lab-trl/');
 }

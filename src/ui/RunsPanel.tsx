@@ -34,7 +34,7 @@ export function RunsPanel() {
           const b = await lab.checkpointBytes();
           if (!b) return;
           try {
-            download('rlvr-lab-trl.zip', trlProjectZip(b, s().settings, specInUse(s()), `this page's run at step ${s().stepsCompleted}`) as BlobPart, 'application/zip');
+            download('rlvr-lab-trl.zip', await trlProjectZip(b, s().settings, specInUse(s()), `this page's run at step ${s().stepsCompleted}`) as BlobPart, 'application/zip');
             setMessage('TRL project downloaded: unzip it and read its README (pip install -r requirements.txt, then python train_grpo.py).');
           } catch (e) {
             setMessage(`The TRL project could not be written: ${(e as Error).message}.`);
