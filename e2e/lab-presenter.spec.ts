@@ -95,6 +95,13 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   expect((await store(page)).lessonId).toBe(LESSONS[6].id);
   await expect(page).toHaveURL(new RegExp(`lesson=${LESSONS[6].id}.*present=1|present=1.*lesson=${LESSONS[6].id}`));
 
+  // past 9, two digits: "1" "1" is lesson 11 (the "1" waits for a second digit)
+  await page.keyboard.press('1');
+  await page.keyboard.press('1');
+  await expect(heading).toHaveText(LESSONS[10].title);
+  await ready(page);
+  expect((await store(page)).lessonId).toBe(LESSONS[10].id);
+
   // Esc: back to the page, the address without the flag, the keyboard on the button
   await page.keyboard.press('Escape');
   await expect(view).toHaveCount(0);

@@ -5,7 +5,7 @@ import { createStore } from 'zustand/vanilla';
 import { LESSONS, getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import { useLab, type InspectorState, type LabState } from '../store/labStore.ts';
-import { hasLessonCaption, presenterIndex, presenterItems, presenterTitle } from '../store/presenterView.ts';
+import { hasLessonCaption, presenterIndex, presenterItems, presenterTitle, readLessonKey } from '../store/presenterView.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
 import { Presenter, type PresenterHost } from './presenter.ts';
 
@@ -116,5 +116,39 @@ describe('presenter view', () => {
     expect(labSearch({ ...base, presenter: null })).not.toContain('present');
     expect(parseLabUrl('?present=maybe').present).toBe(false);
     expect(parseLabUrl('?present=maybe').notices.join()).toContain('present');
+  });
+});
+
+describe('readLessonKey: a lesson number typed digit by digit', () => {
+  const read = (keys: string[], count: number) => {
+    let pending = '';
+    const got: (number | string)[] = [];
+    for (const k of keys) {
+      const r = readLessonKey(pending, k, count);
+      pending = r.pending;
+      if (r.lesson) got.push(r.lesson);
+    }
+    if (pending) got.push(`pending ${pending}`);
+    return got;
+  };
+  it('one digit is a lesson at once where no longer number begins with it', () => {
+    expect(read(['7'], 11)).toEqual([7]);
+    expect(read(['1'], 9)).toEqual([1]);
+    expect(read(['0'], 11)).toEqual([10]);
+    expect(read(['0'], 9)).toEqual([]);
+  });
+  it('"1" waits with 10 or more lessons; a second digit makes 10 or 11, the wait makes 1', () => {
+    expect(read(['1'], 11)).toEqual(['pending 1']);
+    expect(read(['1', '1'], 11)).toEqual([11]);
+    expect(read(['1', '0'], 11)).toEqual([10]);
+    expect(read(['1', '5'], 11)).toEqual([5]); // no lesson 15: the second digit starts afresh
+    expect(read(['1', '2'], 12)).toEqual([12]);
+  });
+  it('every lesson can be reached', () => {
+    for (let n = 1; n <= LESSONS.length; n++) {
+      const keys = String(n).split('');
+      const got = read(keys, LESSONS.length);
+      expect(got[0] === `pending ${n}` || got[0] === n).toBe(true);
+    }
   });
 });

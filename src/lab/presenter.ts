@@ -1,7 +1,7 @@
 /**
  * The presenter view for classroom demos: one item at a time, full screen — the lesson's charts
  * in order, then the step-through of one real update (src/store/presenterView.ts lists them).
- * Keys (src/ui/Presenter.tsx): → next, ← back, 1–9 and 0 a lesson, Space play/pause, Esc leave.
+ * Keys (src/ui/Presenter.tsx): → next, ← back, a lesson's number (readLessonKey), Space play/pause, Esc leave.
  *
  * It drives the session as the page's own controls do: a lesson through applyLesson (the
  * Lessons panel's call), a phase through the step-through's forward()/back(), play through

@@ -150,3 +150,22 @@ export function presenterTitle(s: { lessonId: string | null; settings: Settings;
   const phase = PHASES[ins.phase];
   return { heading, item: `step-through: phase ${ins.phase + 1} of ${PHASES.length} — ${phase}`, caption: PHASE_CAPTIONS[phase] };
 }
+
+/** How long a digit that could begin a two-digit lesson number waits for the second digit. */
+export const LESSON_KEY_MS = 600;
+
+/**
+ * A lesson number typed on the keyboard, one digit at a time: "1"–"9" a lesson, "0" lesson 10,
+ * two digits within LESSON_KEY_MS a lesson past 9 ("1" "1" is lesson 11). A digit that could begin
+ * a longer number of a lesson that exists is kept `pending` (the caller takes it alone when the
+ * wait ends); a second digit that makes no lesson starts afresh. `count`: the number of lessons.
+ */
+export function readLessonKey(pending: string, key: string, count: number): { lesson?: number; pending: string } {
+  if (!/^[0-9]$/.test(key)) return { pending: '' };
+  const typed = pending + key;
+  const n = Number(typed);
+  if (!pending && key === '0') return count >= 10 ? { lesson: 10, pending: '' } : { pending: '' };
+  if (n >= 1 && n * 10 <= count) return { pending: typed }; // "1" with 11 lessons: 1, 10 or 11
+  if (n >= 1 && n <= count) return { lesson: n, pending: '' };
+  return pending ? readLessonKey('', key, count) : { pending: '' };
+}

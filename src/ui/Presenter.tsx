@@ -2,14 +2,14 @@
  * The presenter view for classroom demos: one thing at a time, filling the screen — a lesson's
  * chart (the live chart itself, re-rendered large) or the step-through's current phase — with a
  * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
- * → next (on the step-through: the next phase of a real update), ← back, 1–9 and 0 a lesson (0: the tenth),
+ * → next (on the step-through: the next phase of a real update), ← back, a lesson by its number (1–9, 0 the tenth, "1" "1" within 0.6 s the eleventh),
  * Space play/pause, ↑ ↓ scroll a tall phase, Esc back to the page. The address carries it: ?present=1&lesson=<id>.
  * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
  */
 import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
 import { LESSONS } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
-import { presenterIndex, presenterItems, presenterTitle, type PresenterChart } from '../store/presenterView.ts';
+import { LESSON_KEY_MS, presenterIndex, presenterItems, presenterTitle, readLessonKey, type PresenterChart } from '../store/presenterView.ts';
 import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, TheoryChart, ThinkingChart } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
 import { withCode } from './Lessons.tsx';
@@ -25,7 +25,7 @@ const CHARTS: Record<PresenterChart, ComponentType> = {
 export function PresenterButton() {
   const presenter = usePresenter();
   return (
-    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← 1–9 0 Space Esc)">
+    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← a lesson's number, Space, Esc)">
       Presenter view
     </button>
   );
@@ -35,18 +35,27 @@ export function PresenterButton() {
 function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
   const presenter = usePresenter();
   const tour = useTour();
+  const pending = useRef('');
+  const wait = useRef<number | undefined>(undefined);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
       if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
-      const n = /^[0-9]$/.test(e.key) ? Number(e.key) || 10 : 0; // 1–9, and 0 for lesson 10
+      const digit = /^[0-9]$/.test(e.key);
+      const typed = digit ? readLessonKey(pending.current, e.key, LESSONS.length) : null;
       const act =
         e.key === 'ArrowRight' || e.key === 'PageDown' ? () => void presenter.next()
         : e.key === 'ArrowLeft' || e.key === 'PageUp' ? () => presenter.back()
         : e.key === 'Escape' ? () => presenter.close()
         : e.key === ' ' ? () => presenter.togglePlay()
         : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => stage.current?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * stage.current.clientHeight })
-        : n >= 1 && n <= LESSONS.length ? () => void presenter.lesson(n)
+        : typed ? () => {
+            // a digit: a lesson now, or (it could begin "11") after the next digit or a short wait
+            window.clearTimeout(wait.current);
+            pending.current = typed.pending;
+            if (typed.lesson) void presenter.lesson(typed.lesson);
+            else if (typed.pending) wait.current = window.setTimeout(() => { const n = Number(pending.current); pending.current = ''; if (n) void presenter.lesson(n); }, LESSON_KEY_MS);
+          }
         : null;
       if (!act) return;
       e.preventDefault();
@@ -54,7 +63,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
       act();
     };
     window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
+    return () => { window.removeEventListener('keydown', onKey, true); window.clearTimeout(wait.current); };
   }, [presenter, stage, tour]);
 }
 
