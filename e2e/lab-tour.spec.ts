@@ -30,6 +30,13 @@ test('tour: keyboard controls, 20 steps with every chart, one update phase by ph
   await eps.focus();
   await eps.press('ArrowLeft');
   await expect(page.getByTestId('value-epsilon')).toHaveText('0.19');
+  // a 0 that is not a quantity says what it means (the settings table's `zero`), and only at 0
+  await expect(page.getByTestId('zero-trainPool')).toHaveText('0 = all: the whole training split');
+  await page.getByLabel('Training pool').fill('16');
+  await expect(page.getByTestId('zero-trainPool')).toHaveCount(0);
+  expect(await state(page, 's.settings.trainPool')).toBe(16);
+  await page.getByLabel('Training pool').fill('0');
+  await expect(page.getByTestId('zero-trainPool')).toBeVisible();
   // The tooltip (shown on hover and on focus) names the formula and TRL's name.
   await G.hover();
   const tip = page.getByTestId('control-numGenerations').getByRole('tooltip');

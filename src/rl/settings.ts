@@ -21,14 +21,18 @@ interface Base {
   /** Grouping for the controls panel. */
   group: 'task' | 'rollout' | 'objective' | 'optimizer' | 'dapo' | 'run';
 }
-export interface NumberSetting extends Base { kind: 'number' | 'int'; min: number; max: number; step: number; default: number; log?: boolean }
+export interface NumberSetting extends Base {
+  kind: 'number' | 'int'; min: number; max: number; step: number; default: number; log?: boolean;
+  /** What the value 0 means where it is not a quantity (shown beside the control at 0). */
+  zero?: string;
+}
 export interface EnumSetting extends Base { kind: 'enum'; options: readonly string[]; default: string; /** Old names still read (URLs and settings files saved before a rename): old → new. */ aliases?: Readonly<Record<string, string>> }
 export interface BoolSetting extends Base { kind: 'bool'; default: boolean }
 export type SettingSpec = NumberSetting | EnumSetting | BoolSetting;
 
 export const SETTINGS = [
   { key: 'task', label: 'Task', group: 'task', kind: 'enum', get options(): readonly string[] { return [...TASKS, ...customTasks()].map((t) => t.id); }, default: 'reverse', help: 'Which verifiable problem the policy learns; the verifier re-derives the answer from the prompt text. A custom task (spec:<name>, README "Your own task") is one once its spec is registered: by the New task editor, a link\'s taskSpec or a settings file.' },
-  { key: 'trainPool', label: 'Training pool', group: 'task', kind: 'int', min: 0, max: 2000, step: 1, default: 0, help: 'How many distinct training prompts every step draws from (0: the whole training split, fresh prompts every step). A small pool can be memorised: training reward climbs while held-out accuracy does not.' },
+  { key: 'trainPool', label: 'Training pool', group: 'task', kind: 'int', min: 0, max: 2000, step: 1, default: 0, zero: 'all: the whole training split', help: 'How many distinct training prompts every step draws from (0: the whole training split, fresh prompts every step). A small pool can be memorised: training reward climbs while held-out accuracy does not.' },
   { key: 'watchTask', label: 'Watch another task', group: 'task', kind: 'enum', options: ['none', ...TASKS.map((t) => t.id)], default: 'none', help: 'Also evaluate held-out pass@1 on this task at every evaluation (it is never trained on): what the policy forgets of it. A run watching reverse while training add starts from the base that learned both.' },
   { key: 'difficulty', label: 'Difficulty', group: 'task', kind: 'int', min: 1, max: 4, step: 1, default: 2, help: 'Size of the instances (digits, letters). Tasks clamp it to their own levels.' },
   { key: 'numGenerations', label: 'Group size G', trl: 'num_generations', group: 'rollout', kind: 'int', min: 2, max: 32, step: 1, default: 8, help: 'Answers sampled per prompt. A group teaches only if it is mixed: P(mixed) = 1 − p^G − (1 − p)^G.' },
@@ -52,7 +56,7 @@ export const SETTINGS = [
   { key: 'numIterations', label: 'Inner epochs µ', trl: 'num_iterations', group: 'optimizer', kind: 'int', min: 1, max: 8, step: 1, default: 2, help: 'Updates per batch with π_old fixed; µ > 1 makes ratios move away from 1 and the clip matter.' },
   { key: 'learningRate', label: 'Learning rate η', trl: 'learning_rate', group: 'optimizer', kind: 'number', min: 1e-5, max: 1e-2, step: 1e-5, default: 7e-4, log: true, help: 'AdamW step size.' },
   { key: 'warmupSteps', label: 'Warm-up steps', trl: 'warmup_steps', group: 'optimizer', kind: 'int', min: 0, max: 100, step: 1, default: 10, help: 'The learning rate ramps linearly from η/N to η over the first N steps: fresh AdamW moments make every first step move each weight by about η, whatever its gradient.' },
-  { key: 'maxGradNorm', label: 'Gradient clip', trl: 'max_grad_norm', group: 'optimizer', kind: 'number', min: 0, max: 10, step: 0.1, default: 1, help: 'The global gradient norm is scaled down to at most this (0: off).' },
+  { key: 'maxGradNorm', label: 'Gradient clip', trl: 'max_grad_norm', group: 'optimizer', kind: 'number', min: 0, max: 10, step: 0.1, default: 1, zero: 'off: no gradient clipping', help: 'The global gradient norm is scaled down to at most this (0: off).' },
   { key: 'dynamicSampling', label: 'Dynamic sampling', group: 'dapo', kind: 'bool', default: false, help: 'DAPO: drop groups whose rewards are all equal (they teach nothing) and sample new prompts until the batch is full.' },
   { key: 'maxResample', label: 'Dynamic sampling cap', group: 'dapo', kind: 'int', min: 2, max: 8, step: 1, default: 3, help: 'At most this many rollouts per step when dynamic sampling refills the batch (the last one fills it whatever it holds, so at least 2).' },
   { key: 'overlongPenalty', label: 'Overlong soft penalty', group: 'dapo', kind: 'bool', default: false, help: 'DAPO: reward − (L − (L_max − L_cache)) / L_cache for answers in the last L_cache tokens before the limit.' },

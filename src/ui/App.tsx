@@ -93,8 +93,8 @@ export function App() {
         <div className="main-col">
           <Transport />
           <Inspector />
-          <ImportRun />
           <Charts />
+          <ImportRun />
         </div>
       </div>
       <RunsPanel />

@@ -86,6 +86,11 @@ function Why({ settingKey, reason }: { settingKey: string; reason: string | null
   return reason ? <p className="hint" id={`ctl-${settingKey}-why`} data-testid={`why-${settingKey}`} style={{ margin: '2px 0 0' }}>{reason}</p> : null;
 }
 
+/** A value 0 that is not a quantity says what it means ("0 = off"), from the settings table's `zero`. */
+function ZeroNote({ spec, value }: { spec: Extract<SettingSpec, { kind: 'number' | 'int' }>; value: number }) {
+  return spec.zero && value === 0 ? <p className="hint" data-testid={`zero-${spec.key}`} style={{ margin: '2px 0 0' }}>0 = {spec.zero}</p> : null;
+}
+
 function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' | 'int' }> }) {
   const lab = useSession();
   const stored = useLab((s) => (s.settings as unknown as Record<string, number>)[spec.key]);
@@ -103,6 +108,7 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
             const x = Number(e.target.value);
             if (Number.isInteger(x) && x >= spec.min && x <= spec.max) lab.setSetting(key, x as never);
           }} />
+        <ZeroNote spec={spec} value={value} />
         <Tooltip spec={spec} id={`${id}-tip`} />
       </div>
     );
@@ -121,6 +127,7 @@ function NumberControl({ spec }: { spec: Extract<SettingSpec, { kind: 'number' |
           onChange={(e) => lab.setSetting(key, toValue(Number(e.target.value)) as never)} />
         <output htmlFor={id} data-testid={`value-${spec.key}`}>{fmt(value, 5)}</output>
       </div>
+      <ZeroNote spec={spec} value={value} />
       <Why settingKey={spec.key} reason={reason} />
       <Tooltip spec={spec} id={`${id}-tip`} />
     </div>
