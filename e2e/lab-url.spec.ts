@@ -96,3 +96,18 @@ test('a lesson and its variants keep the seed the teacher chose (the same held-o
   expect(await settingsOf(page)).toMatchObject({ seed: 3, lossType: 'grpo' });
   expect(page.url()).toContain('seed=3');
 });
+
+test('Step pressed at once after Reset steps the new run, never the old one', async ({ page }) => {
+  await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=3&evalEvery=50');
+  await ready(page);
+  const [first] = await firstSteps(page, 1);
+  // Reset and Step in the same task: the Step must wait for the reset's new run (same seed: the same first step)
+  await page.evaluate(() => {
+    const buttons = [...document.querySelectorAll('button')];
+    buttons.find((b) => /Reset/.test(b.textContent ?? ''))!.click();
+    buttons.find((b) => /^Step/.test(b.textContent ?? ''))!.click();
+  });
+  await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.runs.length === 1 && s.stepsCompleted === 1 && s.status === 'paused'; }, null, { timeout: 60_000 });
+  const steps = await page.evaluate(() => (window as any).__lab.store.getState().steps.map(({ rollout_ms: _a, verify_ms: _b, update_ms: _c, ...m }: any) => m));
+  expect(steps).toEqual([first]);
+});

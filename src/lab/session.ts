@@ -34,6 +34,7 @@ import { StepThrough } from './stepThrough.ts';
 import { deviceLostSentence, engineErrorSentence } from './sentences.ts';
 import { Tour } from './tour.ts';
 import { CustomTask } from './customTask.ts';
+import { ViewActions } from './viewActions.ts';
 
 const MAX_SAVED_RUNS = 5;
 
@@ -56,6 +57,7 @@ export class LabSession {
   private loadedKey = '';
   private runCounter = 0;
   private loading: Promise<void> | null = null;
+  private resetting: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
   private recovering: Promise<void> | null = null;
@@ -67,6 +69,7 @@ export class LabSession {
   readonly recorder: StepRecorder;
   readonly tour: Tour; // the class tour (lab/tour.ts): its open stop, the moves and actions of its card
   readonly custom: CustomTask; // the custom task (lab/customTask.ts): "Use this task", its cold start and base
+  readonly view = new ViewActions({ get: () => this.get(), set: (p) => this.set(p) }); // speed, classroom, overlays, pins (lab/viewActions.ts)
 
   /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own). */
   constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot } = {}) {
@@ -177,6 +180,7 @@ export class LabSession {
   /** A model is loaded for the current settings (a task/seed/engine change before the first step reloads). */
   private async ensureReady(): Promise<boolean> {
     if (this.get().coldStart?.running) return false; // a cold start has the engine (customTask.ts)
+    if (this.resetting) await this.resetting;
     if (this.loading) await this.loading;
     if (this.trainer && this.get().stepsCompleted === 0 && !this.stepThrough.open && this.startKey(this.get().settings) !== this.loadedKey) await this.load();
     return this.trainer !== null;
@@ -296,13 +300,17 @@ export class LabSession {
   }
 
   /** Reset to the starting weights (the current run is kept in the recent runs list, overlaid on the next one if comparable: overlays.ts). */
-  async reset(): Promise<void> {
-    await this.stopLoop();
-    if (this.loading) await this.loading;
-    this.archiveRun();
-    this.set({ stepMode: false });
-    await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
-    await this.load();
+  /** A new run from the base; a Step or Play pressed meanwhile waits for it (ensureReady), never runs on the old one. */
+  reset(): Promise<void> {
+    const done = (async () => {
+      await this.stopLoop();
+      if (this.loading) await this.loading;
+      this.archiveRun();
+      this.set({ stepMode: false });
+      await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
+      await this.load();
+    })().finally(() => { if (this.resetting === done) this.resetting = null; });
+    return (this.resetting = done);
   }
 
   /** Keep the run just ended for overlay and comparison: "the previous run". */
@@ -333,26 +341,6 @@ export class LabSession {
     const base = { ...defaultSettings(), seed: this.get().settings.seed };
     this.set({ lessonId: id, lessonVariant: variant, settings: { ...lessonSettings(lesson, base, variant), ...over } }); // `over`: lesson 1 on a custom task
     await this.reset();
-  }
-
-  leaveLesson(): void {
-    this.set({ lessonId: null, lessonVariant: 0 });
-  }
-  setDelay(ms: number): void { this.set({ delayMs: ms }); }
-  setClassroom(on: boolean): void { this.set({ classroom: on }); }
-  toggleHidden(key: string): void {
-    const h = this.get().hidden;
-    this.set({ hidden: h.includes(key) ? h.filter((k) => k !== key) : [...h, key] });
-  }
-  setOverlay(id: number | null): void {
-    this.set({ overlayRunId: id });
-  }
-  /** Pin a finished run (overlaid beside any run, kept in the list) or unpin it. */
-  pinRun(id: number, pinned: boolean): void {
-    this.set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, pinned } : r)) }));
-  }
-  dismissUrlNotices(): void {
-    this.set({ urlNotices: [] });
   }
 
   // ---- saved runs and files -----------------------------------------------------------------

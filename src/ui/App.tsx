@@ -46,7 +46,7 @@ function Notices() {
         <div className="notice warn" role="alert" data-testid="url-notices">
           <strong>Some values in the address were not used:</strong>
           <ul>{url.map((n, i) => <li key={i}>{n}</li>)}</ul>
-          <button className="small" onClick={() => lab.dismissUrlNotices()}>Dismiss</button>
+          <button className="small" onClick={() => lab.view.dismissUrlNotices()}>Dismiss</button>
         </div>
       )}
       {backend && (

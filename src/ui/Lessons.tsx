@@ -150,7 +150,7 @@ export function Lessons() {
                 title={`Verdict at step ${v.claim.steps}`}>{v.label}</button>
             ))}
             <span className="note"> Each variant restarts from the base; the previous run stays on the charts as an overlay (choose another under Runs).</span>
-            <button className="small" onClick={() => lab.leaveLesson()}>Leave lesson</button>
+            <button className="small" onClick={() => lab.view.leaveLesson()}>Leave lesson</button>
           </div>
           <p className="note">Watch: {lesson.charts.join(', ')} (highlighted, first among the charts).</p>
         </div>

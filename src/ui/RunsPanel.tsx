@@ -65,7 +65,7 @@ export function RunsPanel() {
       )}
       <div className="row">
         <label>Overlay a finished run of this lesson{' '}
-          <select value={shownChoice ?? ''} onChange={(e) => lab.setOverlay(e.target.value ? Number(e.target.value) : null)} disabled={!siblings.length} data-testid="overlay-select">
+          <select value={shownChoice ?? ''} onChange={(e) => lab.view.setOverlay(e.target.value ? Number(e.target.value) : null)} disabled={!siblings.length} data-testid="overlay-select">
             <option value="">none</option>
             {siblings.map((r) => <option key={r.id} value={r.id}>{r.name}: {r.label}</option>)}
           </select>
@@ -76,7 +76,7 @@ export function RunsPanel() {
         <ul className="recent-runs" data-testid="recent-runs">
           {runs.map((r) => (
             <li key={r.id} data-testid={`recent-run-${r.id}`}>
-              <button className="small" aria-pressed={r.pinned} aria-label={`${r.pinned ? 'Unpin' : 'Pin'} ${r.name} (run ${r.id})`} onClick={() => lab.pinRun(r.id, !r.pinned)}>{r.pinned ? 'Unpin' : 'Pin'}</button>{' '}
+              <button className="small" aria-pressed={r.pinned} aria-label={`${r.pinned ? 'Unpin' : 'Pin'} ${r.name} (run ${r.id})`} onClick={() => lab.view.pinRun(r.id, !r.pinned)}>{r.pinned ? 'Unpin' : 'Pin'}</button>{' '}
               <strong>{r.name}</strong>: {r.label}; {runFigures(r.evals)}
               {r.pinned ? ' · pinned: on the charts' : live && comparable(r.origin, live) ? '' : ' · another lesson, task, base or seed: not overlaid'}
             </li>
@@ -85,11 +85,11 @@ export function RunsPanel() {
       )}
       <details className="classroom">
         <summary>Classroom mode</summary>
-        <label><input type="checkbox" checked={classroom} onChange={(e) => lab.setClassroom(e.target.checked)} /> Classroom mode (larger type, chosen controls hidden; the link carries it)</label>
+        <label><input type="checkbox" checked={classroom} onChange={(e) => lab.view.setClassroom(e.target.checked)} /> Classroom mode (larger type, chosen controls hidden; the link carries it)</label>
         <div className="hide-list">
           Hide in classroom mode:
           {SETTINGS.map((spec) => (
-            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => lab.toggleHidden(spec.key)} /> <code>{spec.key}</code></label>
+            <label key={spec.key}><input type="checkbox" checked={hidden.includes(spec.key)} onChange={() => lab.view.toggleHidden(spec.key)} /> <code>{spec.key}</code></label>
           ))}
         </div>
       </details>

@@ -44,7 +44,7 @@ export function Transport() {
       <button onClick={() => void lab.stepOnce()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="ArrowRight">{stepMode ? 'Next phase ▸' : 'Step ▸'}</button>
       <button onClick={() => void lab.reset()} disabled={status === 'loading'}>⟲ Reset</button>
       <label className="speed">Speed{' '}
-        <select value={delay} onChange={(e) => lab.setDelay(Number(e.target.value))} aria-label="Speed">
+        <select value={delay} onChange={(e) => lab.view.setDelay(Number(e.target.value))} aria-label="Speed">
           {SPEEDS.map((s) => <option key={s.ms} value={s.ms}>{s.label}</option>)}
         </select>
       </label>
