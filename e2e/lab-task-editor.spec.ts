@@ -60,6 +60,8 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
 
   // cold start on a small budget: the bar moves, the pass rate shows, and the end says why it stopped short
   await page.getByTestId('cold-start-budget').fill('30');
+  await page.getByTestId('cold-start-target-input').fill('40'); // the boundary is the teacher's to choose
+  await expect(page.getByTestId('cold-start-target')).toHaveText('40%');
   await page.getByTestId('cold-start').click();
   await expect(page.getByTestId('cold-start-stop')).toBeEnabled();
   // the cold start has the engine: Space (play) does nothing meanwhile
@@ -70,6 +72,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   expect(await page.evaluate(() => (window as any).__lab.store.getState().stepsStarted)).toBe(0);
   await expect(page.getByTestId('cold-start-pass')).toContainText('Held-out sampled pass@1');
   await expect(page.getByTestId('cold-start-sentence')).toContainText('too hard for this model size, so try a smaller range', { timeout: 60_000 });
+  await expect(page.getByTestId('cold-start-sentence')).toContainText('short of 40%');
   await expect(page.getByTestId('cold-start-progress')).toHaveAttribute('value', '30');
   await ready(page);
   await expect(page.getByTestId('task-base')).toContainText('cold start, 30 SFT steps');

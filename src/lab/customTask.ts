@@ -18,7 +18,7 @@
  */
 import type { Backend } from '../model/backend.ts';
 import { decodeCheckpoint, encodeCheckpoint } from '../model/checkpoint.ts';
-import { COLD_START_MAX_STEPS, COLD_START_TARGET, coldStartTask, type ColdStartTaskResult } from '../rl/coldStartSpec.ts';
+import { COLD_START_MAX_STEPS, COLD_START_TARGET, COLD_START_TARGET_MAX, COLD_START_TARGET_MIN, coldStartTask, type ColdStartTaskResult } from '../rl/coldStartSpec.ts';
 import { taskDifficulty } from '../rl/rollout.ts';
 import type { Settings } from '../rl/settings.ts';
 import { customTasks, getTask, TASKS } from '../tasks/registry.ts';
@@ -78,16 +78,17 @@ export class CustomTask {
     return specInUse({ settings: { task }, taskSpecs: this.st.get().taskSpecs });
   }
 
-  /** Cold start of the task in use, at most `maxSteps` SFT steps (see the header). */
-  async coldStart(maxSteps: number = COLD_START_MAX_STEPS): Promise<void> {
+  /** Cold start of the task in use, at most `maxSteps` SFT steps, to held-out sampled pass@1 ≥ `target` (see the header). */
+  async coldStart(maxSteps: number = COLD_START_MAX_STEPS, targetPassRate: number = COLD_START_TARGET): Promise<void> {
     if (this.st.get().coldStart?.running) return;
     const task = this.st.get().settings.task;
     if (!knownTask(task)) return;
     const steps = Math.max(1, Math.min(100_000, Math.round(maxSteps)));
+    const target = Number.isFinite(targetPassRate) ? Math.max(COLD_START_TARGET_MIN, Math.min(COLD_START_TARGET_MAX, targetPassRate)) : COLD_START_TARGET;
     this.stopRequested = false;
     const view = (patch: Partial<ColdStartView>) => this.st.set((s) => ({ coldStart: s.coldStart && { ...s.coldStart, ...patch } }));
     const { [task]: _forgotten, ...bases } = this.st.get().taskBases;
-    this.st.set({ taskBases: bases, coldStart: { task, running: true, stopping: false, step: 0, maxSteps: steps, passRate: 0, heldoutAccuracy: 0, target: COLD_START_TARGET, history: [], sentence: null, reached: null } });
+    this.st.set({ taskBases: bases, coldStart: { task, running: true, stopping: false, step: 0, maxSteps: steps, passRate: 0, heldoutAccuracy: 0, target, history: [], sentence: null, reached: null } });
     // a fresh policy: the run restarts with no base for this task (and no imported checkpoint)
     this.st.forgetImported();
     await this.lab.reset();
@@ -97,7 +98,7 @@ export class CustomTask {
       return;
     }
     const settings = this.st.get().settings;
-    const label = (step: number, passRate: number) => `Cold start: SFT step ${step} of at most ${steps}; held-out sampled pass@1 ${pct(passRate)}, target ${pct(COLD_START_TARGET)}`;
+    const label = (step: number, passRate: number) => `Cold start: SFT step ${step} of at most ${steps}; held-out sampled pass@1 ${pct(passRate)}, target ${pct(target)}`;
     this.st.set({ status: 'loading', progress: { label: label(0, 0), fraction: 0 } });
     let done = 0;
     // the engine, each training step after a yield to the browser (and counted for the progress bar)
@@ -120,7 +121,7 @@ export class CustomTask {
     let result: ColdStartTaskResult;
     try {
       result = await coldStartTask(getTask(task), yielding, {
-        settings, maxSteps: steps,
+        settings, maxSteps: steps, targetPassRate: target,
         onProgress: (p) => this.st.set((s) => ({ coldStart: s.coldStart && { ...s.coldStart, step: p.step, passRate: p.passRate, heldoutAccuracy: p.heldoutAccuracy, history: [...s.coldStart.history, { step: p.step, passRate: p.passRate, heldoutAccuracy: p.heldoutAccuracy }].slice(-400) } })),
         shouldStop: () => this.stopRequested || this.lab.backend !== backend,
       });
@@ -136,7 +137,7 @@ export class CustomTask {
     }
     const base: TaskBase = {
       task, difficulty: taskDifficulty(settings), config: backend.config, weights: await backend.getWeights(),
-      name: `cold start, ${result.steps} SFT steps`, passRate: result.passRate, specJson: JSON.stringify(this.specOf(task)),
+      name: `cold start, ${result.steps} SFT steps`, passRate: result.passRate, target, specJson: JSON.stringify(this.specOf(task)),
     };
     const then = result.reached ? '' : ' GRPO starts from this policy anyway: with few passes most groups are all-fail and teach nothing.';
     this.st.set((s) => ({ taskBases: { ...s.taskBases, [task]: base }, progress: null }));
@@ -160,7 +161,7 @@ export class CustomTask {
     const spec = this.specOf(base.task);
     return encodeCheckpoint({
       config: base.config, weights: base.weights,
-      metadata: { kind: 'sft-cold-start', createdBy: 'rlvr-lab page', task: base.task, difficulty: base.difficulty, name: base.name, passRate: base.passRate, target: COLD_START_TARGET, ...(spec ? { taskSpec: spec } : {}) },
+      metadata: { kind: 'sft-cold-start', createdBy: 'rlvr-lab page', task: base.task, difficulty: base.difficulty, name: base.name, passRate: base.passRate, target: base.target ?? COLD_START_TARGET, ...(spec ? { taskSpec: spec } : {}) },
     });
   }
 

@@ -22,6 +22,9 @@ import { supervisedStep } from './supervised.ts';
 
 /** The capability boundary: held-out sampled pass@1 at which the cold start stops and GRPO takes over. */
 export const COLD_START_TARGET = 0.3;
+/** The targets the page offers: a boundary, not mastery (above it groups are mostly all-pass). */
+export const COLD_START_TARGET_MIN = 0.05;
+export const COLD_START_TARGET_MAX = 0.8;
 /** SFT steps before the cold start gives up (the task is then too hard for this model size). */
 export const COLD_START_MAX_STEPS = 1500;
 export const COLD_START_BATCH = 32;

@@ -27,6 +27,8 @@ export interface TaskBase {
   name: string;
   /** Held-out sampled pass@1 when it was made (null: loaded from a file that does not say). */
   passRate: number | null;
+  /** The cold start's target pass@1 (absent: loaded from a file). */
+  target?: number;
   /** The custom task's spec it was made for, as JSON (a changed spec of the same name forgets the base). */
   specJson: string;
 }

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ReferenceLine, XAxis, YAxis } from 'recharts';
 import { baseFor } from '../rl/bases.ts';
 import { getLesson } from '../rl/lessons.ts';
-import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../rl/coldStartSpec.ts';
+import { COLD_START_MAX_STEPS, COLD_START_TARGET, COLD_START_TARGET_MAX, COLD_START_TARGET_MIN } from '../rl/coldStartSpec.ts';
 import { customTasks } from '../tasks/registry.ts';
 import { useLab, type ColdStartView } from '../store/labStore.ts';
 import { download } from '../store/exports.ts';
@@ -62,11 +62,14 @@ export function TaskPanel() {
   const variant = useLab((s) => s.lessonVariant);
   const status = useLab((s) => s.status);
   const [budget, setBudget] = useState(COLD_START_MAX_STEPS);
+  const [target, setTarget] = useState(Math.round(COLD_START_TARGET * 100));
+  const G = useLab((s) => s.settings.numGenerations);
   const [message, setMessage] = useState<string | null>(null);
   const [open, setOpen] = useState(true);
   const custom = customTasks().find((t) => t.id === task);
   if (!custom && baseFor(task, difficulty)) return null;
   const running = cs?.running ?? false;
+  const shownTarget = cs?.running ? cs.target : target / 100;
   const title = custom ? custom.title : task;
   return (
     <section className="card task-panel" aria-label="Your task and its cold start" data-testid="task-panel">
@@ -84,13 +87,15 @@ export function TaskPanel() {
       </p>
       <p>
         <strong>Cold start:</strong> supervised fine-tuning of a fresh policy on the task&apos;s reference answers until the held-out
-        sampled pass@1 reaches <strong data-testid="cold-start-target">{pct(COLD_START_TARGET)}</strong>, the capability boundary: short of mastery on purpose,
-        so that groups of G answers mix passes and failures and GRPO has something to add.
+        sampled pass@1 reaches <strong data-testid="cold-start-target">{pct(shownTarget)}</strong>, the capability boundary: short of mastery on purpose,
+        so that groups of G answers mix passes and failures and GRPO has something to add (at p = {shownTarget.toFixed(2)} and G = {G}, 1 − p^G − (1 − p)^G: {pct(1 - shownTarget ** G - (1 - shownTarget) ** G)} of groups mix).
       </p>
       <div className="row">
         <label>Step budget <input type="number" min={10} max={20000} step={10} value={budget} data-testid="cold-start-budget" disabled={running}
           onChange={(e) => { const n = Math.round(Number(e.target.value)); if (Number.isFinite(n) && n >= 1 && n <= 20000) setBudget(n); }} /></label>
-        <button className="primary" data-testid="cold-start" disabled={running || status === 'loading'} onClick={() => void lab.custom.coldStart(budget)}>{base ? 'Cold start again' : 'Cold start'}</button>
+        <label>Target pass@1 % <input type="number" min={COLD_START_TARGET_MIN * 100} max={COLD_START_TARGET_MAX * 100} step={5} value={target} data-testid="cold-start-target-input" disabled={running}
+          onChange={(e) => { const n = Math.round(Number(e.target.value)); if (n >= COLD_START_TARGET_MIN * 100 && n <= COLD_START_TARGET_MAX * 100) setTarget(n); }} /></label>
+        <button className="primary" data-testid="cold-start" disabled={running || status === 'loading'} onClick={() => void lab.custom.coldStart(budget, target / 100)}>{base ? 'Cold start again' : 'Cold start'}</button>
         <button data-testid="cold-start-stop" disabled={!running || cs?.stopping} onClick={() => lab.custom.stop()}>{cs?.stopping ? 'Stopping…' : 'Stop'}</button>
         <span className="note">The policy it ends with becomes the base; Stop keeps the policy so far.</span>
       </div>
