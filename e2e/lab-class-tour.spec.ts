@@ -53,7 +53,12 @@ function expected(id: string, s: Any): string[] | null {
     case 'hacking':
       return s.lessonId === 'reward-hacking' && m ? [`Step ${m.step}: reward ${f(m.reward)}, strict accuracy ${f(m.accuracy)}`] : null;
     case 'when-to-stop':
-      return m && s.evals.length >= 2 ? [`${f(s.evals[0].heldout_accuracy)} → ${f(s.evals.at(-1).heldout_accuracy)} (steps ${s.evals[0].step} → ${s.evals.at(-1).step})`] : null;
+      if (!m || s.evals.length < 2) return null;
+      { // the held-out measure the stop signal reads: pass@1 (sampled) where every evaluation has it, else greedy
+        const sampled = s.evals.every((e: Any) => Number.isFinite(e.pass_at_k?.['1']));
+        const h = (e: Any) => (sampled ? e.pass_at_k['1'] : e.heldout_accuracy);
+        return [`${sampled ? 'held-out pass@1 (sampled)' : 'held-out accuracy (greedy)'} ${f(h(s.evals[0]))} → ${f(h(s.evals.at(-1)))} (steps ${s.evals[0].step} → ${s.evals.at(-1).step})`];
+      }
   }
   return null;
 }

@@ -46,6 +46,16 @@ function ends(steps: StepMetrics[], key: keyof StepMetrics, w: number): [number,
   return [avg(xs.slice(0, w)), avg(xs.slice(-w))];
 }
 
+/**
+ * The held-out measure the reward-without-heldout signal reads (and the class tour quotes): held-out
+ * pass@1 (sampled: G answers a prompt) where every evaluation has it, else greedy accuracy (one
+ * answer a prompt, the noisier).
+ */
+export function heldoutMeasure(evals: readonly EvalMetrics[]): { what: string; of: (e: EvalMetrics) => number } {
+  const sampled = evals.length > 0 && evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
+  return sampled ? { what: 'held-out pass@1 (sampled)', of: (e) => e.pass_at_k['1'] } : { what: 'held-out accuracy (greedy)', of: (e) => e.heldout_accuracy };
+}
+
 export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o: StopSignalOptions = DEFAULT_STOP_OPTIONS): StopSignal[] {
   const out: StopSignal[] = [];
   const last = steps.at(-1);
@@ -53,11 +63,8 @@ export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o:
   const w = o.window;
   const reward = ends(steps, 'reward', w);
   if (reward && evals.length >= 2) {
-    // held-out pass@1 (sampled: G answers a prompt) where the evaluations have it, else greedy accuracy (one answer a prompt, the noisier)
-    const sampled = evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
-    const acc = (e: EvalMetrics) => (sampled ? e.pass_at_k['1'] : e.heldout_accuracy);
+    const { what, of: acc } = heldoutMeasure(evals);
     const h0 = acc(evals[0]), h1 = acc(evals.at(-1)!);
-    const what = sampled ? 'held-out pass@1 (sampled)' : 'held-out accuracy (greedy)';
     if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
       out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while ${what} moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
     }

@@ -146,7 +146,10 @@ describe('class tour: the script', () => {
     const e0 = s.evals[0], e1 = s.evals.at(-1)!;
     expect(s.evals.length).toBeGreaterThanOrEqual(2);
     expect(say.live).toBe(true);
-    expect(say.text).toContain(`held-out accuracy (greedy) ${f(e0.heldout_accuracy)} → ${f(e1.heldout_accuracy)} (steps ${e0.step} → ${e1.step})`);
+    // the held-out measure the stop signal reads: pass@1 (sampled) where every evaluation has it
+    const sampled = s.evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
+    expect(sampled).toBe(true); // the recorded run measured pass@k
+    expect(say.text).toContain(`held-out pass@1 (sampled) ${f(e0.pass_at_k['1'])} → ${f(e1.pass_at_k['1'])} (steps ${e0.step} → ${e1.step})`);
     expect(say.text).toContain(`Training reward ${f(avg(s.steps.slice(0, 3).map((x) => x.reward)))} → ${f(avg(s.steps.slice(-3).map((x) => x.reward)))}`);
     // the same run judged over shorter windows raises a real signal: the stop quotes it
     const signals = detectStopSignals(s.steps, s.evals as LabState['evals'], { ...DEFAULT_STOP_OPTIONS, window: 3, rewardRise: 0.01 });

@@ -21,10 +21,9 @@ import { stdPopulation } from '../rl/advantages.ts';
 import { pushCounts } from '../rl/inspection.ts';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
-import { DEFAULT_STOP_OPTIONS } from '../rl/stopSignals.ts';
+import { DEFAULT_STOP_OPTIONS, heldoutMeasure } from '../rl/stopSignals.ts';
 import { PHASES, type AnswerView, type GroupView, type InspectorState, type LabState } from './labStore.ts';
 import type { PresenterChart } from './presenterView.ts';
-import { HELDOUT_GREEDY } from './views.ts';
 
 /** What a stop's button does (src/lab/tour.ts runs it through the session's own actions). */
 export type TourAction =
@@ -273,10 +272,11 @@ function whenToStop(s: TourInput): TourSay {
   const e0 = s.evals[0], e1 = lastEval!;
   const r0 = first(s.steps, (x) => x.reward), r1 = last(s.steps, (x) => x.reward);
   const sig = s.signals.find((x) => x.chart === 'reward') ?? s.signals[0];
-  const trend = `Training reward ${num(r0)} → ${num(r1)} (first and last ${Math.min(WINDOW, s.steps.length)} steps), ${HELDOUT_GREEDY} ${num(e0.heldout_accuracy)} → ${num(e1.heldout_accuracy)} (steps ${e0.step} → ${e1.step}).`;
-  const pattern = r1 > r0 + 0.02 && e1.heldout_accuracy <= e0.heldout_accuracy + DEFAULT_STOP_OPTIONS.heldoutFlat;
+  const held = heldoutMeasure(s.evals); // the measure the stop signal reads: one number for one thing
+  const trend = `Training reward ${num(r0)} → ${num(r1)} (first and last ${Math.min(WINDOW, s.steps.length)} steps), ${held.what} ${num(held.of(e0))} → ${num(held.of(e1))} (steps ${e0.step} → ${e1.step}).`;
+  const pattern = r1 > r0 + 0.02 && held.of(e1) <= held.of(e0) + DEFAULT_STOP_OPTIONS.heldoutFlat;
   const text = sig ? `Stop signal at step ${sig.step}: ${sig.message} ${trend}`
-    : `No stop signal so far. ${trend} ${pattern ? `The reward rose while held-out accuracy did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
+    : `No stop signal so far. ${trend} ${pattern ? `The reward rose while ${held.what} did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
   return { live: true, text };
 }
 
