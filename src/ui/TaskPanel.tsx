@@ -88,7 +88,7 @@ export function TaskPanel() {
       <p>
         <strong>Cold start:</strong> supervised fine-tuning of a fresh policy on the task&apos;s reference answers until the held-out
         sampled pass@1 reaches <strong data-testid="cold-start-target">{pct(shownTarget)}</strong>, the capability boundary: short of mastery on purpose,
-        so that groups of G answers mix passes and failures and GRPO has something to add (at p = {shownTarget.toFixed(2)} and G = {G}, 1 − p^G − (1 − p)^G: {pct(1 - shownTarget ** G - (1 - shownTarget) ** G)} of groups mix).
+        so that groups of G answers mix passes and failures and GRPO has something to add (at p = {shownTarget.toFixed(2)} and G = {G}, a share 1 − p^G − (1 − p)^G = {pct(1 - shownTarget ** G - (1 - shownTarget) ** G)} of groups mix).
       </p>
       <div className="row">
         <label>Step budget <input type="number" min={10} max={20000} step={10} value={budget} data-testid="cold-start-budget" disabled={running}
