@@ -24,7 +24,7 @@ test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 
   const e0 = await lab(page, 's.evals[0]') as { step: number; heldout_accuracy: number; pass_at_k: Record<string, number> };
   expect(e0.step).toBe(0);
   const greedy = `held-out accuracy (greedy) ${e0.heldout_accuracy.toFixed(2)}`;
-  await expect(page.getByTestId('engine-line')).toContainText(`At step 0, on this run's 24 held-out prompts: ${greedy}, held-out pass@1 (sampled) ${e0.pass_at_k['1'].toFixed(2)}.`);
+  await expect(page.getByTestId('engine-line')).toContainText(`At step 0, on this run's 32 held-out prompts: ${greedy}, held-out pass@1 (sampled) ${e0.pass_at_k['1'].toFixed(2)}.`);
   await expect(page.getByTestId('run-status')).toContainText(greedy);
   expect(await page.getByTestId('engine-line').textContent()).not.toMatch(/held-out accuracy \d/); // no other figure (the checkpoint's own, from another held-out set)
   console.log('engine line:', await page.getByTestId('engine-line').textContent());
@@ -42,6 +42,7 @@ test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 
   await expect(page.getByTestId('chart-reward').locator('.recharts-line')).toHaveCount(3); // the live run's three lines, no overlay
   await expect(page.getByTestId('overlay-select')).toBeDisabled(); // no run of lesson 1 yet
   await expect(page.getByTestId(`recent-run-${a.id}`)).toContainText('not overlaid');
+  await expect(page.getByTestId('lesson-contrast')).toHaveCount(0); // lesson 7's run is no sibling of lesson 1's
 
   // B's second variant: its first is overlaid, by lesson number and variant label
   await page.getByRole('button', { name: 'G = 8', exact: true }).click();
@@ -49,6 +50,13 @@ test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 
   await steps(page, 1);
   const b = await lab(page, 's.runs[0]') as { id: number; name: string };
   expect(b.name).toBe('1 · G = 2');
+  // the lesson card reads its contrast against the sibling, on each run's own numbers (mixed share, all steps)
+  const mixed = await lab(page, '[s.steps.map((m) => m.frac_mixed), s.runs[0].steps.map((m) => m.frac_mixed)]') as number[][];
+  const mean2 = (xs: number[]) => (xs.reduce((x, y) => x + y, 0) / xs.length).toFixed(2);
+  await expect(page.getByTestId('lesson-contrast')).toContainText(`mixed share of the groups: ${mean2(mixed[0])} in this run, ${mean2(mixed[1])} in 1 · G = 2 (run ${b.id}, 1 step, same seed)`);
+  await expect(page.getByTestId('lesson-contrast')).toContainText('compared once both runs reach step 30'); // one step each: no ✓ or ✗ yet
+  await expect(page.getByTestId('lesson-contrast')).toHaveAttribute('data-expected', 'null');
+  console.log('contrast:', await page.getByTestId('lesson-contrast').textContent());
   await expect(page.getByTestId('chart-reward').locator('.recharts-legend-wrapper')).toContainText('reward, 1 · G = 2');
   await expect(page.getByTestId('chart-reward').locator('.recharts-legend-wrapper')).toContainText('held-out accuracy (greedy), 1 · G = 2');
   await expect(page.getByTestId('chart-groups').locator('.recharts-legend-wrapper')).toContainText('mixed, 1 · G = 2');

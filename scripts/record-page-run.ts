@@ -17,7 +17,7 @@ import { defaultSettings } from '../src/rl/settings.ts';
 import { GrpoTrainer } from '../src/rl/trainer.ts';
 import { compactRollout, keepNonFinite, type RecordedRun } from '../src/lab/replay.ts';
 
-/** The page's held-out size (src/lab/session.ts EVAL_SIZE). */
+/** The held-out size the fixture was recorded with (the page evaluated 24 prompts then; it now reads HELDOUT_SIZE, src/rl/evaluation.ts). */
 const EVAL_SIZE = 24;
 
 function write(out: string, run: RecordedRun): void {

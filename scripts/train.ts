@@ -21,6 +21,7 @@ import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../src/rl/coldStartSpec
 import { registerTask } from '../src/tasks/registry.ts';
 import { parseSpecText, type Spec } from '../src/tasks/spec/index.ts';
 import { taskFromSpec } from '../src/tasks/spec/task.ts';
+import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
 
 const USAGE = 'usage: npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT] [--eval-size N] [--no-pass-at-k] [--<setting> VALUE ...]\n       npm run train -- --task-file spec.json [--cold-start [--cold-start-target P] [--cold-start-steps N]] [--steps N ...]\n       npm run train -- --lesson ID [--variant N] [--seed S] [--steps N] [--null] [--<setting> VALUE ...]\n       npm run train -- --list-lessons';
 
@@ -64,7 +65,7 @@ function readTaskFile(path: string): { path: string; spec: Spec; responseTokens:
 export function parseArgs(argv: string[]): CliArgs {
   const lesson = lessonOf(argv);
   const settings = (lesson ? lessonSettings(lesson.lesson, defaultSettings(), lesson.variant) : defaultSettings()) as unknown as Record<string, unknown>;
-  const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: 32, passAtK: true, lesson, notices: [] };
+  const a: CliArgs = { settings: settings as unknown as Settings, steps: lesson ? lesson.lesson.variants[lesson.variant].claim.steps : 50, backend: 'cpu', evalSize: HELDOUT_SIZE, passAtK: true, lesson, notices: [] };
   const given = new Set<string>();
   let coldStartTarget: number | undefined;
   let coldStartSteps: number | undefined;

@@ -1,7 +1,7 @@
 /**
  * The lessons' claims that more than one variant shares, built from claims.ts's parts: lesson 1's
- * mixed groups (by G), lesson 2's length weighting (by loss type), lesson 5's matched tokens and
- * lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
+ * mixed groups (by G), lesson 2's length weighting (by loss type), lesson 3's entropy (with and
+ * without a leash), lesson 5's matched tokens and lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
  */
 import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
 import { matchedTokensSummary } from './matchedTokens.ts';
@@ -191,3 +191,31 @@ export const forgettingClaim = (leash: boolean): Claim => claim({
   sentence: (e) => `add (trained): held-out pass@1 ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; reverse (never trained on): ${fmt2(e.watch_start)} → ${fmt2(e.watch_end)}; KL to π_ref ${fmt2(e.kl_late)}`,
   hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps: the drift grows with every update.',
 });
+
+/**
+ * Lesson 3: the next-token entropy without a leash (β = 0, ε = 0.5, µ = 4) and with one (β = 1,
+ * ε = 0.2). A step's entropy wanders by a few hundredths from its sampled answers alone (a null
+ * run's does): a tenth of a nat is the effect. The leash is a control: judged only on a run that
+ * moved (KL above 0).
+ */
+const entropyMeasure = (r: RunRecord) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) });
+const entropySentence = (e: Record<string, number>) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`;
+export const entropyClaim = (leash: boolean): Claim => (leash
+  ? claim({
+    text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the policy moves (KL above 0), but the KL stays small and the entropy falls little.',
+    steps: 12,
+    control: true,
+    measure: entropyMeasure,
+    holds: (e) => e.kl_late < 0.1 && e.entropy_late > e.entropy_early - 0.1,
+    sentence: entropySentence,
+    hint: 'Raise β: the leash is the KL term\'s weight.',
+  })
+  : claim({
+    text: 'Without a leash the next-token entropy falls by more than a tenth of a nat: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
+    steps: 20,
+    mayWreck: true, // the failure it exists to show
+    measure: entropyMeasure,
+    holds: (e) => e.entropy_late < e.entropy_early - 0.1,
+    sentence: entropySentence,
+    hint: 'Run more steps, or raise η a little: the collapse is a drift, faster with more update per step.',
+  }));

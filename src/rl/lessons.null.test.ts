@@ -46,6 +46,12 @@ describe('null runs (η = 0): every lesson verdict says ✗', () => {
         expect(verdict.state, verdict.sentence).toBe('fails');
         // not only the "did it move" check: the claim's own evidence says no, unless it is a control
         if (!v.claim.control) expect(v.claim.holdsOn(verdict.evidence), `${verdict.sentence} ${JSON.stringify(verdict.evidence)}`).toBe(false);
+        // the lesson's contrast (contrast.ts) reads only numbers this variant's claim measures on a real run
+        if (lesson.contrast) {
+          const read = new Set<string>();
+          lesson.contrast.of(new Proxy(verdict.evidence, { get: (t, k) => { read.add(String(k)); return t[k as string]; } }));
+          expect([...read].filter((k) => !(k in verdict.evidence)), JSON.stringify(verdict.evidence)).toEqual([]);
+        }
       });
     });
   }

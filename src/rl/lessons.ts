@@ -12,7 +12,8 @@
  */
 import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
-import { dynamicClaim, forgettingClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
+import type { LessonContrast } from './contrast.ts';
+import { dynamicClaim, entropyClaim, forgettingClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -44,7 +45,11 @@ export interface Lesson {
    * one's own (a `spec:` task, from its own base), and is judged there too.
    */
   ownTask?: boolean;
+  /** The number its variants are compared by on one seed, and which variant should give the higher one (contrast.ts). */
+  contrast?: LessonContrast;
 }
+
+const gain = (e: Record<string, number>) => e.heldout_pass1_end - e.heldout_pass1_start;
 
 export const LESSONS: Lesson[] = [
   {
@@ -68,6 +73,7 @@ export const LESSONS: Lesson[] = [
       'mostly noise and held-out accuracy (greedy) falls after a few tens of steps, while at G = 8 or 16 held-out pass@1 (sampled) rises. The format ' +
       'reward is off: with it, std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
+    contrast: { what: 'mixed share of the groups', of: (e) => e.frac_mixed, rank: [0, 1, 2] },
     ownTask: true,
   },
   {
@@ -93,6 +99,7 @@ export const LESSONS: Lesson[] = [
       'seeds). The length drift this causes is ' +
       'small and noisy at this scale: watch the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
+    contrast: { what: 'long/short Δ log π per token of wrong answers', of: (e) => e.long_over_short, rank: [0, 1], promised: true },
   },
   {
     id: 'entropy-collapse',
@@ -102,28 +109,11 @@ export const LESSONS: Lesson[] = [
     variants: [
       {
         label: 'β = 0, ε = 0.5 (no leash)', short: 'β = 0', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
-        claim: claim({
-          text: 'Without a leash the next-token entropy falls by more than a tenth of a nat: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
-          steps: 20,
-          mayWreck: true, // the failure it exists to show
-          measure: (r) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) }),
-          // a step's entropy wanders by a few hundredths from its sampled answers alone (a null run's does): a tenth is the effect
-          holds: (e) => e.entropy_late < e.entropy_early - 0.1,
-          sentence: (e) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`,
-          hint: 'Run more steps, or raise η a little: the collapse is a drift, faster with more update per step.',
-        }),
+        claim: entropyClaim(false),
       },
       {
         label: 'β = 1, ε = 0.2 (KL leash)', short: 'β = 1', settings: { beta: 1, epsilon: 0.2, epsilonHigh: 0.2 },
-        claim: claim({
-          text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the policy moves (KL above 0), but the KL stays small and the entropy falls little.',
-          steps: 12,
-          control: true,
-          measure: (r) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) }),
-          holds: (e) => e.kl_late < 0.1 && e.entropy_late > e.entropy_early - 0.1,
-          sentence: (e) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`,
-          hint: 'Raise β: the leash is the KL term\'s weight.',
-        }),
+        claim: entropyClaim(true),
       },
     ],
     watch:
@@ -132,6 +122,7 @@ export const LESSONS: Lesson[] = [
       'entropy up. Compare the two variants on the entropy and KL charts (the previous run stays as an overlay). At this ' +
       'scale the leash slows the collapse; it does not undo it.',
     charts: ['entropy', 'kl', 'groups'],
+    contrast: { what: 'entropy fall (nats, first to last steps)', of: (e) => e.entropy_early - e.entropy_late, rank: [1, 0] },
   },
   {
     id: 'reward-hacking',
@@ -170,6 +161,7 @@ export const LESSONS: Lesson[] = [
       'gap widens and answers grow. Run it longer and the answers turn into digit dumps: reward stays up while strict ' +
       'accuracy falls. The strict variant is the control.',
     charts: ['reward', 'length'],
+    contrast: { what: 'strict accuracy of the last steps', of: (e) => e.accuracy_end, rank: [0, 1] },
   },
   {
     id: 'grpo-vs-best-of-n',
@@ -232,6 +224,7 @@ export const LESSONS: Lesson[] = [
       'cannot yet write reliably. There thinking does not pay, and it does not spread. Length grows where it pays, not ' +
       'because RL likes length. Watch the thinking chart.',
     charts: ['thinking', 'length', 'reward'],
+    contrast: { what: 'rise of the thinking share', of: (e) => e.think_late - e.think_early, rank: [1, 0] },
   },
   {
     id: 'kl-estimators',
@@ -303,6 +296,7 @@ export const LESSONS: Lesson[] = [
       'steps it pays are not yet the way to the answer. A dense reward shapes the route; where the route is the way to ' +
       'the answer (lesson 6\'s one-digit steps) both rewards spread thinking. Run both variants, compare the thinking chart.',
     charts: ['thinking', 'reward', 'length'],
+    contrast: { what: 'thinking share of the last steps', of: (e) => e.think_late, rank: [0, 1], promised: true },
   },
   {
     id: 'dynamic-sampling',
@@ -323,6 +317,7 @@ export const LESSONS: Lesson[] = [
       'generated tokens (the tokens chart puts them on one axis). At this scale most groups already mix at G = 8, so ' +
       'resampling buys little: a harder base, or a smaller G, leaves more groups unmixed and makes it pay more.',
     charts: ['groups', 'passk', 'tokens'],
+    contrast: { what: 'held-out pass@1 (sampled) gained per 100k generated tokens', of: (e) => (gain(e) / Math.max(1, e.tokens_generated)) * 1e5, rank: [1, 0] },
   },
   {
     id: 'small-pool',
@@ -342,6 +337,7 @@ export const LESSONS: Lesson[] = [
       'the reward and held-out accuracy rise together. The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
+    contrast: { what: 'rise of the training reward beyond held-out pass@1\'s', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0] },
   },
   {
     id: 'forgetting',
@@ -362,6 +358,7 @@ export const LESSONS: Lesson[] = [
       'reversal on some seeds and not on others. Whether to use a reference penalty is a measured design choice: run ' +
       'both variants on the same seed and compare how far reversal falls, at the gain on addition each one bought.',
     charts: ['passk', 'kl', 'reward'],
+    contrast: { what: 'reverse\'s held-out pass@1 at the end (never trained on)', of: (e) => e.watch_end, rank: [0, 1] },
   },
 ];
 

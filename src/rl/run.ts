@@ -11,6 +11,7 @@ import type { Settings } from './settings.ts';
 import { GrpoTrainer } from './trainer.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import type { Claim, ClaimVerdict } from './claims.ts';
+import { HELDOUT_SIZE } from './evaluation.ts';
 
 export interface RunOptions {
   steps: number;
@@ -44,7 +45,7 @@ export function evalRecord(e: EvalMetrics): Record<string, unknown> {
 
 export async function runTraining(backend: Backend, settings: Settings, o: RunOptions): Promise<RunSummary> {
   const t0 = Date.now();
-  const trainer = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? 32, evalPassAtK: o.evalPassAtK ?? true });
+  const trainer = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? HELDOUT_SIZE, evalPassAtK: o.evalPassAtK ?? true });
   await trainer.takeReference(); // π_ref = the starting (base) policy
   const first = await trainer.evaluate();
   o.emit(evalRecord(first));

@@ -30,7 +30,7 @@ import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts
 import { inspectAnswers, type GradientStepSize, type UpdateInspection } from './inspection.ts';
 import { advantageOf, innerEpochs, maskTruncated, policyLossOf } from './lossSpec.ts';
 import { stepMetrics, type EvalMetrics, type StepMetrics } from './metrics.ts';
-import { evaluatePolicy } from './evaluation.ts';
+import { evaluatePolicy, HELDOUT_SIZE } from './evaluation.ts';
 import { sampleGroups, taskDifficulty, type Rollout } from './rollout.ts';
 import type { Settings } from './settings.ts';
 
@@ -109,7 +109,7 @@ export class GrpoTrainer {
   constructor(readonly backend: Backend, settings: Settings, opts: TrainerOptions = {}) {
     this.settingsValue = { ...settings };
     this.promptRng = new Rng(settings.seed);
-    this.opts = { evalSize: opts.evalSize ?? 32, evalDifficulties: opts.evalDifficulties ?? [], evalPassAtK: opts.evalPassAtK ?? true, commits: opts.commits };
+    this.opts = { evalSize: opts.evalSize ?? HELDOUT_SIZE, evalDifficulties: opts.evalDifficulties ?? [], evalPassAtK: opts.evalPassAtK ?? true, commits: opts.commits };
   }
 
   /** Steps applied so far. */

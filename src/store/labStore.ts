@@ -115,7 +115,7 @@ export interface SavedRun {
   pinned: boolean;
   settings: Settings;
   steps: StepMetrics[];
-  evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'mean_length'>[];
+  evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'mean_length' | 'watch'>[];
 }
 
 export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';

@@ -5,9 +5,10 @@ import type { Settings } from '../rl/settings.ts';
 import type { EvalMetrics } from '../rl/metrics.ts';
 import type { LabState, RolloutView, SavedRun } from './labStore.ts';
 import { overlayName, type RunOrigin } from './overlays.ts';
+import { HELDOUT_SIZE } from '../rl/evaluation.ts';
 
 /** Held-out prompts per evaluation of the page's runs (greedy accuracy and pass@k; the session's trainer). */
-export const EVAL_SIZE = 24;
+export const EVAL_SIZE = HELDOUT_SIZE; // the page's held-out size is the CLI's and the lessons table's
 
 /** The two held-out figures, named the same everywhere the page shows them (legends, tooltips, status and engine lines, runs panel). */
 export const HELDOUT_GREEDY = 'held-out accuracy (greedy)';
@@ -75,6 +76,6 @@ export function archivedRun(s: LabState, rs: Settings, origin: RunOrigin, id: nu
     pinned: false,
     settings: { ...rs },
     steps: s.steps, // already bounded (history.ts)
-    evals: s.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, mean_length: e.mean_length })), // pass@1 and answer length: the matched-tokens chart
+    evals: s.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, mean_length: e.mean_length, ...(e.watch ? { watch: e.watch } : {}) })), // pass@1 and answer length: the matched-tokens chart; the watched task: lesson 11's contrast
   };
 }

@@ -8,6 +8,7 @@ import { createElement, useEffect, useMemo, useRef, useState, type CSSProperties
 import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } from '../rl/lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
+import { lessonContrast } from '../store/lessonContrast.ts';
 import { useSession } from './session.tsx';
 
 /**
@@ -70,6 +71,9 @@ function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; r
   const claim = lesson.variants[variant]?.claim;
   const v = useMemo(() => (claim ? claim.judge({ steps, evals }) : null), [claim, steps, evals]);
   const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
+  const runs = useLab((s) => s.runs);
+  const liveOrigin = useLab((s) => s.liveOrigin);
+  const contrast = useMemo(() => (v && steps.length ? lessonContrast({ runs, liveOrigin, stepsCompleted: done }, lesson, variant, v.evidence) : null), [v, steps.length, runs, liveOrigin, done, lesson, variant]);
   if (!claim || !v) return null;
   if (changed.length) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
@@ -90,6 +94,7 @@ function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; r
         {steps.length === 0 ? '.' : ''}
       </p>
       {v.state === 'fails' && v.hint && <p className="note">Try: {withCode(v.hint)}</p>}
+      {contrast && <p className="contrast" data-testid="lesson-contrast" data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
     </div>
   );
 }
