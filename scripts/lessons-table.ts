@@ -87,7 +87,8 @@ async function main() {
     const { top, bottom, diffs } = contrastBySeed(l.contrast, rs, seeds);
     const shown = diffs.filter((d) => d > 0).length;
     const name = (v: number) => l.variants[v].short ?? l.variants[v].label;
-    console.log(`${l.id} contrast: ${l.contrast.what}, ${name(top)} − ${name(bottom)}, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (higher under ${name(top)} on ${shown} of ${seeds.length})${l.contrast.promised ? '' : ' — reported'}`);
+    const order = l.contrast.rank[top] === l.contrast.rank[bottom] ? 'no expected order' : `higher under ${name(top)} on ${shown} of ${seeds.length}`;
+    console.log(`${l.id} contrast: ${l.contrast.what}, ${name(top)} − ${name(bottom)}, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (${order})${l.contrast.promised ? '' : ' — reported'}`);
     if (l.contrast.promised && !enough(shown, seeds.length)) failing.push(`${l.id} contrast`);
   }
   for (const key of [...new Set(runs.map((r) => `${r.lesson}#${r.variant}`))]) {

@@ -58,11 +58,12 @@ export function contrastSentence(c: LessonContrast, r: ContrastReading, there: {
     : `${head}: not higher under ${higher} on this seed ✗ (one seed; \`npm run lessons\` compares five)`;
 }
 
-/** `npm run lessons`: per seed, the highest-rank variant's number minus the lowest-rank one's (NaN where a run is missing). */
+/** `npm run lessons`: per seed, the highest-rank variant's number minus the lowest-rank one's (NaN where a run is missing; equal ranks: the first two variants). */
 export function contrastBySeed(c: LessonContrast, runs: readonly (ContrastRun & { seed: number })[], seeds: readonly number[]): { top: number; bottom: number; diffs: number[] } {
   const ranked = c.rank.map((r, v) => ({ r, v }));
   const top = ranked.reduce((a, b) => (b.r > a.r ? b : a)).v;
-  const bottom = ranked.reduce((a, b) => (b.r < a.r ? b : a)).v;
+  const low = ranked.reduce((a, b) => (b.r < a.r ? b : a)).v;
+  const bottom = low === top ? (top === 0 ? 1 : 0) : low; // no expected order: the first two variants
   const at = (seed: number, v: number) => { const r = runs.find((x) => x.seed === seed && x.variant === v); return r ? c.of(r.evidence) : NaN; };
   return { top, bottom, diffs: seeds.map((s) => at(s, top) - at(s, bottom)) };
 }

@@ -255,6 +255,7 @@ export const LESSONS: Lesson[] = [
       'the noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
       'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
+    contrast: { what: 'mean relative error of the estimator to the exact KL (lower is closer)', of: (e) => e.relative_error, rank: [0, 0] }, // the lesson says which wins depends on how far π_θ moved
   },
   {
     id: 'process-reward',

@@ -41,6 +41,8 @@ describe('a lesson contrast', () => {
     expect(r.bottom).toBe(0);
     expect(r.diffs[0]).toBeCloseTo(0.6);
     expect(r.diffs[1]).toBeNaN();
+    const even = contrastBySeed({ ...c, rank: [0, 0, 0] }, rs, [2]); // no expected order: the first two variants
+    expect([even.top, even.bottom]).toEqual([0, 1]);
   });
 });
 
