@@ -49,25 +49,27 @@ describe('a lesson contrast', () => {
 describe('the card\'s contrast line', () => {
   const live = { frac_mixed: 0.8 };
   it('reads the newest comparable sibling on its own variant\'s claim', () => {
-    const line = lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: 30 }, lesson, 1, live);
+    const line = lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: 30, overlayRunId: null }, lesson, 1, live);
     expect(line).not.toBeNull();
     expect(line!.runId).toBe(4);
     expect(line!.asExpected).toBe(true);
     expect(line!.sentence).toContain('0.80 in this run, 0.35 in 1 · G = 2 (run 4, 30 steps, same seed)');
+    // the sibling overlaid on the charts, when one is chosen
+    expect(lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: 30, overlayRunId: 2 }, lesson, 1, live)!.runId).toBe(2);
   });
   it('before both runs reach their verdict\'s step: the numbers so far, no ✓ or ✗', () => {
     const need = Math.max(...lesson.variants.slice(0, 2).map((v) => v.claim.steps));
-    const early = lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: origin(1), stepsCompleted: 3 }, lesson, 1, live)!;
+    const early = lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: origin(1), stepsCompleted: 3, overlayRunId: null }, lesson, 1, live)!;
     expect(early.asExpected).toBeNull();
     expect(early.sentence).toBe(`mixed share of the groups: 0.80 in this run, 0.35 in 1 · G = 2 (run 4, 30 steps, same seed) — compared once both runs reach step ${need}, their verdicts' step.`);
     const shortSibling = { ...run(5, 0, 0.35), steps: steps(3, 0.35) };
-    expect(lessonContrast({ runs: [shortSibling], liveOrigin: origin(1), stepsCompleted: 40 }, lesson, 1, live)!.asExpected).toBeNull();
+    expect(lessonContrast({ runs: [shortSibling], liveOrigin: origin(1), stepsCompleted: 40, overlayRunId: null }, lesson, 1, live)!.asExpected).toBeNull();
   });
   it('no line without a comparable sibling: another seed, the same variant, another lesson, no live run', () => {
-    expect(lessonContrast({ runs: [run(4, 0, 0.35, 9)], liveOrigin: origin(1), stepsCompleted: 30 }, lesson, 1, live)).toBeNull();
-    expect(lessonContrast({ runs: [run(4, 1, 0.35)], liveOrigin: origin(1), stepsCompleted: 30 }, lesson, 1, live)).toBeNull();
+    expect(lessonContrast({ runs: [run(4, 0, 0.35, 9)], liveOrigin: origin(1), stepsCompleted: 30, overlayRunId: null }, lesson, 1, live)).toBeNull();
+    expect(lessonContrast({ runs: [run(4, 1, 0.35)], liveOrigin: origin(1), stepsCompleted: 30, overlayRunId: null }, lesson, 1, live)).toBeNull();
     const other = getLesson('entropy-collapse')!;
-    expect(lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: runOrigin(lessonSettings(other, defaultSettings(), 0), { id: other.id, variant: 0 }, null), stepsCompleted: 30 }, other, 0, live)).toBeNull();
-    expect(lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: null, stepsCompleted: 30 }, lesson, 1, live)).toBeNull();
+    expect(lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: runOrigin(lessonSettings(other, defaultSettings(), 0), { id: other.id, variant: 0 }, null), stepsCompleted: 30, overlayRunId: null }, other, 0, live)).toBeNull();
+    expect(lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: null, stepsCompleted: 30, overlayRunId: null }, lesson, 1, live)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The lesson card's contrast line: the live run beside the newest finished sibling run of the page
- * — the same lesson, another variant, comparable (same seed, base, task as its variant sets:
+ * The lesson card's contrast line: the live run beside a finished sibling run of the page (the one
+ * overlaid on the charts, else the newest) — the same lesson, another variant, comparable (same seed, base, task as its variant sets:
  * overlays.ts) — read by the lesson's contrast (src/rl/contrast.ts) on each run's own claim
  * evidence. The sibling is judged by its own variant's claim, on its recorded steps and
  * evaluations, exactly as its card judged it. Pure: the card calls it.
@@ -17,11 +17,12 @@ export interface ContrastLine {
   runId: number;
 }
 
-export function lessonContrast(s: Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted'>, lesson: Lesson, variant: number, liveEvidence: Record<string, number>): ContrastLine | null {
+export function lessonContrast(s: Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId'>, lesson: Lesson, variant: number, liveEvidence: Record<string, number>): ContrastLine | null {
   const c = lesson.contrast;
   const live = s.liveOrigin;
   if (!c || !live || live.lessonId !== lesson.id || live.variant !== variant) return null;
-  const sib = s.runs.find((r) => r.origin.lessonId === lesson.id && r.origin.variant !== variant && r.steps.length > 0 && lesson.variants[r.origin.variant] && comparable(r.origin, live));
+  const siblings = s.runs.filter((r) => r.origin.lessonId === lesson.id && r.origin.variant !== variant && r.steps.length > 0 && lesson.variants[r.origin.variant] && comparable(r.origin, live));
+  const sib = siblings.find((r) => r.id === s.overlayRunId) ?? siblings[0]; // the one overlaid on the charts, else the newest
   if (!sib) return null;
   const evidence = lesson.variants[sib.origin.variant].claim.judge({ steps: sib.steps, evals: sib.evals }).evidence;
   const reading = readContrast(c, { variant, evidence: liveEvidence }, { variant: sib.origin.variant, evidence });

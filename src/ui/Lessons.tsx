@@ -73,7 +73,8 @@ function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; r
   const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
   const runs = useLab((s) => s.runs);
   const liveOrigin = useLab((s) => s.liveOrigin);
-  const contrast = useMemo(() => (v && steps.length ? lessonContrast({ runs, liveOrigin, stepsCompleted: done }, lesson, variant, v.evidence) : null), [v, steps.length, runs, liveOrigin, done, lesson, variant]);
+  const overlayRunId = useLab((s) => s.overlayRunId);
+  const contrast = useMemo(() => (v && steps.length ? lessonContrast({ runs, liveOrigin, stepsCompleted: done, overlayRunId }, lesson, variant, v.evidence) : null), [v, steps.length, runs, liveOrigin, done, overlayRunId, lesson, variant]);
   if (!claim || !v) return null;
   if (changed.length) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
