@@ -23,7 +23,10 @@ import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
 import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
 
-export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; seconds: number }
+export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; measured: Record<string, number>; seconds: number }
+
+/** Numbers back from JSON: a NaN was written as null. */
+const numbers = (r: Record<string, number | null> | undefined): Record<string, number> => Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, typeof v === 'number' ? v : NaN]));
 
 /** One lesson variant on one seed, as the CLI runs it (held-out greedy accuracy and pass@k, like the lab). */
 export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: 'cpu' | 'webgpu' } = {}): Promise<LessonRun> {
@@ -36,7 +39,7 @@ export async function runLesson(id: string, variant: number, seed: number, o: { 
     const line = r.stdout.trim().split('\n').reverse().find((l) => l.includes('"type":"summary"'));
     if (!line) throw new Error(`npm ${args.join(' ')} gave no summary: ${r.stderr.slice(-300)}`);
     const s = JSON.parse(line) as RunSummary;
-    return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, seconds: s.seconds };
+    return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: numbers(s.lesson!.evidence), measured: numbers(s.lesson!.measured ?? s.lesson!.evidence), seconds: s.seconds };
   }
   const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed, ...(o.nullRun ? { learningRate: 0 } : {}) };
   const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty, settings.watchTask)!)));
@@ -44,7 +47,7 @@ export async function runLesson(id: string, variant: number, seed: number, o: { 
   let summary: RunSummary | null = null;
   await runTraining(be, settings, { steps: v.claim.steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; }, evalSize: HELDOUT_SIZE, evalPassAtK: true, lesson: { id, variant, claim: v.claim } });
   const s = summary! as RunSummary;
-  return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, seconds: s.seconds };
+  return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, measured: s.lesson!.measured, seconds: s.seconds };
 }
 
 /** At least 4 of 5 seeds (the same share of any other number of seeds). */
@@ -84,7 +87,7 @@ async function main() {
   for (const l of LESSONS) {
     const rs = runs.filter((r) => r.lesson === l.id);
     if (!l.contrast || !rs.length) continue;
-    const { top, bottom, diffs } = contrastBySeed(l.contrast, rs, seeds);
+    const { top, bottom, diffs } = contrastBySeed(l.contrast, rs.map((r) => ({ ...r, evidence: r.measured })), seeds); // unrounded, as each run's sentence
     const shown = diffs.filter((d) => d > 0).length;
     const name = (v: number) => l.variants[v].short ?? l.variants[v].label;
     const order = l.contrast.rank[top] === l.contrast.rank[bottom] ? 'no expected order' : `higher under ${name(top)} on ${shown} of ${seeds.length}`;

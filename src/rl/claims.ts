@@ -19,8 +19,10 @@ export interface ClaimVerdict {
   state: 'holds' | 'fails' | 'pending';
   /** "In this run: …", with the run's own numbers. */
   sentence: string;
-  /** The numbers the verdict rests on, by name. */
+  /** The numbers the verdict rests on, by name (two decimals, as printed). */
   evidence: Record<string, number>;
+  /** The same numbers unrounded, as the sentence computed with them (the card's contrast reads these). */
+  measured: Record<string, number>;
   /** When it has not shown: what to try. */
   hint?: string;
 }
@@ -122,17 +124,17 @@ export function claim(o: {
       // before its steps: pending, quoting the run's numbers only once every one of them exists
       if (n < needed) {
         const said = Object.values(e).every((v) => Number.isFinite(v)) ? ` So far: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}.` : '';
-        return { state: 'pending', sentence: `Pending — the verdict comes at step ${needed} (now ${n}).${said}`, evidence };
+        return { state: 'pending', sentence: `Pending — the verdict comes at step ${needed} (now ${n}).${said}`, evidence, measured: e };
       }
       const said = `In this run: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}`;
       // a claim about what training does needs training: a policy that never left π_ref (η = 0, a
       // null run) shows nothing, whatever its numbers say (measured whenever the KL is: β > 0 or measureKl)
-      if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
+      if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, measured: e, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
       const hint = 'Lower the learning rate η or raise the prompts per step P, then reset.';
-      if (!o.mayWreck && acc.end < acc.start - SAMPLED_MARGIN) return { state: 'fails', sentence: `${said}, but the sampled accuracy fell ${f2(acc.start)} → ${f2(acc.end)} ✗`, evidence, hint };
-      if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1 (sampled)' : 'accuracy (greedy)'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, hint };
+      if (!o.mayWreck && acc.end < acc.start - SAMPLED_MARGIN) return { state: 'fails', sentence: `${said}, but the sampled accuracy fell ${f2(acc.start)} → ${f2(acc.end)} ✗`, evidence, measured: e, hint };
+      if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1 (sampled)' : 'accuracy (greedy)'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, measured: e, hint };
       const ok = o.holds(e);
-      return { state: ok ? 'holds' : 'fails', sentence: `${said} ${ok ? '✓' : '✗ (not shown yet)'}`, evidence, hint: ok ? undefined : o.hint };
+      return { state: ok ? 'holds' : 'fails', sentence: `${said} ${ok ? '✓' : '✗ (not shown yet)'}`, evidence, measured: e, hint: ok ? undefined : o.hint };
     },
   };
 }

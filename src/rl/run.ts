@@ -36,7 +36,7 @@ export interface RunSummary {
   task: string;
   seed: number;
   /** The lesson's verdict on this run (when run as a lesson). */
-  lesson?: { id: string; variant: number; holds: boolean; state: ClaimVerdict['state']; sentence: string; evidence: Record<string, number> };
+  lesson?: { id: string; variant: number; holds: boolean; state: ClaimVerdict['state']; sentence: string; evidence: Record<string, number>; measured: Record<string, number> };
 }
 
 export function evalRecord(e: EvalMetrics): Record<string, unknown> {
@@ -95,7 +95,7 @@ export async function runTraining(backend: Backend, settings: Settings, o: RunOp
   };
   if (o.lesson) {
     const v = o.lesson.claim.judge(record);
-    summary.lesson = { id: o.lesson.id, variant: o.lesson.variant, holds: v.state === 'holds', state: v.state, sentence: v.sentence, evidence: v.evidence };
+    summary.lesson = { id: o.lesson.id, variant: o.lesson.variant, holds: v.state === 'holds', state: v.state, sentence: v.sentence, evidence: v.evidence, measured: v.measured };
   }
   o.emit(summary as unknown as Record<string, unknown>);
   return summary;

@@ -73,3 +73,20 @@ describe('the card\'s contrast line', () => {
     expect(lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: null, stepsCompleted: 30, overlayRunId: null }, lesson, 1, live)).toBeNull();
   });
 });
+
+describe('one number for one thing: the contrast reads what the verdict\'s sentence says', () => {
+  it('lesson 9: the gain per 100k tokens in the contrast line is the one in each run\'s verdict (unrounded evidence)', () => {
+    const ds = getLesson('dynamic-sampling')!;
+    // pass@1 0.214 → 0.262 over 13,933 tokens: +0.34 per 100k unrounded, 0.36 from two-decimal evidence
+    const record = (variant: number, tokens: number) => ({
+      steps: Array.from({ length: 30 }, (_, i) => ({ step: i, frac_mixed: variant === 0 ? 0.99 : 0.74, prompts_drawn: 16, tokens_generated: tokens / 30, accuracy: 0.3, kl: 0.01, kl_exact: 0.01 }) as unknown as StepMetrics),
+      evals: [0, 10, 20, 30].map((step) => ({ step, heldout_accuracy: 0.4, pass_at_k: { 1: step === 0 ? 0.214 : 0.262 } })),
+    });
+    const live = ds.variants[1].claim.judge(record(1, 13_933));
+    expect(live.sentence).toContain('+0.34 per 100k generated tokens');
+    const o = (variant: number): RunOrigin => runOrigin({ ...lessonSettings(ds, defaultSettings(), variant), seed: 1 }, { id: ds.id, variant }, null);
+    const sibling: SavedRun = { id: 1, label: 'Run 1', name: overlayName(o(0), 1), origin: o(0), pinned: false, settings: lessonSettings(ds, defaultSettings(), 0), ...record(0, 17_869) };
+    const line = lessonContrast({ runs: [sibling], liveOrigin: o(1), stepsCompleted: 30, overlayRunId: null }, ds, 1, live.measured)!;
+    expect(line.sentence).toContain('gained per 100k generated tokens: 0.34 in this run, 0.27 in 9 · dynamic sampling');
+  });
+});

@@ -74,7 +74,7 @@ function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; r
   const runs = useLab((s) => s.runs);
   const liveOrigin = useLab((s) => s.liveOrigin);
   const overlayRunId = useLab((s) => s.overlayRunId);
-  const contrast = useMemo(() => (v && steps.length ? lessonContrast({ runs, liveOrigin, stepsCompleted: done, overlayRunId }, lesson, variant, v.evidence) : null), [v, steps.length, runs, liveOrigin, done, overlayRunId, lesson, variant]);
+  const contrast = useMemo(() => (v && steps.length ? lessonContrast({ runs, liveOrigin, stepsCompleted: done, overlayRunId }, lesson, variant, v.measured) : null), [v, steps.length, runs, liveOrigin, done, overlayRunId, lesson, variant]);
   if (!claim || !v) return null;
   if (changed.length) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
