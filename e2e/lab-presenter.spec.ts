@@ -93,6 +93,8 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await expect(item).toHaveText(new RegExp(`^chart 1 of ${LESSONS[6].charts.length}: `));
   await ready(page);
   expect((await store(page)).lessonId).toBe(LESSONS[6].id);
+  // the class sees the lesson's verdict under the chart, as the card says it (no step yet: when it comes)
+  await expect(page.getByTestId('presenter-verdict')).toContainText(`Press play: the verdict comes at step ${LESSONS[6].variants[0].claim.steps}`);
   await expect(page).toHaveURL(new RegExp(`lesson=${LESSONS[6].id}.*present=1|present=1.*lesson=${LESSONS[6].id}`));
 
   // past 9, two digits: "1" "1" is lesson 11 (the "1" waits for a second digit)

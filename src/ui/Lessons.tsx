@@ -62,8 +62,11 @@ function timeToVerdict(at: number, done: number, rate: number | null): string {
   return `, about ${duration((at - done) / rate)}${done > 0 ? ' more' : ''} at ${perSecond(rate)} steps/s`;
 }
 
-/** The variant's claim, judged on the run's recorded steps and evaluations. */
-function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; rate: number | null }) {
+/**
+ * The variant's claim, judged on the run's recorded steps and evaluations. `compact` (the presenter
+ * view): the verdict and the contrast lines only, under their own test id.
+ */
+export function Verdict({ lesson, variant, rate, compact = false }: { lesson: Lesson; variant: number; rate: number | null; compact?: boolean }) {
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
   const settings = useLab((s) => s.settings);
@@ -79,23 +82,23 @@ function Verdict({ lesson, variant, rate }: { lesson: Lesson; variant: number; r
   if (changed.length) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
     return (
-      <div className="claim claim-pending" data-testid="lesson-verdict" data-state="changed" role="status" aria-live="polite">
-        <p><strong>Claim:</strong> {withCode(claim.text)}</p>
+      <div className="claim claim-pending" data-testid={compact ? 'presenter-verdict' : 'lesson-verdict'} data-state="changed" role="status" aria-live="polite">
+        {!compact && <p><strong>Claim:</strong> {withCode(claim.text)}</p>}
         <p className="verdict-line">Not judged: this run's {changed.map((k) => `${settingLabel(k)} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}. The claim is about the variant as set: press its button to restart it.</p>
       </div>
     );
   }
   const timing = timeToVerdict(claim.steps, done, rate);
   return (
-    <div className={`claim claim-${v.state}`} data-testid="lesson-verdict" data-state={v.state} role="status" aria-live="polite">
-      <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>
+    <div className={`claim claim-${v.state}`} data-testid={compact ? 'presenter-verdict' : 'lesson-verdict'} data-state={v.state} role="status" aria-live="polite">
+      {!compact && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>}
       <p className="verdict-line">
         {steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}` : v.sentence}
         {timing && <span className="timing" data-testid="lesson-timing">{steps.length === 0 ? timing : ` (${timing.slice(2)})`}</span>}
         {steps.length === 0 ? '.' : ''}
       </p>
-      {v.state === 'fails' && v.hint && <p className="note">Try: {withCode(v.hint)}</p>}
-      {contrast && <p className="contrast" data-testid="lesson-contrast" data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
+      {v.state === 'fails' && v.hint && !compact && <p className="note">Try: {withCode(v.hint)}</p>}
+      {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
     </div>
   );
 }

@@ -7,12 +7,12 @@
  * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
  */
 import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
-import { LESSONS } from '../rl/lessons.ts';
+import { LESSONS, getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { LESSON_KEY_MS, presenterIndex, presenterItems, presenterTitle, readLessonKey, type PresenterChart } from '../store/presenterView.ts';
 import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, TheoryChart, ThinkingChart } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
-import { withCode } from './Lessons.tsx';
+import { Verdict, withCode } from './Lessons.tsx';
 import { usePresenter } from './session.tsx';
 import { ClassTour, useTour, useTourStop } from './ClassTour.tsx';
 
@@ -87,6 +87,8 @@ export function Presenter() {
     return () => { setTimeout(() => document.querySelector<HTMLElement>('[data-testid="presenter-open"]')?.focus(), 0); };
   }, []);
   const items = useMemo(() => presenterItems({ lessonId, settings }), [lessonId, settings]);
+  const variant = useLab((s) => s.lessonVariant);
+  const lesson = lessonId ? getLesson(lessonId) : undefined; // its verdict under the chart: the class sees what the card says
   if (!state) return null;
   const index = presenterIndex(state, items);
   const item = items[index];
@@ -104,6 +106,7 @@ export function Presenter() {
         {Chart ? <Chart key={item.kind === 'chart' ? item.chart : ''} /> : stepMode ? <Inspector /> : <p className="presenter-empty">Press → to step through one real GRPO update, phase by phase.</p>}
       </div>
       {touring ? <ClassTour docked /> : <p className="presenter-caption" data-testid="presenter-caption">{withCode(title.caption)}</p>}
+      {lesson && item.kind === 'chart' && !touring && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
         <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>Esc</kbd> leave</span>
