@@ -338,7 +338,7 @@ export const LESSONS: Lesson[] = [
       'the reward and held-out accuracy rise together. The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
-    contrast: { what: 'rise of the training reward beyond held-out pass@1\'s', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0] },
+    contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0] },
   },
   {
     id: 'forgetting',
