@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getLesson } from '../rl/lessons.ts';
 import { detectStopSignals, DEFAULT_STOP_OPTIONS } from '../rl/stopSignals.ts';
-import type { LabState } from './labStore.ts';
+import type { LabState, SavedRun } from './labStore.ts';
+import { overlayName, runOrigin, type RunOrigin } from './overlays.ts';
 import { TOUR, tourIndex, type TourInput } from './tour.ts';
 import { labSearch, parseLabUrl } from './url.ts';
 import recorded from './tour.recorded.json';
@@ -162,6 +163,24 @@ describe('class tour: the script', () => {
     const s = R['reward-hacking'];
     const steps = s.steps.map((x, i) => (i === s.steps.length - 1 ? { ...x, reward: 0.987, accuracy: 0.123 } : x));
     expect(stop('hacking').say({ ...s, steps }).text).toContain('reward 0.99, strict accuracy 0.12');
+  });
+});
+
+describe('class tour: a lesson\'s contrast with a sibling variant', () => {
+  it('3: after G = 2 and then G = 8 on the same seed, the stop quotes the lesson card\'s contrast line, with both runs\' numbers', () => {
+    const g2 = R['mixed-groups'];
+    const lesson = getLesson('mixed-groups')!;
+    const origin = (variant: number): RunOrigin => runOrigin(g2.settings, { id: lesson.id, variant }, null);
+    // the G = 2 run finished (kept in the runs list); the live run is G = 8 from the same base and seed, its steps with more mixed groups
+    const sibling = { id: 1, label: 'Run 1', name: overlayName(origin(0), 1), origin: origin(0), pinned: false, settings: g2.settings, steps: g2.steps, evals: g2.evals } as unknown as SavedRun;
+    const g8Steps = g2.steps.map((m) => ({ ...m, frac_mixed: Math.min(1, m.frac_mixed + 0.4) }));
+    const live = { ...g2, lessonVariant: 1, settings: { ...g2.settings, numGenerations: 8 }, steps: g8Steps, runs: [sibling], liveOrigin: origin(1), stepsCompleted: g8Steps.length, overlayRunId: null } as TourInput;
+    const text = stop('mixed-groups').say(live).text;
+    const shares = [avg(g8Steps.map((m) => m.frac_mixed)), avg(g2.steps.map((m) => m.frac_mixed))];
+    expect(text).toContain(`Against the other variant: mixed share of the groups: ${f(shares[0])} in this run, ${f(shares[1])} in 1 · G = 2 (run 1, ${g2.steps.at(-1)!.step + 1} steps, same seed)`);
+    // without a sibling: the button to rerun with larger groups, on G = 2 only
+    expect(stop('mixed-groups').say(g2).text).toContain('The lesson card\'s G = 8 button reruns it with larger groups.');
+    expect(stop('mixed-groups').say({ ...live, runs: [] }).text).not.toContain('Against the other variant');
   });
 });
 

@@ -24,6 +24,7 @@ import type { StepMetrics } from '../rl/metrics.ts';
 import { DEFAULT_STOP_OPTIONS, heldoutMeasure } from '../rl/stopSignals.ts';
 import { PHASES, type AnswerView, type GroupView, type InspectorState, type LabState } from './labStore.ts';
 import type { PresenterChart } from './presenterView.ts';
+import { lessonContrast } from './lessonContrast.ts';
 
 /** What a stop's button does (src/lab/tour.ts runs it through the session's own actions). */
 export type TourAction =
@@ -46,7 +47,9 @@ export interface TourSay {
 }
 
 /** What the tour reads from the lab's state. */
-export type TourInput = Pick<LabState, 'settings' | 'lessonId' | 'lessonVariant' | 'steps' | 'evals' | 'signals' | 'stepMode' | 'inspector'>;
+export type TourInput = Pick<LabState, 'settings' | 'lessonId' | 'lessonVariant' | 'steps' | 'evals' | 'signals' | 'stepMode' | 'inspector'>
+  /** The page's finished runs and the live run's origin: a stop quotes a lesson's contrast with a sibling variant (absent: none). */
+  & Partial<Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId'>>;
 
 export type TourView = { kind: 'chart'; chart: PresenterChart } | { kind: 'step'; phase: (typeof PHASES)[number] };
 
@@ -161,6 +164,15 @@ const loadLesson = (id: string, why: string): TourSay => {
 };
 const playTo = (step: number): TourAction => ({ kind: 'play-until', step, label: `▶ Play to step ${step}` });
 
+/** " Against G = 2 on the same seed: …" — the lesson's contrast with a finished sibling variant (lessonContrast.ts), or null. */
+function contrastWithSibling(s: TourInput, id: string): string | null {
+  const lesson = getLesson(id);
+  const claim = lesson?.variants[s.lessonVariant]?.claim;
+  if (!lesson || !claim || !s.runs || s.liveOrigin === undefined) return null;
+  const line = lessonContrast({ runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted ?? s.steps.length, overlayRunId: s.overlayRunId ?? null }, lesson, s.lessonVariant, claim.judge(s).measured);
+  return line ? ` Against the other variant: ${line.sentence}` : null;
+}
+
 function mixedGroups(s: TourInput): TourSay {
   const why = 'A group teaches only if it mixes passes and failures; with pass rate p, G answers mix with probability 1 − p^G − (1 − p)^G.';
   if (s.lessonId !== 'mixed-groups') return loadLesson('mixed-groups', why);
@@ -172,7 +184,7 @@ function mixedGroups(s: TourInput): TourSay {
   const text = `At G = ${G}, step ${m.step}: mixed share ${num(m.frac_mixed)} against ${num(m.mixed_predicted)} from 1 − p̄^G − (1 − p̄)^G at this step's pass rate p̄ = ${num(m.accuracy)}; ` +
     `over the run's ${s.steps.length} steps, ${num(share)} against ${num(pred)}` +
     (share < pred ? ': below the line, since prompts differ in difficulty and the formula at the average p̄ over-predicts (Jensen; the theory chart puts each prompt on the curve).' : ', at or above the line so far (the theory chart puts each prompt on the curve).') +
-    (G <= 2 ? ' The lesson card\'s G = 8 button reruns it with larger groups.' : '');
+    (contrastWithSibling(s, 'mixed-groups') ?? (G <= 2 ? ' The lesson card\'s G = 8 button reruns it with larger groups.' : ''));
   return { live: true, text, action: s.steps.length < to ? playTo(to) : undefined };
 }
 
