@@ -107,7 +107,9 @@ test('Step pressed at once after Reset steps the new run, never the old one', as
     buttons.find((b) => /Reset/.test(b.textContent ?? ''))!.click();
     buttons.find((b) => /^Step/.test(b.textContent ?? ''))!.click();
   });
-  await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.runs.length === 1 && s.stepsCompleted === 1 && s.status === 'paused'; }, null, { timeout: 60_000 });
+  // the new run's step: archived old run, a live origin again (the reset's load sets it; archiving clears it), one step recorded
+  // (the old run also reads "1 step, paused" for a moment after it is archived and before the load clears it)
+  await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.runs.length === 1 && s.liveOrigin !== null && s.stepsCompleted === 1 && s.steps.length === 1 && s.status === 'paused'; }, null, { timeout: 60_000 });
   const steps = await page.evaluate(() => (window as any).__lab.store.getState().steps.map(({ rollout_ms: _a, verify_ms: _b, update_ms: _c, ...m }: any) => m));
   expect(steps).toEqual([first]);
 });
