@@ -97,14 +97,16 @@ test('a lesson and its variants keep the seed the teacher chose (the same held-o
   expect(page.url()).toContain('seed=3');
 });
 
-test('Step pressed at once after Reset steps the new run, never the old one', async ({ page }) => {
+test('Step pressed at once after Reset (twice) steps the new run, never the old one; the old run is archived once', async ({ page }) => {
   await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=3&evalEvery=50');
   await ready(page);
   const [first] = await firstSteps(page, 1);
   // Reset and Step in the same task: the Step must wait for the reset's new run (same seed: the same first step)
   await page.evaluate(() => {
     const buttons = [...document.querySelectorAll('button')];
-    buttons.find((b) => /Reset/.test(b.textContent ?? ''))!.click();
+    const reset = buttons.find((b) => /Reset/.test(b.textContent ?? ''))!;
+    reset.click();
+    reset.click(); // a second reset waits for the first: the old run is archived once (runs.length 1 below)
     buttons.find((b) => /^Step/.test(b.textContent ?? ''))!.click();
   });
   // the new run's step: archived old run, a live origin again (the reset's load sets it; archiving clears it), one step recorded

@@ -302,7 +302,9 @@ export class LabSession {
   /** Reset to the starting weights (the current run is kept in the recent runs list, overlaid on the next one if comparable: overlays.ts). */
   /** A new run from the base; a Step or Play pressed meanwhile waits for it (ensureReady), never runs on the old one. */
   reset(): Promise<void> {
+    const before = this.resetting;
     const done = (async () => {
+      if (before) await before; // one reset at a time: a second starts from the first's new run (nothing to archive twice)
       await this.stopLoop();
       if (this.loading) await this.loading;
       this.archiveRun();

@@ -7,6 +7,7 @@
  * Windows: "early" is the mean of the first 3 recorded steps, "late" the mean of the last 3.
  */
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
+import { heldoutMeasure } from './stopSignals.ts';
 
 /** What a claim is judged on: the run's recorded steps and evaluations. */
 export interface RunRecord {
@@ -62,8 +63,7 @@ const f2 = fmt2;
  */
 export function heldout(run: RunRecord): { start: number; end: number; sampled: boolean } | null {
   if (run.evals.length < 2) return null;
-  const sampled = run.evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
-  const acc = (e: RunRecord['evals'][number]) => (sampled ? e.pass_at_k!['1'] : e.heldout_accuracy);
+  const { sampled, of: acc } = heldoutMeasure(run.evals); // the stop signal's rule too
   const start = acc(run.evals[0]);
   const end = mean(run.evals.slice(Math.max(1, run.evals.length - 2)).map(acc));
   return { start, end, sampled };

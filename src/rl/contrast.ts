@@ -44,8 +44,8 @@ export function readContrast(c: LessonContrast, here: ContrastRun, there: Contra
 }
 
 /**
- * The card's sentence: "mixed share of the groups 0.82 in this run, 0.41 in 1 · G = 2 (run 3, 20
- * steps): higher under G = 8, as the lesson expects ✓". `names`: each variant's short name;
+ * The card's sentence: "mixed share of the groups: 0.82 in this run, 0.41 in 1 · G = 2 (run 3, 30
+ * steps, same seed): higher under G = 8, as the lesson expects ✓". `names`: each variant's short name;
  * `pendingUntil`: the step both runs must reach before it is judged (the numbers are said, no ✓ or ✗).
  */
 export function contrastSentence(c: LessonContrast, r: ContrastReading, there: { name: string; runId: number; steps: number }, names: readonly string[], pendingUntil: number | null = null): string {

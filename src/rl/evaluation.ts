@@ -13,7 +13,6 @@ import type { EvalMetrics } from './metrics.ts';
 import { maxNewTokens } from './rollout.ts';
 import type { Settings } from './settings.ts';
 
-/** Held-out greedy accuracy and pass@k on the fixed held-out set of each difficulty (same prompts every time). */
 /**
  * The held-out prompts each evaluation reads (greedy accuracy, and pass@k from G samples a prompt):
  * one size for the page, the train CLI and the lessons table, so a lesson's verdict in the page is
@@ -21,6 +20,7 @@ import type { Settings } from './settings.ts';
  */
 export const HELDOUT_SIZE = 32;
 
+/** Held-out greedy accuracy and pass@k on the fixed held-out set of each difficulty (same prompts every time). */
 export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: number; difficulties: number[]; passAtK: boolean; step: number }): Promise<EvalMetrics> {
   const task = getTask(s.task);
   const diffs = o.difficulties;

@@ -51,9 +51,9 @@ function ends(steps: StepMetrics[], key: keyof StepMetrics, w: number): [number,
  * pass@1 (sampled: G answers a prompt) where every evaluation has it, else greedy accuracy (one
  * answer a prompt, the noisier).
  */
-export function heldoutMeasure(evals: readonly EvalMetrics[]): { what: string; of: (e: EvalMetrics) => number } {
+export function heldoutMeasure<E extends Pick<EvalMetrics, 'heldout_accuracy'> & { pass_at_k?: Record<string, number> }>(evals: readonly E[]): { what: string; sampled: boolean; of: (e: E) => number } {
   const sampled = evals.length > 0 && evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
-  return sampled ? { what: 'held-out pass@1 (sampled)', of: (e) => e.pass_at_k['1'] } : { what: 'held-out accuracy (greedy)', of: (e) => e.heldout_accuracy };
+  return sampled ? { what: 'held-out pass@1 (sampled)', sampled, of: (e) => e.pass_at_k!['1'] } : { what: 'held-out accuracy (greedy)', sampled, of: (e) => e.heldout_accuracy };
 }
 
 export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o: StopSignalOptions = DEFAULT_STOP_OPTIONS): StopSignal[] {
