@@ -20,6 +20,7 @@ import { rewardModeNotice } from '../src/rl/processReward.ts';
 import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../src/rl/coldStartSpec.ts';
 import { registerTask } from '../src/tasks/registry.ts';
 import { parseSpecText, type Spec } from '../src/tasks/spec/index.ts';
+import { fitResponseLength } from '../src/rl/responseLength.ts';
 import { taskFromSpec } from '../src/tasks/spec/task.ts';
 import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
 
@@ -112,8 +113,8 @@ export function parseArgs(argv: string[]): CliArgs {
     if (given.has('task') || lesson) fail('--task-file names the task: drop --task and --lesson');
     const task = registerTask(taskFromSpec(a.taskFile.spec));
     settings.task = task.id;
-    // the longest reference response (its thinking form when it has one) and its EOS fit the sampling length
-    if (!given.has('maxCompletionLength')) settings.maxCompletionLength = Math.min(20, Math.max(Number(settings.maxCompletionLength), a.taskFile.responseTokens));
+    // the longest reference response (its thinking form when it has one) and its EOS fit the sampling length (the page's rule too)
+    if (!given.has('maxCompletionLength')) settings.maxCompletionLength = fitResponseLength(Number(settings.maxCompletionLength), a.taskFile.responseTokens);
   }
   const eps = epsilonHighFollows(settings as { epsilon: unknown; epsilonHigh: unknown }, (k) => given.has(k));
   if (eps) a.notices.push(eps);

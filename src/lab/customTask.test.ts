@@ -1,6 +1,7 @@
 // The page's custom task (customTask.ts) on the CPU reference, with a stand-in for the session:
 // "Use this task", the cold start (budget, progress, stop, the base it leaves and π_ref from it),
 // the base as a checkpoint file and back, and lesson 1 on the task.
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../model/backend.ts';
 import { createBackend } from '../model/engines.ts';
@@ -123,6 +124,29 @@ describe('the custom task in the page', () => {
     const { custom, calls } = harness();
     await custom.use(SPEC);
     await custom.lessonOnTask(1);
-    expect(calls.at(-1)).toBe(`lesson mixed-groups 1 ${JSON.stringify({ task: 'spec:ct-times3', difficulty: 2 })}`);
+    expect(calls.at(-1)).toBe(`lesson mixed-groups 1 ${JSON.stringify({ task: 'spec:ct-times3', difficulty: 2, maxCompletionLength: 8 })}`);
+  });
+
+  it('a scratchpad spec fits Max response length: "Use this task", its lesson 1, a base file and the cold start all grow 8 to the spec\'s 11 tokens (the CLI\'s rule)', async () => {
+    const digitsum = JSON.parse(readFileSync('public/tasks/digitsum.json', 'utf8'));
+    const { custom, calls } = harness();
+    expect(useLab.getState().settings.maxCompletionLength).toBe(8);
+    expect(await custom.use(digitsum)).toBeNull();
+    expect(useLab.getState().settings.maxCompletionLength).toBe(11); // "9,18,27|27" and its EOS
+    await custom.lessonOnTask(1); // the lesson resets the knobs: the length is fitted again
+    expect(JSON.parse(calls.at(-1)!.replace('lesson mixed-groups 1 ', ''))).toMatchObject({ task: 'spec:digitsum', maxCompletionLength: 11 });
+    // a longer length the teacher chose is kept
+    useLab.setState((s) => ({ settings: { ...s.settings, maxCompletionLength: 14 } }));
+    expect(await custom.use(digitsum)).toBeNull();
+    expect(useLab.getState().settings.maxCompletionLength).toBe(14);
+    // shortened by hand, then a cold start: measured at the fitted length, the one GRPO then samples
+    useLab.setState((s) => ({ settings: { ...s.settings, maxCompletionLength: 8 } }));
+    await custom.coldStart(1);
+    expect(useLab.getState().settings.maxCompletionLength).toBe(11);
+    // a base file that carries the spec
+    const bytes = custom.baseBytes()!;
+    useLab.setState((s) => ({ settings: { ...s.settings, task: 'reverse', maxCompletionLength: 8 } }));
+    expect(await custom.loadBase('ds.ckpt', bytes)).toMatch(/^Loaded/);
+    expect(useLab.getState().settings).toMatchObject({ task: 'spec:digitsum', maxCompletionLength: 11 });
   });
 });

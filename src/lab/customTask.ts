@@ -13,6 +13,9 @@
  *   loadBase(…)      such a file back: its spec validated and registered, the run restarts from it
  *   lessonOnTask(v)  lesson 1 (G = 2 vs 8 vs 16) on this task and its base
  *
+ * Whenever a spec becomes the run's task (use, loadBase, coldStart, lessonOnTask), Max response
+ * length is fitted to the spec's longest response by the rule the CLI uses (rl/responseLength.ts).
+ *
  * The engine never waits on the page: each SFT step first yields to the browser, so the progress
  * bar moves and Stop is heard (the CPU reference computes a step without awaiting anything).
  */
@@ -20,7 +23,9 @@ import type { Backend } from '../model/backend.ts';
 import { decodeCheckpoint, encodeCheckpoint } from '../model/checkpoint.ts';
 import { COLD_START_MAX_STEPS, COLD_START_TARGET, COLD_START_TARGET_MAX, COLD_START_TARGET_MIN, coldStartTask, type ColdStartTaskResult } from '../rl/coldStartSpec.ts';
 import { taskDifficulty } from '../rl/rollout.ts';
-import type { Settings } from '../rl/settings.ts';
+import { getLesson, lessonSettings } from '../rl/lessons.ts';
+import { fitResponseLength, specResponseLength } from '../rl/responseLength.ts';
+import { defaultSettings, type Settings } from '../rl/settings.ts';
 import { customTasks, getTask, TASKS } from '../tasks/registry.ts';
 import { registerSpec, specTaskId, validateSpec, type Spec } from '../tasks/spec/index.ts';
 import type { ColdStartView, LabState, TaskBase } from '../store/labStore.ts';
@@ -68,7 +73,8 @@ export class CustomTask {
     const id = specTaskId(r.spec.name);
     const { [id]: old, ...others } = this.st.get().taskBases;
     const keep = old && old.specJson === JSON.stringify(r.spec) ? { [id]: old } : {};
-    this.st.set((s) => ({ taskSpecs: { ...s.taskSpecs, [id]: r.spec }, taskBases: { ...others, ...keep }, settings: { ...s.settings, task: id }, lessonId: null, lessonVariant: 0 }));
+    // Max response length grows to the spec's longest response (the CLI's rule: src/rl/responseLength.ts)
+    this.st.set((s) => ({ taskSpecs: { ...s.taskSpecs, [id]: r.spec }, taskBases: { ...others, ...keep }, settings: { ...s.settings, task: id, maxCompletionLength: fitResponseLength(s.settings.maxCompletionLength, r.stats.maxResponseTokens) }, lessonId: null, lessonVariant: 0 }));
     await this.lab.reset();
     return null;
   }
@@ -88,6 +94,9 @@ export class CustomTask {
     this.stopRequested = false;
     const view = (patch: Partial<ColdStartView>) => this.st.set((s) => ({ coldStart: s.coldStart && { ...s.coldStart, ...patch } }));
     const { [task]: _forgotten, ...bases } = this.st.get().taskBases;
+    // the run's length fits the spec before the cold start measures at it (what GRPO then samples)
+    const spec = this.specOf(task);
+    if (spec) this.st.set((s) => ({ settings: { ...s.settings, maxCompletionLength: specResponseLength(spec, s.settings.maxCompletionLength) } }));
     this.st.set({ taskBases: bases, coldStart: { task, running: true, stopping: false, step: 0, maxSteps: steps, passRate: 0, heldoutAccuracy: 0, target, history: [], sentence: null, reached: null } });
     // a fresh policy: the run restarts with no base for this task (and no imported checkpoint)
     this.st.forgetImported();
@@ -188,7 +197,8 @@ export class CustomTask {
     }
     if (r.model.config.seqLen < 8) return `${shown} was not loaded: its model's context of ${r.model.config.seqLen} positions is too short for a task. Nothing was changed.`;
     if (spec) registerSpec(spec);
-    const settings = { ...this.st.get().settings, task };
+    const current = this.st.get().settings;
+    const settings = { ...current, task, maxCompletionLength: spec ? specResponseLength(spec, current.maxCompletionLength) : current.maxCompletionLength };
     const difficulty = typeof meta.difficulty === 'number' && getTask(task).difficulties.includes(meta.difficulty) ? meta.difficulty : taskDifficulty(settings);
     const passRate = typeof meta.passRate === 'number' && meta.passRate >= 0 && meta.passRate <= 1 ? meta.passRate : null;
     const base: TaskBase = { task, difficulty, config: r.model.config, weights: r.model.weights, name: `loaded from ${shown}`, passRate, specJson: JSON.stringify(spec ?? this.specOf(task)) };
@@ -198,9 +208,16 @@ export class CustomTask {
     return `Loaded ${shown}: runs of ${task} at difficulty ${difficulty} start from it (π_ref is this base).`;
   }
 
-  /** Lesson 1 (mixed groups: G = 2, 8, 16) on the task in use, from its base; the lesson's other knobs as the lesson sets them. */
+  /**
+   * Lesson 1 (mixed groups: G = 2, 8, 16) on the task in use, from its base; the lesson's other
+   * knobs as the lesson sets them, and Max response length fitted to the spec (the lesson's own
+   * length grown by the same rule as "Use this task").
+   */
   async lessonOnTask(variant: number): Promise<void> {
     const s = this.st.get().settings;
-    await this.lab.applyLesson('mixed-groups', variant, { task: s.task, difficulty: s.difficulty });
+    const spec = this.specOf(s.task);
+    const lesson = getLesson('mixed-groups');
+    const lessonLength = lesson ? lessonSettings(lesson, defaultSettings(), variant).maxCompletionLength : defaultSettings().maxCompletionLength;
+    await this.lab.applyLesson('mixed-groups', variant, { task: s.task, difficulty: s.difficulty, ...(spec ? { maxCompletionLength: specResponseLength(spec, lessonLength) } : {}) });
   }
 }

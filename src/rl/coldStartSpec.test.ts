@@ -1,6 +1,8 @@
 // The cold start as an engine module (what the page drives): progress after each evaluation, a
 // stop signal polled before every step, the target and the step budget, one sentence for each end.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { SampleRequest } from '../model/backend.ts';
 import { CONFIGS } from '../model/config.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -36,5 +38,19 @@ describe('coldStartTask', () => {
     expect(easy.reached).toBe(true);
     expect(easy.passRate).toBeGreaterThanOrEqual(0.01);
     expect(easy.sentence).toMatch(/^Cold start reached the capability boundary: held-out sampled pass@1 \d+% ≥ 1% after \d+ supervised steps/);
+  });
+
+  it('measures the pass rate at the run\'s Max response length, the one GRPO then samples (not a longer one of its own)', async () => {
+    const ds = validateSpec(JSON.parse(readFileSync('public/tasks/digitsum.json', 'utf8')));
+    if (!ds.ok) throw new Error(ds.error);
+    const task = taskFromSpec(ds.spec);
+    for (const length of [8, 11]) {
+      const lengths: number[] = [];
+      const be = fresh();
+      const spy = new Proxy(be, { get: (t, k) => (k === 'sample' ? (req: SampleRequest) => { lengths.push(req.maxNewTokens); return t.sample(req); } : Reflect.get(t, k, t)) });
+      const r = await coldStartTask(task, spy, { settings: { maxCompletionLength: length }, maxSteps: 1, evalEvery: 1, evalSize: 4, batchSize: 4 });
+      expect(r.responseLength).toBe(length);
+      expect(Math.max(...lengths)).toBe(length);
+    }
   });
 });

@@ -6,7 +6,9 @@
  * when it mixes passes and failures, and RL then has room to show what it adds.
  *
  * Engine only (no React, no DOM): the page drives it with `onProgress` and a stop signal, the
- * CLI with a log line per evaluation. A task with a scratchpad is trained on both forms (each
+ * CLI with a log line per evaluation. The pass rate is measured at the run's Max response length
+ * (what GRPO then samples; a custom task's is fitted to its spec first, src/rl/responseLength.ts).
+ * A task with a scratchpad is trained on both forms (each
  * reference response is the thinking form or the direct answer with probability ½), as the
  * shipped digit-sum bases are, so the policy can answer either way.
  */
@@ -61,6 +63,8 @@ export interface ColdStartTaskResult {
   passRate: number;
   heldoutAccuracy: number;
   target: number;
+  /** The Max response length the pass rate was measured at (the run's: what GRPO samples). */
+  responseLength: number;
   reached: boolean;
   stopped: boolean;
   /** One sentence for a person: reached, stopped, or too hard for this model size. */
@@ -70,10 +74,10 @@ export interface ColdStartTaskResult {
 export async function coldStartTask(task: Task, backend: Backend, o: ColdStartTaskOptions = {}): Promise<ColdStartTaskResult> {
   if (task.id.startsWith('spec:')) registerTask(task); // the evaluation finds the task by id
   else if (getTask(task.id) !== task) throw new Error(`coldStartTask: task ${task.id} is not the registered one`);
-  const base: Settings = { ...defaultSettings(), ...o.settings, task: task.id };
-  // the evaluation samples at least as long as the longest reference response (thinking form) and its EOS
-  const longest = Math.max(...samplePrompts(task, new Rng(1), taskDifficulty(base), 'train', 64).map((i) => task.referenceResponse(i.prompt, { think: true }).length + 1));
-  const settings: Settings = { ...base, maxCompletionLength: Math.min(20, Math.max(base.maxCompletionLength, longest)) };
+  // The evaluation samples exactly as GRPO will then sample: at the run's Max response length, so the
+  // pass rate reported here is the one GRPO's groups see. A custom task's length was already fitted
+  // to its spec by the caller (src/rl/responseLength.ts: the page and the CLI share the rule).
+  const settings: Settings = { ...defaultSettings(), ...o.settings, task: task.id };
   const target = o.targetPassRate ?? COLD_START_TARGET;
   const maxSteps = o.maxSteps ?? COLD_START_MAX_STEPS;
   const every = o.evalEvery ?? 10;
@@ -111,7 +115,7 @@ export async function coldStartTask(task: Task, backend: Backend, o: ColdStartTa
     : stopped
       ? `Cold start stopped at step ${steps} with held-out sampled pass@1 ${pct(passRate)} (target ${pct(target)}).`
       : `Cold start did not reach the target: held-out sampled pass@1 is ${pct(passRate)} after ${steps} supervised steps, short of ${pct(target)}; the task is too hard for this model size, so try a smaller range or shorter strings.`;
-  return { steps, passRate, heldoutAccuracy, target, reached, stopped, sentence };
+  return { steps, passRate, heldoutAccuracy, target, responseLength: settings.maxCompletionLength, reached, stopped, sentence };
 }
 
 /**
