@@ -24,7 +24,7 @@ import type { FaultNotice, LabState } from '../store/labStore.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
 import { archivedRun, EVAL_SIZE } from '../store/views.ts';
 import { keptRuns, nextOverlayId, runOrigin } from '../store/overlays.ts';
-import { FrameBatch } from './frameBatch.ts';
+import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, type SavedRunSlot } from './autosave.ts';
@@ -60,6 +60,8 @@ export class LabSession {
   private resetting: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
+  /** "Play to step N": the loop starts no step once the trainer has completed N (null: play on). */
+  private untilStep: number | null = null;
   private recovering: Promise<void> | null = null;
   /** Kernel forms that passed the self-check on this page's GPU (a reset or a lesson does not check again). */
   private readonly checkedAdapters = new CheckedAdapters();
@@ -71,9 +73,9 @@ export class LabSession {
   readonly custom: CustomTask; // the custom task (lab/customTask.ts): "Use this task", its cold start and base
   readonly view = new ViewActions({ get: () => this.get(), set: (p) => this.set(p) }); // speed, classroom, overlays, pins (lab/viewActions.ts)
 
-  /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own). */
-  constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot } = {}) {
-    this.frames = new FrameBatch(store);
+  /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own); `frames`: when the loop's writes land (tests). */
+  constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot; frames?: FrameScheduler } = {}) {
+    this.frames = new FrameBatch(store, opts.frames);
     this.recorder = new StepRecorder({ frames: this.frames, trainer: () => this.trainer!, stop: () => { this.pauseRequested = true; }, stepRecorded: () => this.autosave.stepRecorded() });
     this.autosave = new Autosave({
       get: () => this.get(),
@@ -223,12 +225,17 @@ export class LabSession {
     this.recovering = recover().finally(() => { this.recovering = null; });
   }
 
+  /** Whether the loop may start another step: no pause asked, the target step (if any) not reached. Read from the trainer, never from the store, whose writes land a frame (or a paced wait) later. */
+  private mayStep(): boolean {
+    return !this.pauseRequested && !(this.untilStep !== null && (this.trainer?.step ?? 0) >= this.untilStep);
+  }
+
   private async loop(): Promise<void> {
     this.set({ status: 'running' });
     try {
-      while (!this.pauseRequested) {
+      while (this.mayStep()) {
         await this.runOneStep();
-        if (this.pauseRequested) break;
+        if (!this.mayStep()) break;
         await sleep(this.get().delayMs); // yield between steps even at full speed
       }
     } catch (e) {
@@ -242,8 +249,10 @@ export class LabSession {
 
   // ---- transport --------------------------------------------------------------------------
 
-  async play(): Promise<void> {
-    if (this.loopDone) return;
+  /** Play; with `untilStep`, the loop itself stops once the trainer has completed that many steps (the tour's "Play to step N"). */
+  async play(opts: { untilStep?: number } = {}): Promise<void> {
+    if (this.loopDone) { if (opts.untilStep !== undefined) this.untilStep = opts.untilStep; return; } // a running loop takes the target
+    this.untilStep = opts.untilStep ?? null;
     if (this.get().stepMode) await this.setStepMode(false);
     this.pauseRequested = false;
     if (!(await this.ensureReady())) return;

@@ -26,7 +26,7 @@ export interface TourUiState {
 export interface TourHost {
   applyLesson(id: string, variant?: number): Promise<void>;
   setStepMode(on: boolean): Promise<void>;
-  play(): Promise<void>;
+  play(opts?: { untilStep?: number }): Promise<void>;
   pause(): void;
   readonly stepThrough: { forward(): Promise<void>; back(): void; compare(): Promise<void>; readonly canCompare: boolean };
 }
@@ -120,16 +120,10 @@ export class Tour {
     await this.arrange();
   }
 
-  /** Play; pause by itself once `steps` steps are done (a pause pressed before ends the watch). */
+  /** Play; the run loop itself stops once `steps` steps are done (a pause pressed before stops it too). */
   private async playUntil(steps: number): Promise<void> {
     if (this.now.stepsCompleted >= steps) return;
-    let ran = false;
-    const off = this.store.subscribe((s) => {
-      if (s.status === 'running') ran = true;
-      if (s.stepsCompleted >= steps && s.status === 'running') { off(); this.lab.pause(); }
-      else if (ran && s.status !== 'running') off();
-    });
-    await this.lab.play();
+    await this.lab.play({ untilStep: steps }); // not a pause from a store listener: the store hears of a step a frame (or a paced wait) late, after the next has begun
   }
 
   /**
