@@ -7,7 +7,7 @@
  */
 import { Rng } from '../model/rng.ts';
 import { isHeldOut } from '../tasks/split.ts';
-import { MAX_SPEC_TEXT, specTaskId, taskFromSpec, validateSpec, type Spec, type SpecResult, type SpecStats } from '../tasks/spec/index.ts';
+import { MAX_SPEC_TEXT, promptCountPhrase, specTaskId, taskFromSpec, validateSpec, type Spec, type SpecResult, type SpecStats } from '../tasks/spec/index.ts';
 import type { Verdict } from '../tasks/types.ts';
 
 /**
@@ -108,7 +108,7 @@ export function specInUse(s: { settings: { task: string }; taskSpecs?: Record<st
 
 /** One line on what a valid spec can do: its prompts, the split, the longest response. */
 export function specSummary(spec: Spec, stats: SpecStats): string {
-  const levels = stats.levels.map((l, i) => `${stats.levels.length > 1 ? `difficulty ${i + 1}: ` : ''}${l.exact ? '' : 'at least '}${l.distinct} distinct prompts (${l.heldout} held out, ${l.train} for training)`);
+  const levels = stats.levels.map((l, i) => `${stats.levels.length > 1 ? `difficulty ${i + 1}: ` : ''}${promptCountPhrase(l)}`);
   return `Valid: task ${specTaskId(spec.name)}, ${levels.join('; ')}; responses up to ${stats.maxResponseTokens} tokens with the end token.`;
 }
 

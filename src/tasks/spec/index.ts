@@ -4,7 +4,7 @@
  */
 export { parseExpression, evaluate, typeOf, quote, LanguageError, FUNCTIONS, type Node, type Value } from './language.ts';
 export {
-  validateSpec, compileSpec, specTaskId, SpecError, SPEC_KEYS, MIN_HELDOUT_PROMPTS, MIN_TRAIN_PROMPTS, MODEL_POSITIONS, MAX_RESPONSE_TOKENS,
+  validateSpec, compileSpec, promptCountPhrase, specTaskId, SpecError, SPEC_KEYS, MIN_HELDOUT_PROMPTS, MIN_TRAIN_PROMPTS, MODEL_POSITIONS, MAX_RESPONSE_TOKENS,
   type Spec, type GeneratedSpec, type DataSpec, type DataPair, type SpecResult, type SpecStats,
 } from './spec.ts';
 export { taskFromSpec, registerSpec } from './task.ts';

@@ -9,7 +9,7 @@ import { getTask, registerTask, TASKS } from '../registry.ts';
 import { isHeldOut, samplePrompts } from '../split.ts';
 import { PromptError } from '../types.ts';
 import { parseDataCsv, parseDataJsonl, parseSpecText } from './data.ts';
-import { MIN_HELDOUT_PROMPTS, MIN_TRAIN_PROMPTS, SpecError, validateSpec, type Spec } from './spec.ts';
+import { MAX_COUNTED, MIN_HELDOUT_PROMPTS, MIN_TRAIN_PROMPTS, promptCountPhrase, SpecError, validateSpec, type Spec } from './spec.ts';
 import { registerSpec, taskFromSpec } from './task.ts';
 
 const T = { name: 'times7', prompt: '{a}*7=', vars: { a: [2, 99] }, answer: 'a*7' };
@@ -98,6 +98,25 @@ describe('task specs', () => {
     const r = validateSpec(T);
     expect(r.ok && r.stats).toEqual({ levels: [{ distinct: 98, exact: true, heldout: 20, train: 78 }], maxResponseTokens: 4 });
     expect(r.ok && r.spec).toEqual(T); // normalized: the same JSON back, nothing added
+  });
+
+  it('counts the distinct prompts it cannot enumerate as the product of the ranges, not the few it looked at', () => {
+    // words of 2-7 letters from 16 letters: 16^2 + … + 16^7 = 286,331,136 prompts (it once said "at least 27")
+    const words = validateSpec({ name: 'words', prompt: 'r:{w}=', vars: { w: { string: { alphabet: 'abcdefghijklmnop', length: [2, 7] } } }, answer: 'reverse(w)' });
+    if (!words.ok) throw new Error(words.error);
+    const [l] = words.stats.levels;
+    expect(l).toMatchObject({ distinct: 286_331_136, exact: false });
+    expect(l.atMost).toBeUndefined();
+    expect(promptCountPhrase(l)).toMatch(/^286,331,136 distinct prompts \(the product of the variables' ranges; about (1[5-9]|2[0-5])% held out\)$/);
+    // two variables multiply; past 10^15 it says "more than"
+    const two = validateSpec({ name: 'two', prompt: '{a}+{b}=', vars: { a: [0, 999], b: [0, 999] }, answer: 'a+b' });
+    expect(two.ok && two.stats.levels[0]).toMatchObject({ distinct: 1_000_000, exact: false });
+    const huge = validateSpec({ name: 'huge', prompt: '{a}-{b}=', vars: { a: { string: { alphabet: 'abcdefghijklmnopqrstuvwxyz', length: [1, 6] } }, b: { string: { alphabet: 'abcdefghijklmnopqrstuvwxyz', length: [1, 6] } } }, answer: 'reverse(a)' });
+    if (!huge.ok) throw new Error(huge.error);
+    expect(huge.stats.levels[0]).toMatchObject({ distinct: MAX_COUNTED, capped: true });
+    expect(promptCountPhrase(huge.stats.levels[0])).toMatch(/^more than 1,000,000,000,000,000 distinct prompts/);
+    // what can be enumerated is still counted exactly
+    expect(promptCountPhrase({ distinct: 98, exact: true, heldout: 20, train: 78 })).toBe('98 distinct prompts (20 held out, 78 for training)');
   });
 
   it('registers as spec:<name>, so getTask, the split and the trainer find it; built-ins are untouched', () => {

@@ -20,8 +20,9 @@
  * response that does not fit the model (BOS + prompt + response ≤ MODEL_POSITIONS; the EOS is
  * predicted at the last position; response + EOS ≤ MAX_RESPONSE_TOKENS). Finally the
  * distinct prompts of every level are enumerated (exactly when there are at most ENUM_LIMIT
- * combinations, else the first ENUM_LIMIT) and split by the lab's held-out hash: each level
- * needs at least MIN_HELDOUT_PROMPTS held-out and MIN_TRAIN_PROMPTS training prompts.
+ * combinations, else the first ENUM_LIMIT, and the count is then the product of the domain sizes)
+ * and split by the lab's held-out hash: each level needs at least MIN_HELDOUT_PROMPTS held-out
+ * and MIN_TRAIN_PROMPTS training prompts. promptCountPhrase says a level's count in words.
  */
 import { CONFIGS } from '../../model/config.ts';
 import { Rng } from '../../model/rng.ts';
@@ -48,8 +49,16 @@ export type Spec = GeneratedSpec | DataSpec;
 
 /** What a validated spec can do, for the page and the CLI. */
 export interface SpecStats {
-  /** Per difficulty: distinct prompts seen by the enumeration (all of them when `exact`), and how the split divides them. */
-  levels: { distinct: number; exact: boolean; heldout: number; train: number }[];
+  /**
+   * Per difficulty: the distinct prompts and how the split divides them. `exact`: every
+   * combination was enumerated, so `distinct`, `heldout` and `train` are counts. Otherwise
+   * (`exact: false`) `distinct` is the product of the variables' domain sizes, capped at
+   * MAX_COUNTED (`capped`), and `heldout`/`train` are what the first ENUM_LIMIT combinations
+   * gave (enough for the split's minimum); `atMost`: some of those combinations rendered the
+   * same prompt, so the product is only an upper bound (else every value reads back from its
+   * prompt, which the examples check, and the product is the count).
+   */
+  levels: { distinct: number; exact: boolean; heldout: number; train: number; atMost?: boolean; capped?: boolean }[];
   /** Longest response in the examples, in tokens with its EOS (the thinking form when there is a scratchpad). */
   maxResponseTokens: number;
 }
@@ -66,6 +75,8 @@ export const MODEL_POSITIONS = CONFIGS.micro.seqLen;
 export const MAX_RESPONSE_TOKENS = 20;
 export const EXAMPLES = 200;
 export const ENUM_LIMIT = 4096;
+/** Counts of prompts beyond this are reported as "more than" it (a product of domain sizes can pass 2^53). */
+export const MAX_COUNTED = 1e15;
 /** A disjoint held-out split worth measuring: at least this many distinct held-out prompts per level… */
 export const MIN_HELDOUT_PROMPTS = 5;
 /** …and this many distinct training prompts. */
@@ -353,10 +364,28 @@ function countPrompts(c: Extract<Compiled, { kind: 'generated' }>, level: Map<st
     if (seen.has(p)) continue;
     seen.add(p);
     if (isHeldOut(c.id, p)) heldout++;
-    if (heldout >= MIN_HELDOUT_PROMPTS && seen.size - heldout >= MIN_TRAIN_PROMPTS && !exact) break;
   }
   checkSplit(field, seen.size, exact, heldout, seen.size - heldout);
-  return { distinct: seen.size, exact, heldout, train: seen.size - heldout };
+  if (exact) return { distinct: seen.size, exact, heldout, train: seen.size - heldout };
+  // too many to enumerate: the product of the domain sizes (the count when each prompt reads back one way)
+  const product = c.names.reduce((a, name) => a * domainSize(level.get(name)!), 1);
+  const collided = seen.size < n; // two of the first n combinations gave the same prompt
+  return { distinct: Math.min(product, MAX_COUNTED), exact, heldout, train: seen.size - heldout, ...(collided ? { atMost: true } : {}), ...(product > MAX_COUNTED ? { capped: true } : {}) };
+}
+
+const countText = (n: number) => (n >= 1e4 ? n.toLocaleString('en-US') : String(n));
+
+/**
+ * One level's prompt count in words: a count when every combination was enumerated
+ * ("1000 distinct prompts (200 held out, 800 for training)"), else the product of the
+ * variables' ranges ("286,331,136 distinct prompts (the product of the variables' ranges; about
+ * 20% held out)"), "at most" it when two values gave the same prompt, "more than" the cap.
+ */
+export function promptCountPhrase(l: SpecStats['levels'][number]): string {
+  if (l.exact) return `${l.distinct} distinct prompt${l.distinct === 1 ? '' : 's'} (${l.heldout} held out, ${l.train} for training)`;
+  const share = Math.round((100 * l.heldout) / Math.max(1, l.heldout + l.train));
+  const how = l.capped ? 'more than' : l.atMost ? 'at most' : '';
+  return `${how ? `${how} ` : ''}${countText(l.distinct)} distinct prompts (the product of the variables' ranges${l.atMost ? ', though some values give the same prompt' : ''}; about ${share}% held out)`;
 }
 
 function checkSplit(field: string, distinct: number, exact: boolean, heldout: number, train: number): void {
