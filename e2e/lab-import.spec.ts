@@ -43,7 +43,7 @@ test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a log
   await expect(legend(page, 'kl')).toContainText('clip_ratio/region_mean, TRL run: grpo-output');
   // the doctor: on the list, on the chart it concerns (its sentence and a mark where it first fires)
   await expect(page.getByTestId('doctor-finding-entropy-collapse')).toContainText('entropy collapses from step 90');
-  await expect(page.getByTestId('doctor-finding-mixed-groups-vanishing')).toContainText('mixed groups disappear from step 120');
+  await expect(page.getByTestId('doctor-finding-mixed-groups-vanishing')).toContainText('mixed groups disappear from step 132');
   await expect(page.getByTestId('doctor-findings').locator('li')).toHaveCount(2);
   await expect(page.getByTestId('chart-entropy').getByTestId('doctor-entropy-collapse')).toContainText('entropy fell from 0.765 to 0.185');
   await expect(page.getByTestId('chart-groups').getByTestId('doctor-mixed-groups-vanishing')).toContainText('(1 − frac_reward_zero_std, valid for pass/fail rewards)');

@@ -6,7 +6,9 @@
  * folder (only those files are read: never the model's weights). The lab's stop signals run step
  * by step on it (src/rl/doctor.ts), and the diagnosis is printed as JSONL:
  *   one line per signal that fires: {"signal", "label", "chart", "first_step", "last_step", "spans", "at_end", "message", "evidence"}
- *   one summary line:               {"summary": true, "run", "sources", "logged_steps", …, "keys_used", "keys_known", "keys_renamed", "keys_unknown", "notices"}
+ *   one summary line:               {"summary": true, "run", "sources", "logged_steps", …, "checked", "not_checked", "keys_used", "keys_known", "keys_renamed", "keys_unknown", "notices"}
+ * "checked": false with "not_checked" (one sentence) when no signal could fire (no training log, too few logged steps):
+ * then an empty list of signals says nothing about the run.
  * A file the lab cannot read: one sentence on stderr, exit 2. Exit 0 otherwise (signals or not).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -53,11 +55,15 @@ export function doctorLines(run: TrlRun, d: Diagnosis): string[] {
     completion_logs: run.completions.map((c) => c.step),
     reward_funcs: run.rewardFuncs,
     accuracy_key: d.accuracyKey,
+    accuracy_note: d.accuracyNote,
     heldout_key: d.heldoutKey,
     mixed_groups: '1 - frac_reward_zero_std (valid for pass/fail rewards)',
     window: d.window,
     length_rise: d.options.lengthRise,
     checked_every: d.checkedEvery,
+    min_span: d.minSpan,
+    checked: d.notChecked === null,
+    not_checked: d.notChecked,
     signals_fired: d.findings.map((f) => f.id),
     keys_used: run.keys.used,
     keys_known: run.keys.known,

@@ -33,6 +33,7 @@ export class RunImport {
         steps: h.steps,
         evals: h.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy })),
         accuracyKey: h.accuracyKey,
+        accuracyNote: h.accuracyNote,
         heldoutKey: h.heldoutKey,
         diagnosis: diagnose(run),
         keys: run.keys,

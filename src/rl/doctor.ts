@@ -8,9 +8,10 @@
  * `rewards/<func>`). The adapter turns it into the lab's StepMetrics/EvalMetrics:
  *   reward, reward_std, entropy, kl, clip_ratio/*            the same names
  *   frac_mixed = 1 − frac_reward_zero_std                    the mixed-group fraction, valid for pass/fail rewards
- *   accuracy = rewards/<f>/mean of the pass/fail reward       (a reward function named like accuracy/correct), else `reward`
+ *   accuracy = rewards/<f>/mean of the pass/fail reward       (a reward function named like accuracy/correct), else `reward`,
+ *                                                             and only while every value is in [0, 1] (a game score is not an accuracy)
  *   mean_length = completions/mean_length, clipped_ratio = completions/clipped_ratio
- *   held-out accuracy = eval_rewards/<f>/mean of that function, else eval_reward
+ *   held-out accuracy = eval_rewards/<f>/mean of that function, else eval_reward (in [0, 1] too)
  * Numbers TRL did not log stay NaN (a gap on a chart, never a 0 that looks measured).
  * Pure: no DOM, no store.
  */
@@ -76,9 +77,11 @@ export interface TrlRun {
 export interface LabHistories {
   steps: StepMetrics[];
   evals: EvalMetrics[];
-  /** The key read as accuracy (a pass/fail reward's mean) — or `reward` when no reward function looks like one. */
-  accuracyKey: string;
-  /** The key read as held-out accuracy, or null without evaluations. */
+  /** The key read as accuracy (a pass/fail reward's mean) — or `reward` when no reward function looks like one; null when its values leave [0, 1]. */
+  accuracyKey: string | null;
+  /** Why no key is read as accuracy (or held-out accuracy): the one that would be leaves [0, 1]. */
+  accuracyNote: string | null;
+  /** The key read as held-out accuracy, or null without evaluations (or when its values leave [0, 1]). */
   heldoutKey: string | null;
 }
 
@@ -126,10 +129,31 @@ export function passFailShares(c: TrlCompletionStep, func: string): { allPass: n
   return { allPass: pass / c.groups.length, allFail: fail / c.groups.length };
 }
 
+/** A number as the doctor's sentences print it (3 significant digits, a true minus). */
+const num = (x: number) => String(Number(x.toPrecision(3))).replace('-', '−');
+
+/** The range of a key's finite values, or null when it has none. */
+function range(entries: readonly TrlEntry[], k: string): [number, number] | null {
+  let lo = Infinity, hi = -Infinity;
+  for (const e of entries) {
+    const x = val(e, k);
+    if (Number.isFinite(x)) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+/** Only a reward in [0, 1] is an accuracy (a pass rate): a score outside it is not read as one. */
+const isRate = (r: [number, number] | null) => !r || (r[0] >= 0 && r[1] <= 1);
+
 /** The run in the shapes the stop signals and the charts read. */
 export function labHistories(run: Pick<TrlRun, 'train' | 'evals' | 'rewardFuncs' | 'completions'>): LabHistories {
   const acc = accuracyFunc(run);
-  const accuracyKey = acc ? `rewards/${acc}/mean` : 'reward';
+  const candidate = acc ? `rewards/${acc}/mean` : 'reward';
+  const span = range(run.train, candidate);
+  const accuracyKey = isRate(span) ? candidate : null;
+  let accuracyNote = accuracyKey ? null : `\`${candidate}\` runs from ${num(span![0])} to ${num(span![1])}: only a reward in [0, 1] is read as an accuracy, so no accuracy is read (the signals that need one are not checked)`;
   const logged = new Map(run.completions.map((c) => [c.step, c]));
   const steps = run.train.map((e) => {
     const m = blankStep(e.step);
@@ -138,7 +162,7 @@ export function labHistories(run: Pick<TrlRun, 'train' | 'evals' | 'rewardFuncs'
     m.reward_std = v('reward_std');
     m.frac_reward_zero_std = v('frac_reward_zero_std');
     m.frac_mixed = 1 - m.frac_reward_zero_std;
-    m.accuracy = v(accuracyKey);
+    m.accuracy = accuracyKey ? v(accuracyKey) : NaN;
     m.entropy = v('entropy');
     m.kl = v('kl');
     m['clip_ratio/low_mean'] = v('clip_ratio/low_mean');
@@ -157,12 +181,18 @@ export function labHistories(run: Pick<TrlRun, 'train' | 'evals' | 'rewardFuncs'
     }
     return m;
   });
-  const heldoutKey = run.evals.length ? (acc && run.evals.some((e) => Number.isFinite(val(e, `rewards/${acc}/mean`))) ? `eval_rewards/${acc}/mean` : 'eval_reward') : null;
+  let heldoutKey = run.evals.length ? (acc && run.evals.some((e) => Number.isFinite(val(e, `rewards/${acc}/mean`))) ? `eval_rewards/${acc}/mean` : 'eval_reward') : null;
   const inner = heldoutKey?.replace(/^eval_/, '') ?? '';
-  const evals: EvalMetrics[] = run.evals
+  const heldSpan = heldoutKey ? range(run.evals, inner) : null;
+  if (heldoutKey && !isRate(heldSpan)) {
+    const why = `\`${heldoutKey}\` runs from ${num(heldSpan![0])} to ${num(heldSpan![1])}: not a held-out accuracy in [0, 1], so it is not read as one`;
+    accuracyNote = accuracyNote ? `${accuracyNote}; ${why}` : why;
+    heldoutKey = null;
+  }
+  const evals: EvalMetrics[] = heldoutKey === null ? [] : run.evals
     .filter((e) => Number.isFinite(val(e, inner)))
     .map((e) => ({ step: e.step, heldout_accuracy: val(e, inner), pass_at_k: {}, by_difficulty: {}, mean_length: val(e, 'completions/mean_length'), samples: [] }));
-  return { steps, evals, accuracyKey, heldoutKey: evals.length ? heldoutKey : null };
+  return { steps, evals, accuracyKey, accuracyNote: accuracyNote && `${accuracyNote}.`, heldoutKey: evals.length ? heldoutKey : null };
 }
 
 export type SignalId = StopSignal['id'];
@@ -181,9 +211,9 @@ export interface DoctorFinding {
   id: SignalId;
   label: string;
   chart: StopSignal['chart'];
-  /** The first logged step at which it fires (the signal looks at the run up to that step). */
+  /** The first logged step at which it fires for at least `minSpan` logged steps in a row (the signal looks at the run up to that step). */
   firstStep: number;
-  /** The last step checked at which it fires, and the stretches of checked steps where it does. */
+  /** The last step checked at which it fires, and the stretches of checked steps where it does (each at least `minSpan` logged steps long). */
   lastStep: number;
   spans: [number, number][];
   /** It still fires at the run's last step. */
@@ -201,8 +231,14 @@ export interface Diagnosis {
   window: number;
   /** The thresholds used (importedOptions unless given). */
   options: StopSignalOptions;
-  accuracyKey: string;
+  /** A signal counts where it fires for at least this many logged steps in a row (one step is not a trend). */
+  minSpan: number;
+  accuracyKey: string | null;
+  /** Why no accuracy (or held-out accuracy) is read, when none is. */
+  accuracyNote: string | null;
   heldoutKey: string | null;
+  /** Why nothing could fire (no training log, or too few logged steps for the windows); null when the run was checked. */
+  notChecked: string | null;
 }
 
 /** Checks at most this many prefixes (each costs O(steps)): longer runs are checked every k-th logged step. */
@@ -245,37 +281,59 @@ export function importedOptions(h: Pick<LabHistories, 'steps'>, base: StopSignal
   return { ...base, lengthRise: Math.max(base.lengthRise, 0.1 * start) };
 }
 
+/** A signal fires for at least this share of the window in a row to count (window 10: 5 logged steps). */
+export const minSpan = (o: StopSignalOptions) => Math.max(2, Math.ceil(o.window / 2));
+
+/** Why the signals could not fire on this run, or null. */
+function notChecked(h: LabHistories, o: StopSignalOptions): string | null {
+  const n = h.steps.length;
+  if (!n) return 'Nothing was checked: the stop signals read the logged metrics of a training log (trainer_state.json or a log JSONL), and this import has none (completion logs alone do not carry them).';
+  if (n < 2 * o.window && h.evals.length < 3) return `Nothing could fire: the stop signals compare the first and the last ${o.window} logged steps, and the log has ${n} logged step${n === 1 ? '' : 's'} (at least ${2 * o.window} are needed).`;
+  return null;
+}
+
 /**
  * Run the stop signals on every prefix of the run (every `checkedEvery`-th logged step when it
- * is long), each seeing the logged steps and the evaluations up to that step.
+ * is long), each seeing the logged steps and the evaluations up to that step. A signal that fires
+ * for fewer than minSpan logged steps in a row is a blip, not a trend: it is not a finding.
  */
 export function diagnose(run: Pick<TrlRun, 'train' | 'evals' | 'rewardFuncs' | 'completions'>, options?: StopSignalOptions): Diagnosis {
   const h = labHistories(run);
   const o = options ?? importedOptions(h);
   const n = h.steps.length;
   const every = Math.max(1, Math.ceil(n / MAX_CHECKS));
-  const found = new Map<SignalId, DoctorFinding>();
+  const least = minSpan(o);
+  /** Each signal's stretches of consecutive checks where it fires: logged-step indices, and the signal at the stretch's start. */
+  const runs = new Map<SignalId, { from: number; to: number; sig: StopSignal }[]>();
   const checked: number[] = [];
   for (let i = 0; i < n; i += every) checked.push(i);
   if (n && checked[checked.length - 1] !== n - 1) checked.push(n - 1); // the last step is always checked
-  let evalsSeen = 0, prevStep = NaN;
+  let evalsSeen = 0, prev = -1;
   for (const i of checked) {
     const step = h.steps[i].step;
     while (evalsSeen < h.evals.length && h.evals[evalsSeen].step <= step) evalsSeen++;
     for (const sig of detectStopSignals(h.steps.slice(0, i + 1), h.evals.slice(0, evalsSeen), o)) {
-      const f = found.get(sig.id);
-      if (!f) {
-        found.set(sig.id, { id: sig.id, label: SIGNAL_LABELS[sig.id], chart: sig.chart, firstStep: step, lastStep: step, spans: [[step, step]], atEnd: false, message: message(sig, h, o.window), evidence: finite(sig.evidence) });
-        continue;
-      }
-      const span = f.spans[f.spans.length - 1];
-      if (span[1] === prevStep) span[1] = step; // fired at the previous check too: the same stretch
-      else f.spans.push([step, step]);
-      f.lastStep = step;
+      const list = runs.get(sig.id) ?? [];
+      const last = list.at(-1);
+      if (last && last.to === prev) last.to = i; // fired at the previous check too: the same stretch
+      else list.push({ from: i, to: i, sig });
+      runs.set(sig.id, list);
     }
-    prevStep = step;
+    prev = i;
   }
-  const end = n ? h.steps[n - 1].step : NaN;
-  const findings = [...found.values()].map((f) => ({ ...f, atEnd: f.lastStep === end })).sort((a, b) => a.firstStep - b.firstStep);
-  return { findings, checkedEvery: every, checks: checked.length, window: o.window, options: o, accuracyKey: h.accuracyKey, heldoutKey: h.heldoutKey };
+  const end = n - 1;
+  const findings: DoctorFinding[] = [];
+  for (const [id, list] of runs) {
+    // a stretch's length in logged steps: a check stands for the `every` logged steps up to the next one (the last check for itself)
+    const kept = list.filter((r) => (r.to === end ? end + 1 : r.to + every) - r.from >= least);
+    if (!kept.length) continue;
+    const first = kept[0].sig;
+    const stepOf = (i: number) => h.steps[i].step;
+    findings.push({
+      id, label: SIGNAL_LABELS[id], chart: first.chart, firstStep: stepOf(kept[0].from), lastStep: stepOf(kept.at(-1)!.to),
+      spans: kept.map((r) => [stepOf(r.from), stepOf(r.to)]), atEnd: kept.at(-1)!.to === end, message: message(first, h, o.window), evidence: finite(first.evidence),
+    });
+  }
+  findings.sort((a, b) => a.firstStep - b.firstStep);
+  return { findings, checkedEvery: every, checks: checked.length, window: o.window, options: o, minSpan: least, accuracyKey: h.accuracyKey, accuracyNote: h.accuracyNote, heldoutKey: h.heldoutKey, notChecked: notChecked(h, o) };
 }

@@ -15,7 +15,9 @@ export interface ImportedRunView {
   /** The run in the lab's shapes (src/rl/doctor.ts labHistories): what the charts draw. */
   steps: StepMetrics[];
   evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy'>[];
-  accuracyKey: string;
+  /** The key read as accuracy; null when the reward leaves [0, 1] (accuracyNote says so). */
+  accuracyKey: string | null;
+  accuracyNote: string | null;
   heldoutKey: string | null;
   diagnosis: Diagnosis;
   keys: TrlRun['keys'];

@@ -43,6 +43,8 @@ async function walkEntry(entry: FileSystemEntry, out: Picked[]): Promise<void> {
   }
 }
 
+/** A sentence with `key names` set as code (as text: never HTML). */
+const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
 const list = (xs: string[], max = 12) => (xs.length ? xs.slice(0, max).join(', ') + (xs.length > max ? ` and ${xs.length - max} more` : '') : 'none');
 
 export function ImportRun() {
@@ -86,7 +88,7 @@ export function ImportRun() {
         <div className="imported" data-testid="trl-run">
           <div className="row">
             <strong data-testid="trl-run-label">{run.label}</strong>
-            <span>{run.steps.length} logged steps ({first}–{last}), {run.evals.length} evaluations, {run.completions.length} completion logs; accuracy read from <code>{run.accuracyKey}</code>{run.heldoutKey ? <>, held-out from <code>{run.heldoutKey}</code></> : ', no held-out evaluations'}. Its lines are dashed.</span>
+            <span>{run.steps.length} logged steps ({first}–{last}), {run.evals.length} evaluations, {run.completions.length} completion logs; {run.accuracyKey ? <>accuracy read from <code>{run.accuracyKey}</code></> : 'no accuracy read'}{run.heldoutKey ? <>, held-out from <code>{run.heldoutKey}</code></> : ', no held-out evaluations'}. Its lines are dashed.</span>
             <label>x axis{' '}
               <select value={xAxis} onChange={(e) => importer.setXAxis(e.target.value as typeof xAxis)} data-testid="x-axis">
                 <option value="step">steps</option>
@@ -98,15 +100,16 @@ export function ImportRun() {
           <ul className="doctor" data-testid="doctor-findings" aria-label="Run doctor">
             {d.findings.length ? d.findings.map((f) => (
               <li key={f.id} data-testid={`doctor-finding-${f.id}`}><strong>⚑ {f.label}</strong> from step {f.firstStep}{f.atEnd ? ' (still at its end)' : ` to ${f.lastStep}`}</li>
-            )) : <li>Run doctor: none of the lab&apos;s stop signals fires on this run.</li>}
+            )) : d.notChecked ? <li data-testid="doctor-not-checked">Run doctor: {d.notChecked}</li> : <li>Run doctor: none of the lab&apos;s stop signals fires on this run.</li>}
           </ul>
+          {run.accuracyNote && <p className="note" data-testid="trl-accuracy-note">{withCode(run.accuracyNote)}</p>}
           <details>
             <summary>Keys: {run.keys.used.length} read, {run.keys.known.length} known but not drawn, <span data-testid="trl-unknown-count">{run.keys.unknown.length} unknown to the lab</span></summary>
             <p data-testid="trl-unknown-keys">Unknown to the lab (listed, not used): {list(run.keys.unknown)}</p>
             <p>Renamed to TRL 1.x names: {list(run.keys.renamed)}</p>
             <p>Read: {list(run.keys.used, 40)}</p>
             <p>Known, not drawn: {list(run.keys.known, 40)}</p>
-            <p className="note">The doctor checks {d.checkedEvery === 1 ? 'every logged step' : `every ${d.checkedEvery}th logged step`} with the lab&apos;s thresholds over {d.window} logged steps (length must grow by {d.options.lengthRise.toFixed(1)} tokens, a tenth of the first answers&apos;); mixed groups are read as 1 − <code>frac_reward_zero_std</code>, valid for pass/fail rewards.</p>
+            <p className="note">The doctor checks {d.checkedEvery === 1 ? 'every logged step' : `every ${d.checkedEvery}th logged step`} with the lab&apos;s thresholds over {d.window} logged steps (length must grow by {d.options.lengthRise.toFixed(1)} tokens, a tenth of the first answers&apos;); a signal counts where it fires for {d.minSpan} logged steps in a row (one step is not a trend); mixed groups are read as 1 − <code>frac_reward_zero_std</code>, valid for pass/fail rewards.</p>
           </details>
           {run.keys.unknown.length > 0 && <p className="note" data-testid="trl-unknown-inline">Unknown keys: {list(run.keys.unknown, 6)}</p>}
           {run.notices.map((n, i) => <p key={i} className="note">{n}</p>)}
