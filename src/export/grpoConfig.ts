@@ -79,8 +79,8 @@ export function grpoConfigMapping(s: Settings, o: { maxCompletionLength?: number
     { key: 'weight_decay', value: py(ADAMW_CONSTANTS.weightDecay) },
     { key: 'max_grad_norm', value: py(s.maxGradNorm), comment: s.maxGradNorm === 0 ? 'off, as in the lab' : undefined },
     { key: 'beta', value: py(s.klMode === 'loss' ? s.beta : 0), comment: s.klMode === 'loss' ? 'β·KL (k3) in the loss' : 'the lab puts KL in the reward (klMode reward); TRL cannot' },
-    // at the sequence level (GSPO) the lab clips with GSPO's own range; TRL has one epsilon pair, set to it
-    { key: 'epsilon', value: py(clip.epsilon), comment: sequence ? 'GSPO\'s sequence-ratio clip range' : undefined },
+    // one clip pair at both ratio levels, in the lab as in TRL (the sequence ratio clips at [1 − ε, 1 + ε_high] too)
+    { key: 'epsilon', value: py(clip.epsilon), comment: sequence ? 'clips the sequence ratio (GSPO\'s paper: 3e-4)' : undefined },
     { key: 'epsilon_high', value: py(clip.epsilonHigh), comment: 'written out: TRL would copy epsilon into it' },
     { key: 'num_iterations', value: py(mu), comment: 'µ inner epochs on each generated batch' },
     { key: 'loss_type', value: py(s.algorithm === 'rloo' ? 'dr_grpo' : s.lossType) },
@@ -91,7 +91,7 @@ export function grpoConfigMapping(s: Settings, o: { maxCompletionLength?: number
     { key: 'entropy_coef', value: py(s.entropyCoef), comment: 'loss − c_H·H (a GRPOConfig field in TRL 1.10)' },
     { key: 'seed', value: py(s.seed) },
   ];
-  const mapped = new Set(['numGenerations', 'promptsPerStep', 'temperature', 'maxCompletionLength', 'learningRate', 'warmupSteps', 'maxGradNorm', 'beta', 'epsilon', 'epsilonHigh', 'gspoEpsilon', 'gspoEpsilonHigh', 'numIterations', 'lossType', 'scaleRewards', 'importanceSamplingLevel', 'maskTruncated', 'entropyCoef', 'seed']);
+  const mapped = new Set(['numGenerations', 'promptsPerStep', 'temperature', 'maxCompletionLength', 'learningRate', 'warmupSteps', 'maxGradNorm', 'beta', 'epsilon', 'epsilonHigh', 'numIterations', 'lossType', 'scaleRewards', 'importanceSamplingLevel', 'maskTruncated', 'entropyCoef', 'seed']);
   const v = s as unknown as Record<string, unknown>;
   const unmapped = SETTINGS.filter((spec) => !mapped.has(spec.key)).map((spec) => `${spec.label}: ${py(v[spec.key])} — ${ELSEWHERE[spec.key] ?? 'no GRPOConfig field'}`);
   const G = s.numGenerations;

@@ -15,8 +15,9 @@
  * them first.
  */
 import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
+import { startingWeightsId } from '../model/weightsId.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
-import { defaultSettings, type Settings } from '../rl/settings.ts';
+import { defaultSettings, withSetting, type Settings } from '../rl/settings.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
 import { GrpoTrainer } from '../rl/trainer.ts';
@@ -136,9 +137,11 @@ export class LabSession {
   private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null): Promise<void> {
     const run = async () => {
       const s = this.get().settings;
-      // where this run starts (the store's lesson may name the next one by the time it is archived); a chosen overlay stays only if comparable
-      const origin = runOrigin(s, { id: this.get().lessonId, variant: this.get().lessonVariant }, this.imported?.name ?? null);
-      this.set({ liveOrigin: origin, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, origin), status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
+      // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity
+      // once they are known, and then a chosen overlay stays only if comparable
+      const lesson = { id: this.get().lessonId, variant: this.get().lessonVariant };
+      const origin = runOrigin(s, lesson, this.imported?.name ?? null);
+      this.set({ liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
       await this.stepThrough.abandon();
       this.backend?.dispose();
       this.backend = null;
@@ -149,6 +152,9 @@ export class LabSession {
       try {
         // a resumed run's engine starts from its own π_ref; its policy and AdamW state are put back by the trainer
         const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress, this.get().taskBases[s.task]);
+        const own = this.get().taskBases[s.task];
+        const started = runOrigin(s, lesson, this.imported?.name ?? (own && weights === own.weights ? `task base: ${own.name}` : null), startingWeightsId(config, weights, s.seed));
+        this.set({ liveOrigin: started, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, started) });
         const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress, this.checkedAdapters));
         backend.onLost = (info) => this.onDeviceLost(info);
         const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
@@ -336,9 +342,9 @@ export class LabSession {
 
   // ---- settings, lessons, view ---------------------------------------------------------------
 
-  /** Change one setting; the trainer reads the store's settings when the next step starts. */
+  /** Change one setting (choosing the sequence ratio level sets GSPO's clip: withSetting); the trainer reads the store's settings when the next step starts. */
   setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {
-    this.set({ settings: { ...this.get().settings, [key]: value } });
+    this.set({ settings: withSetting(this.get().settings, key, value) });
   }
 
   /**

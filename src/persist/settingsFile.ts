@@ -12,7 +12,7 @@
  * validateSpec (the one-way decoder) and is registered before the settings are read, so that
  * `task` can name it; if the file is refused after all, the task of that name is put back as it was.
  */
-import { SETTINGS_BY_KEY, defaultSettings, parseSetting, settingsFromRecord, type Settings } from '../rl/settings.ts';
+import { SETTINGS_BY_KEY, defaultSettings, epsilonHighFollows, isRetiredKey, parseSetting, settingsFromRecord, type Settings } from '../rl/settings.ts';
 import { bool, describeValue, FieldError, isBytes, isRecord, jsonProblem, num, obj, oneOf, str, valueAt } from '../model/validate.ts';
 import { customTasks, registerTask } from '../tasks/registry.ts';
 import { registerSpec, specTaskId, validateSpec, type Spec } from '../tasks/spec/index.ts';
@@ -46,7 +46,7 @@ export function ownSettingPairs(pairs: Iterable<[string, string]>): { known: [st
   const known: [string, string][] = [];
   const unknown: string[] = [];
   for (const [k, v] of pairs) {
-    if (isSettingKey(k)) known.push([k, v]);
+    if (isSettingKey(k) || isRetiredKey(k)) known.push([k, v]); // a retired key is read by settingsFromRecord (RETIRED_KEYS)
     else unknown.push(k);
   }
   return { known, unknownNotices: unknownKeyNotices(unknown) };
@@ -120,6 +120,10 @@ export function validateSettingsObject(raw: Record<string, unknown>, base: Setti
   const unknown: string[] = [];
   for (const key of Object.keys(raw)) {
     if (raw[key] === undefined) continue; // as if missing (a structured clone can carry undefined): the base value stays
+    if (isRetiredKey(key) && typeof raw[key] === 'number') {
+      pairs.push([key, String(raw[key])]); // an older lab's file: settingsFromRecord reads it (RETIRED_KEYS) and says so
+      continue;
+    }
     if (!isSettingKey(key)) {
       unknown.push(key);
       continue;
@@ -139,5 +143,7 @@ export function validateSettingsObject(raw: Record<string, unknown>, base: Setti
   }
   if (problems.length) return fail(`${problems.length} invalid value${problems.length > 1 ? 's' : ''}: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}`);
   const r = settingsFromRecord(pairs, base);
-  return { ok: true, settings: r.settings, notices: [...unknownKeyNotices(unknown), ...r.notices] };
+  // TRL's rule, as for flags: epsilon without epsilon_high sets both (a file the lab writes names both)
+  const eps = epsilonHighFollows(r.settings as { epsilon: unknown; epsilonHigh: unknown }, (k) => r.applied.includes(k));
+  return { ok: true, settings: r.settings, notices: [...unknownKeyNotices(unknown), ...r.notices, ...(eps ? [eps.replace(/^--epsilon (\S+) without --epsilon_high/, 'epsilon $1 without epsilonHigh')] : [])] };
 }

@@ -7,17 +7,16 @@ const d = defaultSettings();
 const disabled = (key: SettingKey, over: Partial<typeof d>) => settingAvailability(key, { ...d, ...over }).disabled;
 
 describe('setting availability', () => {
-  it('at the defaults every control applies except those whose switch is off (the KL placement at β = 0, the cap, the buffer, GSPO\'s clip at token ratios)', () => {
+  it('at the defaults every control applies except those whose switch is off (the KL placement at β = 0, the cap, the buffer)', () => {
     const off = SETTINGS.filter((s) => settingAvailability(s.key as SettingKey, d).disabled).map((s) => s.key);
-    expect(off.sort()).toEqual(['klMode', 'maxResample', 'overlongBuffer', 'processWeight', 'rewardMode', 'gspoEpsilon', 'gspoEpsilonHigh'].sort());
+    expect(off.sort()).toEqual(['klMode', 'maxResample', 'overlongBuffer', 'processWeight', 'rewardMode'].sort());
   });
-  it('the clip range in effect follows the ratio level: ε / ε_high for token ratios, GSPO\'s own for the sequence ratio', () => {
+  it('ε / ε_high are the clip at both ratio levels, as TRL\'s epsilon: enabled for the sequence ratio too', () => {
     const seq = { importanceSamplingLevel: 'sequence' as const };
-    expect([disabled('epsilon', seq), disabled('epsilonHigh', seq), disabled('gspoEpsilon', seq), disabled('gspoEpsilonHigh', seq)]).toEqual([true, true, false, false]);
-    expect(settingAvailability('epsilon', { ...d, ...seq }).reason).toMatch(/GSPO clips with its own range/);
+    expect([disabled('epsilon', seq), disabled('epsilonHigh', seq)]).toEqual([false, false]);
   });
   it('under RLOO (REINFORCE, leave-one-out, on-policy, unclipped) the advantage, clip, aggregation, ratio level and µ do nothing; β, c_H and the KL settings still act', () => {
-    for (const k of ['advantage', 'scaleRewards', 'epsilon', 'epsilonHigh', 'gspoEpsilon', 'gspoEpsilonHigh', 'lossType', 'importanceSamplingLevel', 'numIterations'] as SettingKey[]) {
+    for (const k of ['advantage', 'scaleRewards', 'epsilon', 'epsilonHigh', 'lossType', 'importanceSamplingLevel', 'numIterations'] as SettingKey[]) {
       const a = settingAvailability(k, { ...d, algorithm: 'rloo' });
       expect(a.disabled, k).toBe(true);
       expect(a.reason).toMatch(/^RLOO is REINFORCE on the whole answer .+: .+ does not enter its update\.$/);

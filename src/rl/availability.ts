@@ -9,7 +9,6 @@
  *                             µ or the advantage settings enters the update
  *                             under RLOO (REINFORCE, leave-one-out, on-policy, unclipped) neither the
  *                             advantage settings, the clip ranges, the aggregation, the ratio level nor µ
- *   ε, ε_high / GSPO's ε      the token clip at the token level, GSPO's own at the sequence level
  *   Reward scaling            only the grpo advantage divides by a std
  *   KL estimator              only where the KL is in the loss (β > 0) or measured
  *   KL placement              only where β > 0
@@ -28,9 +27,9 @@ export interface Availability {
 }
 
 /** The knobs of the clipped policy objective and its advantages: none enters an RFT update. */
-export const OBJECTIVE_KNOBS: readonly SettingKey[] = ['advantage', 'scaleRewards', 'epsilon', 'epsilonHigh', 'gspoEpsilon', 'gspoEpsilonHigh', 'beta', 'klEstimator', 'klMode', 'lossType', 'importanceSamplingLevel', 'measureKl', 'entropyCoef', 'numIterations'];
+export const OBJECTIVE_KNOBS: readonly SettingKey[] = ['advantage', 'scaleRewards', 'epsilon', 'epsilonHigh', 'beta', 'klEstimator', 'klMode', 'lossType', 'importanceSamplingLevel', 'measureKl', 'entropyCoef', 'numIterations'];
 /** What RLOO fixes: its advantage is leave-one-out, its loss the summed log-probability, on-policy (µ = 1), unclipped. */
-export const RLOO_FIXED: readonly SettingKey[] = ['advantage', 'scaleRewards', 'epsilon', 'epsilonHigh', 'gspoEpsilon', 'gspoEpsilonHigh', 'lossType', 'importanceSamplingLevel', 'numIterations'];
+export const RLOO_FIXED: readonly SettingKey[] = ['advantage', 'scaleRewards', 'epsilon', 'epsilonHigh', 'lossType', 'importanceSamplingLevel', 'numIterations'];
 
 const label = (key: SettingKey) => SETTINGS_BY_KEY[key]?.label ?? key;
 
@@ -41,8 +40,6 @@ export function settingAvailability(key: SettingKey, s: Settings): Availability 
   if (key === 'processWeight' && effectiveRewardMode(s) !== 'process') return off('Used only when Reward is process.');
   if (s.algorithm === 'rft' && OBJECTIVE_KNOBS.includes(key)) return off(`RFT trains by cross-entropy on the verified answers: ${label(key)} does not enter its update.`);
   if (s.algorithm === 'rloo' && RLOO_FIXED.includes(key)) return off(`RLOO is REINFORCE on the whole answer with the leave-one-out advantage, on-policy and unclipped: ${label(key)} does not enter its update.`, key === 'advantage' ? 'leave_one_out' : key === 'numIterations' ? 1 : undefined);
-  if ((key === 'epsilon' || key === 'epsilonHigh') && s.importanceSamplingLevel === 'sequence') return off('At the sequence ratio level GSPO clips with its own range (GSPO clip range ε / ε_high below).');
-  if ((key === 'gspoEpsilon' || key === 'gspoEpsilonHigh') && s.importanceSamplingLevel !== 'sequence') return off('Used only at the sequence ratio level (GSPO); token ratios clip with ε / ε_high.');
   if (key === 'scaleRewards' && s.advantage !== 'grpo') return off(`Used only by the grpo advantage estimator (${s.advantage} divides by no std).`);
   if (key === 'klEstimator' && s.beta === 0 && !s.measureKl) return off('The KL is neither in the loss (β = 0) nor measured (Measure KL at β = 0 is off).');
   if (key === 'klMode' && s.beta === 0) return off('Used only when β > 0.');

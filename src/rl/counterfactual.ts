@@ -10,9 +10,10 @@
  *
  * (each + β·KL when β > 0, as the run sets it). What differs: the normaliser (the per-token
  * weight w_{i,t}), the std division of the advantage, the ratio's level (token or sequence).
- * The token clip bounds are the run's ε / ε_high in the first three (DAPO's clip-higher is
- * ε_high > ε); GSPO clips its sequence ratio with its own range (the run's GSPO ε, 3e-4 / 4e-4 by
- * default). Each answer's push (the surrogate's) and the KL leash's pull are kept apart.
+ * The clip bounds are ε / ε_high (DAPO's clip-higher is ε_high > ε), the run's at the run's own
+ * ratio level; an objective at the other level gets them as the page's ratio-level control would
+ * set them (objectiveSettings: GSPO's preset 3e-4 / 4e-4 for a token-level run, the token defaults
+ * for a run at GSPO's preset). Each answer's push (the surrogate's) and the KL leash's pull are kept apart.
  *
  * For each objective: the advantages from the batch's rewards, the objective's terms at the
  * start of the update (policyObjective, the CPU mirror of shaders/policy_loss.wgsl, on the
@@ -25,7 +26,7 @@ import type { AdamWSettings, Backend, TokenBatch } from '../model/backend.ts';
 import { policyObjective } from '../model/objective.ts';
 import { groupAdvantages } from './advantages.ts';
 import type { Rollout } from './rollout.ts';
-import type { Settings } from './settings.ts';
+import { withSetting, type Settings } from './settings.ts';
 import { policyLossOf } from './lossSpec.ts';
 
 export type ObjectiveId = 'grpo' | 'dr_grpo' | 'dapo' | 'gspo';
@@ -44,6 +45,12 @@ export const OBJECTIVES: readonly ObjectiveVariant[] = [
   { id: 'dapo', label: 'DAPO (token-mean)', knobs: { advantage: 'grpo', scaleRewards: 'group', lossType: 'dapo', importanceSamplingLevel: 'token' } },
   { id: 'gspo', label: 'GSPO (sequence ratio)', knobs: { advantage: 'grpo', scaleRewards: 'group', lossType: 'grpo', importanceSamplingLevel: 'sequence' } },
 ];
+
+/** The run's settings under one of the four objectives: its knobs, with the clip range the page's ratio-level control would give (withSetting). */
+export function objectiveSettings(s: Settings, o: ObjectiveVariant): Settings {
+  const { importanceSamplingLevel, ...knobs } = o.knobs;
+  return withSetting({ ...s, algorithm: 'grpo', ...knobs }, 'importanceSamplingLevel', importanceSamplingLevel);
+}
 
 /** The objective the settings describe, if it is one of the four (Dr. GRPO's advantage ignores scale_rewards). */
 export function objectiveOf(s: Settings): ObjectiveId | null {
@@ -113,7 +120,7 @@ export async function compareObjectives(backend: Backend, rollout: Rollout, batc
   const objectives: ObjectiveOutcome[] = [];
   let engineCalls = ref ? 2 : 1;
   for (const o of OBJECTIVES) {
-    const os: Settings = { ...s, algorithm: 'grpo', ...o.knobs };
+    const os = objectiveSettings(s, o);
     const A = groupAdvantages(rewards, G, os.advantage, os.scaleRewards);
     const spec = { ...policyLossOf(rollout, batch, os), advantages: Float32Array.from(A) };
     const inputs = { B, T, logprobs: before.logprobs, entropy: before.entropy, mask, oldLogprobs: spec.oldLogprobs, refLogprobs: ref?.logprobs ?? null, advantages: spec.advantages };

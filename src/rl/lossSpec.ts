@@ -3,9 +3,9 @@
  * (policyLossOf), and the batch with truncated answers masked. One home for the trainer, the
  * step-through's inspection and the counterfactual comparison (none imports another for it).
  *
- * The clip range follows the ratio level: token ratios clip at [1 − ε, 1 + ε_high], GSPO's
- * sequence ratio at its own [1 − ε_gspo, 1 + ε_gspo_high] (3e-4 / 4e-4 by default: a geometric
- * mean of token ratios moves far less than one of them).
+ * The clip range is ε / ε_high at both ratio levels, as TRL's epsilon / epsilon_high are (its
+ * _compute_loss clamps coef_1, the token or the sequence ratio, at [1 − epsilon_low, 1 + epsilon_high]
+ * either way); the page's GSPO preset sets them to 3e-4 / 4e-4 (settings.ts GSPO_CLIP).
  *
  * The chapter's RLOO (algorithm rloo) is REINFORCE with the leave-one-out baseline on the whole
  * answer: L = −1/B Σ_i A_i Σ_t log π(o_i,t) (+ β·KL, − c_H·H), A_i = r_i − mean of the other G − 1.
@@ -27,10 +27,10 @@ export function maskTruncated(batch: TokenBatch, rollout: Rollout): TokenBatch {
 /** Clip bounds no ratio reaches: RLOO has no clip (the bounds are finite, so no shader sees an infinity). */
 export const RLOO_NO_CLIP = 1e9;
 
-/** The clip range in effect: the token ratio's ε / ε_high, or GSPO's own at the sequence level (none under RLOO). */
+/** The clip range in effect: ε / ε_high at either ratio level, as TRL's (none under RLOO). */
 export function clipRange(s: Settings): { epsilon: number; epsilonHigh: number } {
   if (s.algorithm === 'rloo') return { epsilon: RLOO_NO_CLIP, epsilonHigh: RLOO_NO_CLIP };
-  return s.importanceSamplingLevel === 'sequence' ? { epsilon: s.gspoEpsilon, epsilonHigh: s.gspoEpsilonHigh } : { epsilon: s.epsilon, epsilonHigh: s.epsilonHigh };
+  return { epsilon: s.epsilon, epsilonHigh: s.epsilonHigh };
 }
 
 /** Inner epochs per batch: µ, or one for RLOO (REINFORCE is on-policy). */

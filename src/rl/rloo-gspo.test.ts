@@ -4,8 +4,8 @@
  *    the leave-one-out baseline, L = −1/B Σ_i A_i Σ_t log π(o_i,t) — no token ratio, no clip, no
  *    1/|o_i|, one update per batch — whatever ε, µ, the aggregation or the ratio level say. The
  *    advantage estimator of the same name inside the clipped objective is "leave_one_out".
- *  - GSPO's sequence ratio clips with its own range (3e-4 / 4e-4), not the token ε: at µ = 2 the
- *    old 0.2 left it unclipped.
+ *  - GSPO's sequence ratio clips at ε / ε_high, as TRL's does (issue 29); choosing the sequence
+ *    level in the page sets GSPO's 3e-4 / 4e-4, and at µ = 2 TRL's default 0.2 leaves it unclipped.
  * CPU reference, from the shipped reverse base.
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { ReferenceBackend } from '../model/reference/backend.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { groupAdvantages } from './advantages.ts';
 import { clipRange, policyLossOf } from './lossSpec.ts';
-import { defaultSettings, parseSetting, SETTINGS_BY_KEY, type Settings } from './settings.ts';
+import { defaultSettings, parseSetting, SETTINGS_BY_KEY, withSetting, type Settings } from './settings.ts';
 import { rolloutWithAdvantages } from './testing/phases.ts';
 import { GrpoTrainer } from './trainer.ts';
 
@@ -71,20 +71,20 @@ describe('RLOO is REINFORCE with the leave-one-out baseline on the whole answer'
   });
 });
 
-describe('GSPO clips its sequence ratio with its own range', () => {
-  it('3e-4 / 4e-4 at the sequence level, the token ε at the token level; at µ = 2 the token ε left the sequence ratio unclipped', async () => {
-    const s: Settings = { ...reverse, importanceSamplingLevel: 'sequence', numIterations: 2, learningRate: 7e-4, warmupSteps: 10 }; // the lab's default first step
+describe('GSPO: the sequence ratio clips at ε / ε_high, as TRL\'s; the page\'s preset sets 3e-4 / 4e-4', () => {
+  it('choosing the sequence level sets 3e-4 / 4e-4; TRL\'s default ε = 0.2 on the sequence ratio clips nothing at µ = 2', async () => {
+    const s: Settings = { ...withSetting(reverse, 'importanceSamplingLevel', 'sequence'), numIterations: 2, learningRate: 7e-4, warmupSteps: 10 }; // the lab's default first step
     expect(clipRange(s)).toEqual({ epsilon: 3e-4, epsilonHigh: 4e-4 });
-    expect(clipRange({ ...s, importanceSamplingLevel: 'token' })).toEqual({ epsilon: 0.2, epsilonHigh: 0.2 });
+    expect(clipRange(withSetting(s, 'importanceSamplingLevel', 'token'))).toEqual({ epsilon: 0.2, epsilonHigh: 0.2 }); // back from the preset: the token defaults
+    expect(clipRange({ ...s, epsilon: 0.1, epsilonHigh: 0.15 })).toEqual({ epsilon: 0.1, epsilonHigh: 0.15 }); // one ε at both levels
     const clipShare = async (settings: Settings) => {
       const { tr } = fromBase(settings);
       return (await tr.trainStep()).metrics['clip_ratio/region_mean']; // the mean over µ = 2 epochs; the first clips nothing (π_θ = π_old: s = 1)
     };
-    const own = await clipShare(s);
-    // before: the run's token ε (0.2 / 0.2) on the sequence ratio
-    const before = await clipShare({ ...s, gspoEpsilon: 0.2, gspoEpsilonHigh: 0.2 });
-    console.log(`GSPO, µ = 2, one batch: clip_ratio/region_mean ${own.toFixed(3)} with its own range, ${before.toFixed(3)} with the token ε 0.2`);
-    expect(own).toBeGreaterThan(0.1);
-    expect(before).toBe(0);
+    const preset = await clipShare(s);
+    const trlDefault = await clipShare({ ...s, epsilon: 0.2, epsilonHigh: 0.2 }); // importance_sampling_level="sequence" alone in TRL
+    console.log(`GSPO, µ = 2, one batch: clip_ratio/region_mean ${preset.toFixed(3)} at the preset 3e-4 / 4e-4, ${trlDefault.toFixed(3)} at TRL's default ε 0.2`);
+    expect(preset).toBeGreaterThan(0.1);
+    expect(trlDefault).toBe(0);
   });
 });

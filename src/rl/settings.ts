@@ -42,10 +42,8 @@ export const SETTINGS = [
   { key: 'algorithm', label: 'Algorithm', group: 'objective', kind: 'enum', options: ['grpo', 'rloo', 'rft'], default: 'grpo', help: 'grpo: the clipped policy objective with group advantages; rloo: the chapter\'s RLOO — REINFORCE on each answer\'s summed log-probability, L = −1/B Σ_i A_i Σ_t log π(o_i,t), with the leave-one-out baseline A_i = r_i − mean of the other G − 1 (no ratio, no clip, one update per batch); rft: rejection-sampling fine-tuning — cross-entropy on the verified answers only (the cheaper baseline).' },
   { key: 'advantage', label: 'Advantage estimator', group: 'objective', kind: 'enum', options: ['grpo', 'dr_grpo', 'leave_one_out', 'reinforce'], aliases: { rloo: 'leave_one_out' }, default: 'grpo', help: 'grpo: (r − mean)/(std + ε); dr_grpo: r − mean; leave_one_out: the leave-one-out advantage r − mean of the other G − 1, inside this clipped objective (the chapter\'s RLOO is the algorithm rloo); reinforce: r − batch mean.' },
   { key: 'scaleRewards', label: 'Reward scaling', trl: 'scale_rewards', group: 'objective', kind: 'enum', options: ['group', 'batch', 'none'], default: 'group', help: 'Which std grpo divides by: the group\'s, the batch\'s, or none.' },
-  { key: 'epsilon', label: 'Clip range ε', trl: 'epsilon', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.01, default: 0.2, help: '−min(ρA, clip(ρ, 1 − ε, 1 + ε_high)·A): the ratio may fall to 1 − ε before the gradient stops.' },
-  { key: 'epsilonHigh', label: 'Upper clip ε_high', trl: 'epsilon_high', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.01, default: 0.2, help: 'Upper side of the clip, 1 + ε_high (DAPO\'s clip-higher uses 0.28 to keep exploring).' },
-  { key: 'gspoEpsilon', label: 'GSPO clip range ε (sequence)', trl: 'epsilon (with importance_sampling_level="sequence")', group: 'objective', kind: 'number', min: 0, max: 0.05, step: 1e-5, default: 3e-4, help: 'At the sequence ratio level (GSPO) the clip is clip(s, 1 − ε, 1 + ε_high) on s = exp(mean_t log ρ_t), which moves far less than a token ratio: GSPO\'s paper and TRL\'s docs use 3e-4 / 4e-4.' },
-  { key: 'gspoEpsilonHigh', label: 'GSPO upper clip ε_high (sequence)', trl: 'epsilon_high (with importance_sampling_level="sequence")', group: 'objective', kind: 'number', min: 0, max: 0.05, step: 1e-5, default: 4e-4, help: 'Upper side of GSPO\'s sequence-ratio clip, 1 + ε_high.' },
+  { key: 'epsilon', label: 'Clip range ε', trl: 'epsilon', group: 'objective', kind: 'number', min: 0, max: 1, step: 1e-4, default: 0.2, help: '−min(rA, clip(r, 1 − ε, 1 + ε_high)·A) with r the token ratio ρ, or the sequence ratio s at the sequence level, as TRL\'s epsilon does at both: the ratio may fall to 1 − ε before the gradient stops. Choosing the sequence ratio level (GSPO) here sets GSPO\'s 3e-4 / 4e-4.' },
+  { key: 'epsilonHigh', label: 'Upper clip ε_high', trl: 'epsilon_high', group: 'objective', kind: 'number', min: 0, max: 1, step: 1e-4, default: 0.2, help: 'Upper side of the clip, 1 + ε_high (DAPO\'s clip-higher uses 0.28 to keep exploring; GSPO 4e-4 on its sequence ratio).' },
   { key: 'beta', label: 'KL coefficient β', trl: 'beta', group: 'objective', kind: 'number', min: 0, max: 1, step: 0.005, default: 0, help: 'Loss + β·KL(π_θ ‖ π_ref): a leash to the frozen base model.' },
   { key: 'klEstimator', label: 'KL estimator', group: 'objective', kind: 'enum', options: ['k3', 'k1'], default: 'k3', help: 'Per token, d = log π_ref − log π_θ: k1 = −d, k3 = e^d − d − 1 (what GRPO uses).' },
   { key: 'klMode', label: 'KL placement', group: 'objective', kind: 'enum', options: ['loss', 'reward'], default: 'loss', help: 'loss: + β·KL in the objective (GRPO); reward: r − β·Σ_t k1 before the advantages (PPO-style).' },
@@ -127,6 +125,33 @@ export function epsilonHighFollows(settings: { epsilon: unknown; epsilonHigh: un
   return `--epsilon ${e} without --epsilon_high: ε_high = ε = ${e}, as TRL sets it (clip range [${(1 - e).toFixed(2)}, ${(1 + e).toFixed(2)}])`;
 }
 
+/**
+ * The page's GSPO preset: choosing the sequence ratio level in the page sets GSPO's clip range
+ * (its paper's and TRL's docs' ε = 3e-4, ε_high = 4e-4: a geometric mean of token ratios moves far
+ * less than one of them); going back to token ratios from it restores the table's ε / ε_high.
+ * ε / ε_high are the clip at both levels, as TRL's epsilon is: a TRL name given (a flag, a file)
+ * is never replaced by the preset, which only the page's control applies.
+ */
+export const GSPO_CLIP = Object.freeze({ epsilon: 3e-4, epsilonHigh: 4e-4 });
+
+/** `s` with one setting changed as the page's control changes it (the GSPO preset on the ratio level). */
+export function withSetting<K extends SettingKey>(s: Settings, key: K, value: Settings[K]): Settings {
+  const next = { ...s, [key]: value };
+  if (key !== 'importanceSamplingLevel' || value === s.importanceSamplingLevel) return next;
+  if (value === 'sequence') return { ...next, ...GSPO_CLIP };
+  const atPreset = s.epsilon === GSPO_CLIP.epsilon && s.epsilonHigh === GSPO_CLIP.epsilonHigh;
+  return atPreset ? { ...next, epsilon: SETTINGS_BY_KEY.epsilon.default as number, epsilonHigh: SETTINGS_BY_KEY.epsilonHigh.default as number } : next;
+}
+
+/**
+ * Keys of settings since folded into others, as old links, settings files, saved runs and
+ * checkpoints still hold them. The lab once clipped the sequence ratio with its own pair
+ * (gspoEpsilon / gspoEpsilonHigh) and ignored ε there; a record at the sequence level that names
+ * them clipped with them, so they are read as ε / ε_high; at the token level they did nothing.
+ */
+export const RETIRED_KEYS: Readonly<Record<string, 'epsilon' | 'epsilonHigh'>> = Object.freeze(Object.assign(Object.create(null) as Record<string, 'epsilon' | 'epsilonHigh'>, { gspoEpsilon: 'epsilon', gspoEpsilonHigh: 'epsilonHigh' }));
+export const isRetiredKey = (key: string): boolean => Object.prototype.hasOwnProperty.call(RETIRED_KEYS, key);
+
 /** Clamp a number into its spec's range (and to an integer for int settings). */
 function clampTo(spec: NumberSetting, x: number): number {
   const c = Math.min(spec.max, Math.max(spec.min, x));
@@ -142,7 +167,12 @@ export function settingsFromRecord(record: Iterable<[string, string]>, base: Set
   const out = { ...base } as Record<string, number | string | boolean>;
   const notices: string[] = [];
   const applied: string[] = [];
+  const retired: [string, string][] = [];
   for (const [key, raw] of record) {
+    if (isRetiredKey(key)) {
+      retired.push([key, String(raw)]);
+      continue;
+    }
     const spec = SETTINGS_BY_KEY[key];
     if (!spec) {
       notices.push(`ignored unknown setting "${key.slice(0, 40)}"`);
@@ -159,6 +189,17 @@ export function settingsFromRecord(record: Iterable<[string, string]>, base: Set
       notices.push(`${r.error}; using ${c}`);
     } else {
       notices.push(`${r.error}; using the default ${String(out[key])}`);
+    }
+  }
+  for (const [key, raw] of retired) {
+    const target = RETIRED_KEYS[key];
+    const r = parseSetting(SETTINGS_BY_KEY[target], raw);
+    if (out.importanceSamplingLevel !== 'sequence') notices.push(`ignored ${key} (a retired key: GSPO's former own clip, unused at the token level)`);
+    else if (!r.ok) notices.push(`ignored ${key}: ${r.error}`);
+    else {
+      out[target] = r.value;
+      applied.push(target);
+      notices.push(`${key} ${raw} read as ${target}: at the sequence ratio level the clip range is ε / ε_high, as TRL's epsilon`);
     }
   }
   const processNotice = rewardModeNotice(out as unknown as Settings);

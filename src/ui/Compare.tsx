@@ -7,7 +7,7 @@
  */
 import { Fragment } from 'react';
 import { PHASES, type GroupView, type InspectorState } from '../store/labStore.ts';
-import { wrongPush, type ObjectiveComparison, type ObjectiveId, type ObjectiveOutcome } from '../rl/counterfactual.ts';
+import { OBJECTIVES, objectiveSettings, wrongPush, type ObjectiveComparison, type ObjectiveId, type ObjectiveOutcome } from '../rl/counterfactual.ts';
 import type { Settings } from '../rl/settings.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
@@ -19,17 +19,23 @@ const col = (k: keyof typeof TERM, tex: string) => `\\textcolor{${TERM[k]}}{${te
 
 const surrogate = (r: string, clip: string) => `\\min\\big(${col('ratio', r)}\\hat A_i,\\ \\text{clip}(${col('ratio', r)}, ${clip})\\,\\hat A_i\\big)`;
 
+/** The clip range of the token-level objectives and of GSPO in the comparison (the run's at its own level, the ratio-level control's preset at the other). */
+function clipsOf(st: Settings): { token: Settings; gspo: Settings } {
+  return { token: objectiveSettings(st, OBJECTIVES[0]), gspo: objectiveSettings(st, OBJECTIVES.find((o) => o.id === 'gspo')!) };
+}
+
 /** Each objective's loss and advantage, as TeX, and its row in the "what differs" table. */
 function formulas(st: Settings): Record<ObjectiveId, { loss: string; adv: string; differs: [string, string, string, string] }> {
   const clipTex = col('clip', '1-\\varepsilon,\\, 1+\\varepsilon_{\\text{high}}');
   const std = `\\hat A_i = \\frac{r_i - \\bar r}{${col('adv', '\\sigma + \\epsilon')}}`;
-  const bounds = `[${fmt(1 - st.epsilon)}, ${fmt(1 + st.epsilonHigh)}]`;
-  const gspoBounds = `[${fmt(1 - st.gspoEpsilon, 5)}, ${fmt(1 + st.gspoEpsilonHigh, 5)}]`;
+  const { token: ts, gspo: gs } = clipsOf(st);
+  const bounds = `[${fmt(1 - ts.epsilon)}, ${fmt(1 + ts.epsilonHigh)}]`;
+  const gspoBounds = `[${fmt(1 - gs.epsilon, 5)}, ${fmt(1 + gs.epsilonHigh, 5)}]`;
   return {
     grpo: { loss: `-${col('norm', '\\tfrac{1}{B}\\sum_i \\tfrac{1}{|o_i|}')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: std, differs: ['1/(B·|oᵢ|): each answer\'s mean', 'divided by the group\'s σ', 'per token ρ', `per token, ${bounds}`] },
     dr_grpo: { loss: `-${col('norm', '\\tfrac{1}{B\\,L_{\\max}}\\sum_i')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: `\\hat A_i = ${col('adv', 'r_i - \\bar r')}`, differs: [`1/(B·L_max), L_max = ${st.maxCompletionLength}: a constant`, 'not divided', 'per token ρ', `per token, ${bounds}`] },
-    dapo: { loss: `-${col('norm', '\\tfrac{1}{\\sum_i |o_i|}\\sum_i')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: std, differs: ['1/Σ|oᵢ|: the batch\'s token mean', 'divided by the group\'s σ', 'per token ρ', `per token, ${bounds}${st.epsilonHigh > st.epsilon ? ' (clip-higher)' : ' (clip-higher needs ε_high > ε)'}`] },
-    gspo: { loss: `-${col('norm', '\\tfrac{1}{B}\\sum_i')} ${surrogate('s_i', clipTex)}`, adv: `${std},\\quad ${col('ratio', 's_i = \\exp\\big(\\tfrac{1}{|o_i|}\\textstyle\\sum_t \\log \\rho_{i,t}\\big)')}`, differs: ['1/B: one term per answer', 'divided by the group\'s σ', 'per answer s: the geometric mean of its ρ', `per answer, GSPO's own ${gspoBounds}`] },
+    dapo: { loss: `-${col('norm', '\\tfrac{1}{\\sum_i |o_i|}\\sum_i')}\\sum_t ${surrogate('\\rho_{i,t}', clipTex)}`, adv: std, differs: ['1/Σ|oᵢ|: the batch\'s token mean', 'divided by the group\'s σ', 'per token ρ', `per token, ${bounds}${ts.epsilonHigh > ts.epsilon ? ' (clip-higher)' : ' (clip-higher needs ε_high > ε)'}`] },
+    gspo: { loss: `-${col('norm', '\\tfrac{1}{B}\\sum_i')} ${surrogate('s_i', clipTex)}`, adv: `${std},\\quad ${col('ratio', 's_i = \\exp\\big(\\tfrac{1}{|o_i|}\\textstyle\\sum_t \\log \\rho_{i,t}\\big)')}`, differs: ['1/B: one term per answer', 'divided by the group\'s σ', 'per answer s: the geometric mean of its ρ', `per answer, ${gspoBounds}`] },
   };
 }
 
@@ -105,7 +111,7 @@ export function Compare({ ins }: { ins: InspectorState }) {
   return (
     <div className="compare" data-testid="compare">
       <h4>The same batch under four objectives</h4>
-      <p className="note">From the same weights, with this run's ε = {st.epsilon}, ε_high = {st.epsilonHigh} (GSPO: its own {st.gspoEpsilon} / {st.gspoEpsilonHigh}), β = {st.beta}, µ = {st.numIterations}, η = {st.learningRate}. Colours mark what differs, here and in the numbers below. {cmp.runObjective ? <>The run applies its own objective ({cmp.objectives.find((o) => o.id === cmp.runObjective)!.label}) next; the other three updates were undone.</> : <>The run's settings are none of the four ({st.algorithm !== 'grpo' ? st.algorithm.toUpperCase() : `${st.advantage} / ${st.lossType} / ${st.importanceSamplingLevel}`}); it applies its own update next.</>}</p>
+      <p className="note">From the same weights, with ε = {clipsOf(st).token.epsilon}, ε_high = {clipsOf(st).token.epsilonHigh} at the token level and {clipsOf(st).gspo.epsilon} / {clipsOf(st).gspo.epsilonHigh} for GSPO (the run's at its own ratio level; at the other, what choosing that level sets), β = {st.beta}, µ = {st.numIterations}, η = {st.learningRate}. Colours mark what differs, here and in the numbers below. {cmp.runObjective ? <>The run applies its own objective ({cmp.objectives.find((o) => o.id === cmp.runObjective)!.label}) next; the other three updates were undone.</> : <>The run's settings are none of the four ({st.algorithm !== 'grpo' ? st.algorithm.toUpperCase() : `${st.advantage} / ${st.lossType} / ${st.importanceSamplingLevel}`}); it applies its own update next.</>}</p>
       <div className="compare-formulas">
         {cmp.objectives.map((o) => (
           <div key={o.id} className={`compare-formula${o.id === cmp.runObjective ? ' current' : ''}`} data-objective={o.id}>

@@ -252,7 +252,7 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
           {sequence
             ? <>GSPO: one ratio per answer, <Tex tex={'s_i = \\exp\\big(\\tfrac{1}{|o_i|}\\sum_t \\log\\rho_t\\big)'} />, clipped as one unit in <Tex tex={'-\\min\\big(s_i A,\\ \\text{clip}(s_i, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} />,</>
             : <>Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /></>}{' '}
-          with ε = {clipRange(st).epsilon}, ε_high = {clipRange(st).epsilonHigh}{sequence ? ' (GSPO\'s own range)' : ''}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
+          with ε = {clipRange(st).epsilon}, ε_high = {clipRange(st).epsilonHigh}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
           {st.numIterations > 1 ? ` with µ = ${st.numIterations} the later epochs see the ratios move (shown after the update).` : ' with µ = 1 the clip never bites (the next phase shows how far one update moved each ratio).'}{' '}
           KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Click a token for its terms.
         </p>
