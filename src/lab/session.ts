@@ -15,7 +15,6 @@
  * them first.
  */
 import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
-import { startingWeightsId } from '../model/weightsId.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings, withSetting, type Settings } from '../rl/settings.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
@@ -24,7 +23,7 @@ import { GrpoTrainer } from '../rl/trainer.ts';
 import type { FaultNotice, LabState } from '../store/labStore.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
 import { archivedRun, EVAL_SIZE } from '../store/views.ts';
-import { keptRuns, nextOverlayId, runOrigin } from '../store/overlays.ts';
+import { keptRuns, nextOverlayId, runOrigin, startedOrigin } from '../store/overlays.ts';
 import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
@@ -137,10 +136,8 @@ export class LabSession {
   private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null): Promise<void> {
     const run = async () => {
       const s = this.get().settings;
-      // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity
-      // once they are known, and then a chosen overlay stays only if comparable
-      const lesson = { id: this.get().lessonId, variant: this.get().lessonVariant };
-      const origin = runOrigin(s, lesson, this.imported?.name ?? null);
+      // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
+      const origin = runOrigin(s, { id: this.get().lessonId, variant: this.get().lessonVariant }, this.imported?.name ?? null);
       this.set({ liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
       await this.stepThrough.abandon();
       this.backend?.dispose();
@@ -152,8 +149,7 @@ export class LabSession {
       try {
         // a resumed run's engine starts from its own π_ref; its policy and AdamW state are put back by the trainer
         const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress, this.get().taskBases[s.task]);
-        const own = this.get().taskBases[s.task];
-        const started = runOrigin(s, lesson, this.imported?.name ?? (own && weights === own.weights ? `task base: ${own.name}` : null), startingWeightsId(config, weights, s.seed));
+        const started = startedOrigin(origin, config, weights, this.get().taskBases[s.task]); // the weights' identity; a chosen overlay stays only if comparable
         this.set({ liveOrigin: started, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, started) });
         const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress, this.checkedAdapters));
         backend.onLost = (info) => this.onDeviceLost(info);

@@ -1,6 +1,6 @@
 /**
  * The lesson card's contrast line: the live run beside a finished sibling run of the page (the one
- * overlaid on the charts, else the newest) — the same lesson, another variant, comparable (same seed, base, task as its variant sets:
+ * overlaid on the charts, else the newest) — the same lesson, another variant, comparable (same seed, the same starting weights by their hash, task as its variant sets:
  * overlays.ts) — read by the lesson's contrast (src/rl/contrast.ts) on each run's own claim
  * evidence. The sibling is judged by its own variant's claim, on its recorded steps and
  * evaluations, exactly as its card judged it. Pure: the card calls it.

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { defaultSettings } from '../rl/settings.ts';
-import { comparable, keptRuns, nextOverlayId, overlayName, runOrigin, shownOverlays, type RunOrigin } from './overlays.ts';
+import { CONFIGS, paramLayout } from '../model/config.ts';
+import { initWeights } from '../model/init.ts';
+import { startingWeightsId, weightsId } from '../model/weightsId.ts';
+import { lessonContrast } from './lessonContrast.ts';
+import { comparable, keptRuns, nextOverlayId, overlayName, runOrigin, shownOverlays, startedOrigin, type RunOrigin } from './overlays.ts';
 import { runFigures, stepZeroSentence } from './views.ts';
 
 /** Where a run of lesson `id`, variant `v` starts on `seed`, as the session records it (the lesson's own settings). */
-function lessonRun(id: string, v: number, seed = 1, imported: string | null = null): RunOrigin {
+function lessonRun(id: string, v: number, seed = 1, imported: string | null = null, weights = 'shipped-base-id'): RunOrigin {
   const s = lessonSettings(getLesson(id)!, { ...defaultSettings(), seed }, v);
-  return runOrigin(s, { id, variant: v }, imported);
+  return runOrigin(s, { id, variant: v }, imported, weights);
 }
 const free = (task: string, seed = 1): RunOrigin => runOrigin({ task, difficulty: 2, seed }, { id: null, variant: 0 }, null);
 let nextId = 1;
@@ -35,9 +39,36 @@ describe('comparable: a finished run is overlaid only beside runs of its own exp
   });
   it('another seed or other starting weights (an imported checkpoint) are not comparable', () => {
     expect(comparable(lessonRun('mixed-groups', 0, 1), lessonRun('mixed-groups', 1, 2))).toBe(false);
-    expect(comparable(lessonRun('mixed-groups', 0, 1, 'mine.ckpt'), lessonRun('mixed-groups', 1))).toBe(false);
+    expect(comparable(lessonRun('mixed-groups', 0, 1, 'mine.ckpt', 'imported-id'), lessonRun('mixed-groups', 1))).toBe(false);
     expect(comparable(free('add'), free('add', 3))).toBe(false);
   });
+  it('"same base" is the starting weights\' identity, not the checkpoint\'s name: a cold-start base or a watched task\'s base under the same name is another start', async () => {
+    const config = { vocabSize: 40, ...CONFIGS.micro };
+    const init = startingWeightsId(config, null, 1); // a fresh init, hashed as the seeded init it is
+    const base = new Float32Array(initWeights(paramLayout(config), 1));
+    base[7] += 1e-3; // one weight moved: a cold-start base, a two-task base
+    const other = weightsId(base);
+    expect(other).not.toBe(init);
+    // both named '' (no imported checkpoint): the name-only rule called them "same seed, same base"
+    const a = lessonRun('mixed-groups', 0, 1, null, init), b = lessonRun('mixed-groups', 1, 1, null, other);
+    expect([a.base, a.seed, a.task, a.difficulty]).toEqual([b.base, b.seed, b.task, b.difficulty]);
+    expect(comparable(a, b)).toBe(false);
+    expect(comparable(a, lessonRun('mixed-groups', 1, 1, null, init))).toBe(true);
+    // the same bits under two file names are the same start
+    expect(comparable(lessonRun('mixed-groups', 0, 1, 'a.ckpt', other), lessonRun('mixed-groups', 1, 1, 'b.ckpt', other))).toBe(true);
+    // the session's origin once the weights are loaded: their id, and the page's own base named as such
+    const started = startedOrigin(free('add'), config, base, { name: 'cold start, 30 SFT steps', weights: base });
+    expect(started).toMatchObject({ weights: other, base: 'task base: cold start, 30 SFT steps' });
+    expect(startedOrigin(free('add'), config, null).weights).toBe(init);
+    // and the lesson contrast (lessonContrast.ts) reads comparable: a sibling from other weights is no contrast
+    const lesson = getLesson('mixed-groups')!;
+    const steps = Array.from({ length: 31 }, (_, i) => ({ step: i, reward_mean: 0.5, frac_reward_zero_std: 0.5 } as never));
+    const sibling = { id: 1, name: '1 · G = 2', origin: b, pinned: false, steps, evals: [] as never[] } as never;
+    expect(lessonContrast({ runs: [sibling], liveOrigin: a, stepsCompleted: 0, overlayRunId: 1 }, lesson, 0, {})).toBeNull();
+    const same = { ...(sibling as object), origin: lessonRun('mixed-groups', 1, 1, null, init) } as never;
+    expect(lessonContrast({ runs: [same], liveOrigin: a, stepsCompleted: 0, overlayRunId: 1 }, lesson, 0, {})).not.toBeNull();
+  });
+
   it('a lesson whose variants are different tasks (6: modsum and its digitsum control) compares them, each on its own task only', () => {
     expect(comparable(lessonRun('scratchpad', 0), lessonRun('scratchpad', 1))).toBe(true);
     const moved = { ...lessonRun('scratchpad', 0), task: 'reverse' }; // a knob moved the task off the variant's

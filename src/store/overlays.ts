@@ -1,11 +1,15 @@
 /**
  * Which finished runs the charts overlay on the live one. A run is drawn beside the live run
  * only when the two are comparable — the same lesson (another variant of it, or the same one
- * run again), the same seed, the same starting weights, and the same task and difficulty (or,
+ * run again), the same seed, the same starting weights — by their identity (a hash of the
+ * weights, src/model/weightsId.ts), not a checkpoint's name, since a custom task's cold-start base
+ * or a watched task's base changes the bits under one name — and the same task and difficulty (or,
  * in a lesson whose variants are themselves different tasks, each on the task its variant
  * sets) — or when the user pinned it on purpose (the runs panel). Each overlay is named by
  * lesson number and variant ("1 · G = 2"). Pure functions: the session and the page read them.
  */
+import type { ModelConfig } from '../model/config.ts';
+import { startingWeightsId } from '../model/weightsId.ts';
 import { getLesson, type Lesson } from '../rl/lessons.ts';
 import type { Settings } from '../rl/settings.ts';
 
@@ -16,8 +20,14 @@ export interface RunOrigin {
   task: string;
   difficulty: number;
   seed: number;
-  /** The starting weights: an imported checkpoint's name, or '' for the shipped base of the task and difficulty (a fresh init where none is shipped). */
+  /** Where the starting weights came from, in words: an imported checkpoint's name, "task base: <name>" for the page's own base of the task (a cold start or a loaded file), or '' for the shipped base of the task and difficulty (a fresh init where none is shipped). */
   base: string;
+  /**
+   * The starting weights' identity: 16 hex digits hashing their bits (src/model/weightsId.ts),
+   * recorded when the run starts ('' while its weights are not known yet: comparable to nothing
+   * but another such). What "same base" means wherever two runs are compared.
+   */
+  weights: string;
 }
 
 /** The run kept in the recent runs list needs only these to be overlaid. */
@@ -28,8 +38,18 @@ export interface OverlayCandidate {
   pinned: boolean;
 }
 
-export function runOrigin(s: Pick<Settings, 'task' | 'difficulty' | 'seed'>, lesson: { id: string | null; variant: number }, importedName: string | null): RunOrigin {
-  return { lessonId: lesson.id, variant: lesson.variant, task: s.task, difficulty: s.difficulty, seed: s.seed, base: importedName ?? '' };
+export function runOrigin(s: Pick<Settings, 'task' | 'difficulty' | 'seed'>, lesson: { id: string | null; variant: number }, base: string | null, weights = ''): RunOrigin {
+  return { lessonId: lesson.id, variant: lesson.variant, task: s.task, difficulty: s.difficulty, seed: s.seed, base: base ?? '', weights };
+}
+
+/**
+ * The origin once the starting weights are known (the session, after loading them): their
+ * identity (a hash of the bits; a fresh init hashed as the seeded init it is), and, for the page's
+ * own base of the task (`own`, when those are its weights), "task base: <name>" as where they came from.
+ */
+export function startedOrigin(o: RunOrigin, config: ModelConfig, weights: Float32Array | null, own?: { name: string; weights: Float32Array }): RunOrigin {
+  const base = o.base === '' && own && weights === own.weights ? `task base: ${own.name}` : o.base;
+  return { ...o, base, weights: startingWeightsId(config, weights, o.seed) };
 }
 
 /** The task and difficulty a lesson's variant sets (the lesson's base, then its settings, then the variant's). */
@@ -40,14 +60,16 @@ function prescribed(lesson: Lesson, variant: number): { task: string; difficulty
 
 /**
  * Can `run` be drawn beside `live` without pretending they are the same experiment? Same lesson
- * (both none: free play), same seed, same starting weights, same task and difficulty. In a
- * lesson whose variants are different tasks (lesson 6's control), siblings on the tasks their
- * variants set are comparable too: that contrast is the lesson.
+ * (both none: free play), same seed, same task and difficulty, and the same starting weights by
+ * their identity (the hash, whatever the checkpoint was called). In a lesson whose variants are
+ * different tasks (lesson 6's control), siblings on the tasks their variants set are comparable
+ * too when both start from the shipped bases (their weights differ by design): that contrast is
+ * the lesson.
  */
 export function comparable(run: RunOrigin, live: RunOrigin): boolean {
-  if (run.lessonId !== live.lessonId || run.seed !== live.seed || run.base !== live.base) return false;
-  if (run.task === live.task && run.difficulty === live.difficulty) return true;
-  const lesson = run.lessonId === null || run.base !== '' ? undefined : getLesson(run.lessonId);
+  if (run.lessonId !== live.lessonId || run.seed !== live.seed) return false;
+  if (run.task === live.task && run.difficulty === live.difficulty) return run.weights === live.weights;
+  const lesson = run.lessonId === null || run.base !== '' || live.base !== '' ? undefined : getLesson(run.lessonId);
   if (!lesson) return false;
   const asSet = (o: RunOrigin) => {
     const p = prescribed(lesson, o.variant);
