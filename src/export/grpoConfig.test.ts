@@ -6,7 +6,7 @@
  * those fields: the settings arrive, the prompts get <bos> (or a chat template), and the reward
  * function pays the reference answers, as TRL would call it.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -104,8 +104,12 @@ class GPT2LMHeadModel:
     def from_pretrained(cls, path, **kw):
         return cls()
 `,
-    'trl/__init__.py': `import dataclasses, json, sys
-GRPOConfig = dataclasses.make_dataclass("GRPOConfig", [(f, object, dataclasses.field(default=None)) for f in ${JSON.stringify(fields)}])
+    // an older TRL on demand: TRL_STUB_WITHOUT="a,b" drops fields, TRL_STUB_BOOL_SCALE=1 makes scale_rewards a bool (default True)
+    'trl/__init__.py': `import dataclasses, json, os, sys
+__version__ = os.environ.get("TRL_STUB_VERSION", "1.10.0.dev0")
+_without = set(filter(None, os.environ.get("TRL_STUB_WITHOUT", "").split(",")))
+_bool_scale = os.environ.get("TRL_STUB_BOOL_SCALE") == "1"
+GRPOConfig = dataclasses.make_dataclass("GRPOConfig", [(f, object, dataclasses.field(default=True if (f == "scale_rewards" and _bool_scale) else None)) for f in ${JSON.stringify(fields)} if f not in _without])
 class GRPOTrainer:
     def __init__(self, model, reward_funcs, args, train_dataset, eval_dataset, processing_class):
         self.a = dict(model=model, reward_funcs=reward_funcs, args=args, train=train_dataset, eval=eval_dataset)
@@ -142,6 +146,17 @@ describe('train_grpo.py under python3 with stand-in packages', () => {
     const out = execFileSync('python3', [join(dir, 'train_grpo.py'), ...args], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: join(tmp, 'stubs') } });
     return { out, result: JSON.parse(out.split('\n').find((l) => l.startsWith('RESULT '))!.slice(7)) };
   };
+  /** train_grpo.py of a project exported with `over`, under an older TRL (the stub's env): its exit status, output and the args GRPOConfig got. */
+  const older = (over: Partial<Settings>, trl: Record<string, string>) => {
+    const d = join(tmp, `older-${JSON.stringify(over).replace(/[^a-z0-9]/gi, '')}`);
+    for (const f of exportTrlProject({ settings: { ...s, ...over }, config: base.config, weights: base.weights, trainSize: 16, heldoutSize: 4, paritySequences: 0, steps: 2 })) {
+      mkdirSync(dirname(join(d, f.path)), { recursive: true });
+      writeFileSync(join(d, f.path), f.bytes ?? f.text ?? '');
+    }
+    const r = spawnSync('python3', [join(d, 'train_grpo.py')], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: join(tmp, 'stubs'), TRL_STUB_VERSION: '0.15.2', ...trl } });
+    const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    return { status: r.status, out: r.stdout, err: r.stderr.trim(), args: line ? JSON.parse(line.slice(7)).args : null };
+  };
 
   it('the lab policy: the lab\'s settings arrive, <bos> prompts, reference answers paid 1.0, nothing dropped', () => {
     const { out, result } = run();
@@ -150,6 +165,36 @@ describe('train_grpo.py under python3 with stand-in packages', () => {
     expect(result.prompt).toMatch(/^<bos>[0-9]+\+[0-9]+=$/);
     expect(result.model_is_path).toBe(false);
     expect(result.rewards).toEqual(Array(16).fill(1));
+  });
+
+  it('an older TRL: a missing keyword that changes nothing is dropped and named; one the run needs stops the script with one sentence', () => {
+    // TRL < 0.16: no scale_rewards field. The lab's "group" is what TRL did without it: runs (it raised KeyError before)
+    const group = older({}, { TRL_STUB_WITHOUT: 'scale_rewards,importance_sampling_level,entropy_coef' });
+    expect(group.status, group.err).toBe(0);
+    expect(group.out).toMatch(/no field scale_rewards; dropped/);
+    expect(group.args).not.toHaveProperty('scale_rewards');
+    // …but "none" (Dr. GRPO), a dapo loss or GSPO cannot run there
+    for (const [over, without, field] of [
+      [{ advantage: 'dr_grpo' }, 'scale_rewards', 'scale_rewards'],
+      [{ lossType: 'dapo' }, 'loss_type', 'loss_type'],
+      [{ importanceSamplingLevel: 'sequence' }, 'importance_sampling_level', 'importance_sampling_level'],
+    ] as [Partial<Settings>, string, string][]) {
+      const r = older(over, { TRL_STUB_WITHOUT: without });
+      expect(r.status, field).toBe(1);
+      expect(r.args).toBeNull();
+      expect(r.err).toMatch(new RegExp(`^train_grpo\\.py: the installed TRL \\(trl 0\\.15\\.2\\) has no GRPOConfig field ${field}, which the lab's run needs \\(${field}=.+\\); upgrade it \\(pip install -U trl\\) or export the run without it\\.$`));
+    }
+  });
+
+  it('an older TRL whose scale_rewards is a bool: group → True, none → False, batch stops with one sentence (it silently became group scaling)', () => {
+    const env = { TRL_STUB_BOOL_SCALE: '1' };
+    expect(older({}, env).args.scale_rewards).toBe(true);
+    expect(older({ scaleRewards: 'none' }, env).args.scale_rewards).toBe(false);
+    const batch = older({ scaleRewards: 'batch' }, env);
+    expect(batch.status).toBe(1);
+    expect(batch.args).toBeNull();
+    expect(batch.err).toMatch(/^train_grpo\.py: the installed TRL \(trl 0\.15\.2\) takes scale_rewards as True\/False \(the group's std or none\), but the lab's run divides by the batch's std \(scale_rewards='batch'\); upgrade it/);
+    expect(batch.err.split('\n')).toHaveLength(1);
   });
 
   it('--model (a chat model): conversational prompts with the task\'s rules, learning rate 1e-6, the same reward', () => {

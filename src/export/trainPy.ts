@@ -52,9 +52,48 @@ ${o.mapping.unmapped.map((u) => `#   ${u}`).join('\n')}
 # What differs from the lab at these settings:
 ${o.mapping.differences.map((d) => `#   ${d}`).join('\n')}
 
+# On an older TRL, a keyword its GRPOConfig lacks may be dropped only where TRL did, before the field
+# existed, what the lab's value asks for; otherwise the script says what is missing and stops.
+SAME_AS_BEFORE_THE_FIELD = dict(
+    top_p=1.0,
+    epsilon_high=CONFIG["epsilon"],  # TRL copies epsilon into it
+    num_iterations=1,
+    loss_type="grpo",
+    scale_rewards="group",
+    importance_sampling_level="token",
+    mask_truncated_completions=False,
+    entropy_coef=0,
+)
+# Keywords that change no update (logging, saving, evaluation, memory, the generation engine's defaults).
+HOUSEKEEPING = {"top_k", "output_dir", "max_steps", "logging_steps", "eval_strategy", "eval_steps", "per_device_eval_batch_size",
+                "save_strategy", "save_steps", "report_to", "log_completions", "remove_unused_columns", "bf16", "gradient_checkpointing", "vllm_mode"}
+
 LAB_STEPS = ${o.steps}  # lab steps (rollouts); each is num_iterations = ${o.mu} optimizer steps in TRL
 EVAL_EVERY = ${o.evalEvery}  # lab steps between held-out evaluations
 INSTRUCTIONS = ${JSON.stringify(o.instructions)}
+
+
+def fit_to_trl(config, fields, version):
+    """The keywords this TRL's GRPOConfig takes (fields: its dataclass fields by name). Drops, and
+    names, a missing keyword that changes nothing; exits with one sentence when the installed TRL
+    lacks what the lab's run needs."""
+    def lacks(what):
+        sys.exit("train_grpo.py: the installed TRL (%s) %s; upgrade it (pip install -U trl) or export the run without it." % (version, what))
+
+    config = dict(config)
+    for key in sorted(k for k in config if k not in fields):
+        value = config.pop(key)
+        if key in HOUSEKEEPING or (key in SAME_AS_BEFORE_THE_FIELD and value == SAME_AS_BEFORE_THE_FIELD[key]):
+            print("note: this TRL's GRPOConfig has no field %s; dropped (the lab's value %r is what it does without it)" % (key, value))
+        elif key == "use_vllm":
+            lacks("has no GRPOConfig field use_vllm, which --use_vllm needs")
+        else:
+            lacks("has no GRPOConfig field %s, which the lab's run needs (%s=%r)" % (key, key, value))
+    if "scale_rewards" in config and isinstance(fields["scale_rewards"].default, bool):  # TRL before "group"/"batch"/"none": True/False
+        if config["scale_rewards"] == "batch":
+            lacks("takes scale_rewards as True/False (the group's std or none), but the lab's run divides by the batch's std (scale_rewards='batch')")
+        config["scale_rewards"] = config["scale_rewards"] != "none"
+    return config
 
 
 def count_positions_from_the_mask():
@@ -129,11 +168,9 @@ def main():
     )
     if args.use_vllm:
         config["vllm_mode"] = "colocate"
-    fields = {f.name: f for f in dataclasses.fields(GRPOConfig)}
-    for key in sorted(k for k in config if k not in fields):
-        print("note: this TRL's GRPOConfig has no field %s; dropped (the lab's value: %r)" % (key, config.pop(key)))
-    if str(fields["scale_rewards"].type) in ("bool", "<class 'bool'>"):  # older TRL: True/False
-        config["scale_rewards"] = config["scale_rewards"] != "none"
+    import trl
+
+    config = fit_to_trl(config, {f.name: f for f in dataclasses.fields(GRPOConfig)}, "trl " + getattr(trl, "__version__", "of unknown version"))
 
     if lab_model:
         count_positions_from_the_mask()
@@ -206,8 +243,8 @@ use_cpu: false
 `;
 
 export const REQUIREMENTS_TXT = `# TRL and its stack. The GRPOConfig keywords of train_grpo.py were read from TRL 1.10.0.dev0 and
-# transformers at the same time (mid-2026); with an older TRL the script drops, and names, any
-# keyword its GRPOConfig lacks.
+# transformers at the same time (mid-2026); with an older TRL the script drops, and names, a
+# keyword its GRPOConfig lacks where that changes nothing, and otherwise says what is missing and stops.
 trl
 transformers
 datasets
