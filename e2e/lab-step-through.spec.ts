@@ -49,6 +49,20 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   await expect(page.getByTestId('update-summary')).toContainText("by this batch's gradient alone");
   await expect(page.getByTestId('update-why')).toContainText(`made ${counts.alone} of the ${counts.n} answers with A > 0 more likely`);
   await expect(page.getByTestId('update-why')).toContainText(`cosine ${counts.cosine.toFixed(2)} with this batch's gradient`);
+  // GRPO's promise beside the counts: the surrogate J = Σ w·A·Δ log π after each step, the store's own numbers
+  const J = await page.evaluate(() => (window as any).__lab.store.getState().inspector.stepGeometry.objective);
+  console.log('update phase, J = Σ w·A·Δ log π:', JSON.stringify(J));
+  const signed = (x: number) => `${x > 0 ? '+' : ''}${Number(x.toPrecision(3))}`;
+  const promise = page.getByTestId('objective-promise');
+  await expect(promise).toBeVisible();
+  await expect(page.getByTestId('promise-applied-sum')).toContainText(signed(J.applied));
+  await expect(page.getByTestId('promise-alone-sum')).toContainText(signed(J.gradientAlone));
+  await expect(page.getByTestId('promise-short-sum')).toContainText(signed(J.gradientShort));
+  await expect(page.getByTestId('promise-short')).toContainText(signed(J.predictedShort)); // β = 0: the first-order prediction is shown
+  expect(J.gradientShort).toBeGreaterThan(0); // the promise, kept in aggregate at a short step
+  await expect(page.getByTestId('promise-alone-up')).toHaveText(`${counts.alone} of ${counts.n}`);
+  await expect(page.getByTestId('promise-why')).toContainText('GRPO promises only this sum, and only to first order');
+  await promise.screenshot({ path: 'test-results/step-through-promise.png' });
   // focus another group: the phase shows that prompt
   await strip.getByRole('button', { name: /^P7 / }).click();
   await expect(phase.locator('.group-prompt').first()).toContainText('Prompt 7:');

@@ -8,7 +8,7 @@ import { adamwSettings } from '../model/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { baseCheckpointPath } from './bases.ts';
-import { pushCounts } from './inspection.ts';
+import { pushCounts, SHORT_STEP } from './inspection.ts';
 import { policyLossOf } from './lossSpec.ts';
 import { defaultSettings, type Settings } from './settings.ts';
 import { rolloutWithAdvantages } from './testing/phases.ts';
@@ -115,5 +115,51 @@ describe('the update phase: this batch\'s gradient alone beside the applied step
     expect(c.applied.up).toBe(answers.filter((a) => a.advantage > 0 && a.logpAfter > a.logpBefore).length);
     expect(c.gradientAlone!.down).toBe(answers.filter((a) => a.advantage < 0 && a.logpGradientAlone! < a.logpBefore).length);
     expect(pushCounts(answers.map((a) => ({ ...a, logpGradientAlone: null }))).gradientAlone).toBeNull();
+  });
+});
+
+describe('GRPO\'s promise on a real batch: the surrogate Σ w·A·Δ log π rises, by s·‖g‖ to first order', async () => {
+  // β = 0 and no entropy bonus: the surrogate is the whole loss, so a step −s·g/‖g‖ raises it by s·‖g‖ to first order
+  const s0: Settings = { ...settings, beta: 0, seed: 3 };
+  const be = fresh();
+  const tr = new GrpoTrainer(be, s0, { evalSize: 4, evalPassAtK: false });
+  for (let i = 0; i < 3; i++) await tr.trainStep();
+  let update: Extract<StepPhase, { kind: 'update' }> | null = null;
+  for await (const ph of tr.runStep(s0, { inspect: true })) if (ph.kind === 'update') update = ph;
+  const ins = update!.inspection!;
+  const answers = ins.answers.flat();
+  const J = ins.step!.objective;
+
+  it('at a step 10× shorter the sum is positive and within 10 % of the first-order prediction; at the full step it falls further from it', () => {
+    console.log('objective rise:', JSON.stringify(J), 'counts:', JSON.stringify(pushCounts(answers)));
+    expect(SHORT_STEP).toBe(10);
+    expect(J.predictedShort).not.toBeNull();
+    expect(J.predictedShort!).toBeCloseTo(ins.step!.gradientLength * ins.step!.gradientNorm / 10, 12);
+    expect(J.gradientShort).toBeGreaterThan(0);
+    expect(Math.abs(J.gradientShort - J.predictedShort!)).toBeLessThan(0.1 * J.predictedShort!);
+    // the second-order error grows with the step: relatively larger at the full step than at a tenth of it
+    expect(Math.abs(J.gradientAlone / J.predictedAlone! - 1)).toBeGreaterThan(Math.abs(J.gradientShort / J.predictedShort! - 1));
+  });
+
+  it('is the weighted sum over answers of A·Δ log π, each answer weighted as the loss weights its tokens', () => {
+    // per answer: its tokens' weight (one value per answer) × A × the change of its summed log π
+    const byAnswer = (f: (a: (typeof answers)[number]) => number) => answers.reduce((acc, a) => acc + (a.tokens![0]?.weight ?? 0) * a.advantage * (f(a) - a.logpBefore), 0);
+    const scale = Math.abs(J.gradientShort);
+    expect(Math.abs(byAnswer((a) => a.logpGradientShort!) - J.gradientShort)).toBeLessThan(1e-3 * scale);
+    expect(Math.abs(byAnswer((a) => a.logpGradientAlone!) - J.gradientAlone)).toBeLessThan(1e-3 * Math.abs(J.gradientAlone));
+    expect(Math.abs(byAnswer((a) => a.logpAfter) - J.applied)).toBeLessThan(1e-3 * Math.abs(J.applied));
+  });
+
+  it('a KL leash in the loss: the sums are still measured, the straight-line prediction is not claimed', async () => {
+    const leashed = fresh();
+    await leashed.snapshotReference();
+    const t2 = new GrpoTrainer(leashed, { ...s0, beta: 0.04 }, { evalSize: 4, evalPassAtK: false });
+    await t2.trainStep();
+    let up: Extract<StepPhase, { kind: 'update' }> | null = null;
+    for await (const ph of t2.runStep({ ...s0, beta: 0.04 }, { inspect: true })) if (ph.kind === 'update') up = ph;
+    const o = up!.inspection!.step!.objective;
+    expect(o.predictedAlone).toBeNull();
+    expect(o.predictedShort).toBeNull();
+    expect(Number.isFinite(o.gradientShort)).toBe(true);
   });
 });

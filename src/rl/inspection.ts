@@ -18,6 +18,14 @@
  * |Δ log π| per token; GradientStepSize says why not the same ‖Δw‖), then undone (as the
  * objectives comparison does). Both are measured on the same answers, so the page can say how
  * many answers with A > 0 each made more likely.
+ *
+ * What GRPO promises is not a count but a sum: the surrogate objective Σ_i Σ_t w_{i,t}·A_i·Δ log π(o_t)
+ * (its first-order change from π_old, w the loss's aggregation weight) rises along −g, by
+ * s·‖g‖ to first order for a step of length s when the surrogate is the whole loss. So the
+ * gradient-alone step is also taken 10× shorter (one more forward pass, step-through only), and
+ * the sum is reported after all three steps with that prediction (ObjectiveRise): kept in
+ * aggregate, while single answers with A > 0 still fall — at the shorter step too, since an
+ * answer's first-order move ∇log π_iᵀ(−g) has the same sign at any step length.
  */
 import type { Backend, PerTokenOutputs, TokenBatch } from '../model/backend.ts';
 import { ClipSide, policyObjective, type ObjectiveTerms } from '../model/objective.ts';
@@ -50,6 +58,8 @@ export interface AnswerInspection {
   logpAfter: number;
   /** Σ_t log π(o_t) after this batch's gradient alone (a plain step that moves the policy as far as the applied one); null under RFT. */
   logpGradientAlone: number | null;
+  /** The same after the gradient-alone step made SHORT_STEP times shorter; null under RFT. */
+  logpGradientShort: number | null;
   /** Per token, at the start of the update (null under RFT: it trains by cross-entropy). */
   tokens: TokenTerm[] | null;
   /** GSPO: the sequence ratio and its clip side; null at token level. */
@@ -79,6 +89,45 @@ export interface StepGeometry {
   /** Mean |Δ log π| per token on this batch: after the applied step, and after the gradient-alone step. */
   shiftApplied: number;
   shiftGradient: number;
+  /** ‖g‖, this batch's loss gradient's norm at w₀. */
+  gradientNorm: number;
+  /** GRPO's promise after each step: the surrogate objective's rise Σ w·A·Δ log π. */
+  objective: ObjectiveRise;
+}
+
+/** The gradient-alone step is also taken this many times shorter (where first order holds better). */
+export const SHORT_STEP = 10;
+
+/**
+ * The surrogate objective's first-order change, J = Σ_i Σ_t w_{i,t}·A_i·Δ log π(o_{i,t}) (w: the
+ * loss's aggregation weight; the same for every token of an answer), after each step. GRPO
+ * promises J > 0 for a small enough step down its gradient, not that each answer with A > 0 rises.
+ */
+export interface ObjectiveRise {
+  applied: number;
+  gradientAlone: number;
+  gradientShort: number;
+  /**
+   * The first-order predictions for the two gradient steps, s·‖g‖ and s/SHORT_STEP·‖g‖ (a step −s·g/‖g‖
+   * changes the loss by −s·‖g‖ to first order, and J is minus the loss's change when the surrogate
+   * is the whole loss); null when the loss has a KL leash or an entropy bonus besides.
+   */
+  predictedAlone: number | null;
+  predictedShort: number | null;
+}
+
+/** J = Σ_k w_k·A_{row(k)}·(after_k − before_k) over the batch's B×T tokens (w already 0 off the mask). */
+export function objectiveRise(B: number, T: number, weight: ArrayLike<number>, advantages: ArrayLike<number>, before: ArrayLike<number>, after: ArrayLike<number>): number {
+  let j = 0;
+  for (let b = 0; b < B; b++) {
+    let row = 0;
+    for (let t = 0; t < T; t++) {
+      const k = b * T + t;
+      if (weight[k] !== 0) row += weight[k] * (after[k] - before[k]);
+    }
+    j += advantages[b] * row;
+  }
+  return j;
 }
 
 /** How many answers each update moved the way their advantage asks (A > 0 up, A < 0 down). */
@@ -89,13 +138,16 @@ export interface PushCounts {
   applied: { up: number; down: number };
   /** After this batch's gradient alone; null when it was not measured (RFT). */
   gradientAlone: { up: number; down: number } | null;
+  /** After the same step SHORT_STEP times shorter; null when it was not measured. */
+  gradientShort: { up: number; down: number } | null;
 }
 
 /** The one count of "did the answers move the way A asks" (the step-through, the tour and the measurement script read it). */
-export function pushCounts(answers: readonly Pick<AnswerInspection, 'advantage' | 'logpBefore' | 'logpAfter' | 'logpGradientAlone'>[]): PushCounts {
+export function pushCounts(answers: readonly (Pick<AnswerInspection, 'advantage' | 'logpBefore' | 'logpAfter' | 'logpGradientAlone'> & { logpGradientShort?: number | null })[]): PushCounts {
   const pos = answers.filter((a) => a.advantage > 0);
   const neg = answers.filter((a) => a.advantage < 0);
   const measured = answers.every((a) => a.logpGradientAlone !== null);
+  const short = answers.every((a) => a.logpGradientShort !== null && a.logpGradientShort !== undefined);
   const up = (xs: typeof pos, f: (a: (typeof pos)[number]) => number) => xs.filter((a) => f(a) > a.logpBefore).length;
   const down = (xs: typeof pos, f: (a: (typeof pos)[number]) => number) => xs.filter((a) => f(a) < a.logpBefore).length;
   return {
@@ -103,6 +155,7 @@ export function pushCounts(answers: readonly Pick<AnswerInspection, 'advantage' 
     negative: neg.length,
     applied: { up: up(pos, (a) => a.logpAfter), down: down(neg, (a) => a.logpAfter) },
     gradientAlone: measured ? { up: up(pos, (a) => a.logpGradientAlone!), down: down(neg, (a) => a.logpGradientAlone!) } : null,
+    gradientShort: short ? { up: up(pos, (a) => a.logpGradientShort!), down: down(neg, (a) => a.logpGradientShort!) } : null,
   };
 }
 
@@ -154,7 +207,7 @@ export type GradientStepSize = 'change' | 'length';
  * the applied weights put back. Returns the log-probs and the step's geometry; null if the
  * applied step or the gradient is zero (nothing to scale).
  */
-async function gradientAlone(backend: Backend, batch: TokenBatch, s: Settings, pre: BeforeUpdate, post: Float32Array, size: GradientStepSize): Promise<{ logprobs: Float32Array; step: StepGeometry } | null> {
+async function gradientAlone(backend: Backend, rollout: Rollout, batch: TokenBatch, s: Settings, pre: BeforeUpdate, post: Float32Array, size: GradientStepSize): Promise<{ logprobs: Float32Array; short: Float32Array; step: StepGeometry } | null> {
   const applied = await backend.getWeights();
   const w0 = pre.weights;
   const g = pre.gradient;
@@ -184,8 +237,13 @@ async function gradientAlone(backend: Backend, batch: TokenBatch, s: Settings, p
     len *= target / shift;
     logprobs = await at(len);
   }
+  const short = await at(len / SHORT_STEP);
   await backend.setWeights(applied);
-  return { logprobs, step: { length, gradientLength: len, cosine: -dg / (length * gNorm), shiftApplied: target, shiftGradient: meanShift(logprobs, before, batch.mask) } };
+  const spec = policyLossOf(rollout, batch, s);
+  const J = (after: Float32Array) => objectiveRise(batch.B, batch.T, pre.terms.weight, spec.advantages, before, after);
+  const surrogateOnly = spec.beta === 0 && spec.entropyCoef === 0; // then J's first-order change is exactly −(the loss's)
+  const objective: ObjectiveRise = { applied: J(post), gradientAlone: J(logprobs), gradientShort: J(short), predictedAlone: surrogateOnly ? len * gNorm : null, predictedShort: surrogateOnly ? (len / SHORT_STEP) * gNorm : null };
+  return { logprobs, short, step: { length, gradientLength: len, cosine: -dg / (length * gNorm), shiftApplied: target, shiftGradient: meanShift(logprobs, before, batch.mask), gradientNorm: gNorm, objective } };
 }
 
 const rowSum = (lp: Float32Array, b: number, T: number, start: number, n: number) => {
@@ -198,7 +256,7 @@ async function after(backend: Backend, rollout: Rollout, batch: TokenBatch, s: S
   const { T } = batch;
   const cur = pre?.current ?? await backend.logprobs(batch, { temperature: s.temperature });
   const post = await backend.logprobs(batch, { temperature: s.temperature });
-  const alone = pre ? await gradientAlone(backend, batch, s, pre, post.logprobs, size) : null;
+  const alone = pre ? await gradientAlone(backend, rollout, batch, s, pre, post.logprobs, size) : null;
   // the ratios the next inner epoch would see: always against π_old, with the same clip bounds
   const spec = { ...policyLossOf(rollout, batch, s), beta: 0, measureKl: false, entropyCoef: 0 };
   const next = policyObjective({ B: batch.B, T, logprobs: post.logprobs, entropy: post.entropy, mask: batch.mask, oldLogprobs: oldLogprobsOf(rollout, batch), refLogprobs: null, advantages: spec.advantages }, spec, { terms: true }).terms!;
@@ -215,6 +273,7 @@ async function after(backend: Backend, rollout: Rollout, batch: TokenBatch, s: S
       logpBefore: rowSum(cur.logprobs, row, T, start, tok.length),
       logpAfter: rowSum(post.logprobs, row, T, start, tok.length),
       logpGradientAlone: alone ? rowSum(alone.logprobs, row, T, start, tok.length) : null,
+      logpGradientShort: alone ? rowSum(alone.short, row, T, start, tok.length) : null,
       tokens: terms ? idx.map((k) => ({ ratio: terms.ratio[k], clip: terms.clip[k] as ClipSideValue, kl: terms.kl[k], weight: terms.weight[k], loss: terms.loss[k], grad: pre!.gradLogprob[k] })) : null,
       sequence: terms && sequenceLevel ? { ratio: terms.seqRatio[row], clip: terms.seqClip[row] as ClipSideValue } : null,
       ratioAfter: idx.map((k) => (sequenceLevel ? next.seqRatio[row] : next.ratio[k])),

@@ -15,6 +15,7 @@ import { clipRange } from '../rl/lossSpec.ts';
 import { useSession } from './session.tsx';
 import { Tex } from './Tex.tsx';
 import { Compare } from './Compare.tsx';
+import { ObjectivePromise } from './ObjectivePromise.tsx';
 import { groupTeaches } from '../store/views.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
@@ -312,6 +313,7 @@ function Update({ ins }: { ins: InspectorState }) {
             ? <>A &gt; 0 made more likely: <strong data-testid="up-gradient">{alone.up} of {counts.positive}</strong> by this batch's gradient alone; <strong data-testid="up-applied">{counts.applied.up} of {counts.positive}</strong> after AdamW's step, whose momentum is 90 % earlier batches. A &lt; 0 made less likely: {alone.down} of {counts.negative} by the gradient alone; {counts.applied.down} of {counts.negative} after AdamW's step.</>
             : <>Answers with A &gt; 0 that became more likely: <strong>{counts.applied.up} of {counts.positive}</strong>. Answers with A &lt; 0 that became less likely: <strong>{counts.applied.down} of {counts.negative}</strong>.</>}
       </p>
+      {pushed && alone && <ObjectivePromise counts={counts} geo={geo} />}
       {pushed && alone && <p className="note" data-testid="update-why">{updateWhy(counts, geo)}</p>}
       {pushed && !alone && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
       <table className="answers wide">
