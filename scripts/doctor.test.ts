@@ -5,13 +5,14 @@
  * reward, so that signal stays quiet); the TRL 0.14 run learns its format reward while accuracy
  * stays flat and its answers grow.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importTrlFiles, type TrlFile } from '../src/persist/trlImport.ts';
+import { importTrlFiles, selectImportFiles, type TrlFile } from '../src/persist/trlImport.ts';
 import { accuracyFunc, diagnose, importedOptions, labHistories, type TrlRun } from '../src/rl/doctor.ts';
 import { detectStopSignals } from '../src/rl/stopSignals.ts';
-import { main } from './doctor.ts';
+import { collect, main } from './doctor.ts';
 
 const DIR = join(import.meta.dirname, '../e2e/fixtures/trl');
 const file = (p: string): TrlFile => ({ name: p, bytes: new Uint8Array(readFileSync(join(DIR, p))) });
@@ -178,5 +179,30 @@ describe('run doctor: what it can and cannot say (issue 29)', () => {
     const unit = train.map((e, i) => entry(e.step, { reward: i / 39, 'rewards/game_score/mean': i / 39 }));
     expect(labHistories({ train: unit, evals: [], rewardFuncs: ['game_score'], completions: [] }).accuracyKey).toBe('rewards/game_score/mean');
     expect(labHistories({ train: unit.map((e) => entry(e.step, { reward: e.values.reward })), evals: [], rewardFuncs: [], completions: [] }).accuracyKey).toBe('reward');
+  });
+});
+
+describe('npm run doctor on a folder of more than 1000 files: the page\'s rule', () => {
+  it('lists the folder, reads only what selectImportFiles keeps (every k-th completion log and the last), and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctor-many-'));
+    try {
+      copyFileSync(join(DIR, 'grpo-output/trainer_state.json'), join(dir, 'trainer_state.json'));
+      mkdirSync(join(dir, 'completions'));
+      for (let s = 1; s <= 450; s++) copyFileSync(join(DIR, PARQUETS[0]), join(dir, `completions/completions_${String(s).padStart(5, '0')}.parquet`));
+      mkdirSync(join(dir, 'runs'));
+      for (let i = 0; i < 600; i++) writeFileSync(join(dir, `runs/events.${i}`), 'x');
+      const { files } = collect([dir]);
+      expect(files.length).toBe(1051);
+      const read = files.filter((f) => f.bytes.length).map((f) => f.name);
+      expect(read.sort()).toEqual(selectImportFiles(files.map((f) => ({ name: f.name, size: f.size! }))).read.map((f) => f.name).sort());
+      expect(read.length).toBe(1 + 151); // every 3rd of 450 (150) and the last
+      const r = await main([dir]);
+      expect(r.code).toBe(0);
+      const s = JSON.parse(r.out.at(-1)!) as { notices: string[]; completion_logs: number[] };
+      expect(s.notices[0]).toMatch(/^Of 1051 files, read 1 log and 151 of 450 completion logs \(every 3rd, and the last\); skipped 600 files the lab does not read: /);
+      expect(s.completion_logs.length).toBe(151);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,19 +14,24 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { diagnose, type Diagnosis, type TrlRun } from '../src/rl/doctor.ts';
-import { importTrlFiles, MAX_FILES, wantedFile, type TrlFile } from '../src/persist/trlImport.ts';
+import { importTrlFiles, MAX_LISTED, MAX_LOG_BYTES, selectImportFiles, type TrlFile } from '../src/persist/trlImport.ts';
 
 const USAGE = 'usage: npm run doctor -- FILE|DIR [FILE|DIR ...]  (trainer_state.json, log JSONL, completions_NNNNN.parquet, or a TRL output folder)';
 
-/** The files to read under the arguments: a folder's wanted files (by name and size, read lazily), a file as given. */
+/**
+ * The files under the arguments: a folder's files listed by name and size, and only those the
+ * import's one rule keeps (selectImportFiles, the page's too) read; a file given by name is read
+ * (a log of another name is recognised by its content).
+ */
 export function collect(args: string[]): { files: TrlFile[]; error: string | null } {
-  const files: TrlFile[] = [];
+  const listed: { name: string; size: number; path: string; given: boolean }[] = [];
   const walk = (root: string, dir: string, depth: number): void => {
-    if (depth > 8 || files.length > MAX_FILES) return;
+    if (depth > 8) return;
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (listed.length > MAX_LISTED) return;
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(root, p, depth + 1);
-      else if (e.isFile() && wantedFile(e.name, statSync(p).size)) files.push({ name: relative(root, p) || e.name, bytes: new Uint8Array(readFileSync(p)) });
+      else if (e.isFile()) listed.push({ name: relative(root, p) || e.name, size: statSync(p).size, path: p, given: false });
     }
   };
   for (const a of args) {
@@ -34,11 +39,13 @@ export function collect(args: string[]): { files: TrlFile[]; error: string | nul
     try {
       st = statSync(a);
     } catch {
-      return { files, error: `${a.slice(0, 80)} was not imported: no such file or folder.` };
+      return { files: [], error: `${a.slice(0, 80)} was not imported: no such file or folder.` };
     }
     if (st.isDirectory()) walk(a, a, 0);
-    else files.push({ name: a.split('/').pop() ?? a, bytes: new Uint8Array(readFileSync(a)) });
+    else listed.push({ name: a.split('/').pop() ?? a, size: st.size, path: a, given: true });
   }
+  const read = new Set(selectImportFiles(listed).read);
+  const files = listed.map((f) => ({ name: f.name, size: f.size, bytes: read.has(f) || (f.given && f.size <= MAX_LOG_BYTES) ? new Uint8Array(readFileSync(f.path)) : new Uint8Array(0) }));
   return { files, error: null };
 }
 

@@ -10,7 +10,7 @@ import { parquetHeader } from 'hyparquet/src/column.js';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import type { TrlRun } from '../rl/doctor.ts';
-import { decodeTrlLog, importTrlFiles, pythonJsonToJson, wantedFile, type TrlFile } from './trlImport.ts';
+import { decodeTrlLog, importTrlFiles, MAX_COMPLETION_FILES, pythonJsonToJson, selectImportFiles, wantedFile, type TrlFile } from './trlImport.ts';
 import { decodeCompletionsParquet } from './trlParquet.ts';
 import { hybridRunsFit } from './trlParquetGuard.ts';
 
@@ -99,6 +99,51 @@ describe('TRL import: trainer_state.json and JSONL', () => {
     expect(r.completions.map((c) => c.step)).toEqual([20, 100, 200]);
     expect(r.notices.join(' ')).toMatch(/the longest of 2 trainer_state\.json files/);
     expect(r.notices.join(' ')).toMatch(/Skipped 2 files the lab does not read: "grpo-output\/config\.json", "grpo-output\/training_args\.bin"/);
+  });
+});
+
+describe('TRL import: a folder of more than 1000 files (train_grpo.py --steps 500)', () => {
+  // what `train_grpo.py --steps 500` leaves: one completion log a step, checkpoints with weights, TensorBoard events
+  const state = file('grpo-output/trainer_state.json').bytes, older = file('grpo-output/checkpoint-100/trainer_state.json').bytes, parquet = file(PARQUETS[0]).bytes;
+  const none = new Uint8Array(0);
+  const folder: TrlFile[] = [
+    { name: 'out/trainer_state.json', bytes: state },
+    ...[125, 250, 375, 500].flatMap((c) => [
+      { name: `out/checkpoint-${c}/trainer_state.json`, bytes: older },
+      ...['model.safetensors', 'optimizer.pt', 'scheduler.pt', 'rng_state.pth', 'config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', 'training_args.bin']
+        .map((n) => ({ name: `out/checkpoint-${c}/${n}`, size: 5e8, bytes: none })),
+    ]),
+    // listed out of order, as a folder may list them
+    ...Array.from({ length: 500 }, (_, i) => ({ name: `out/completions/completions_${String(((i * 7) % 500) + 1).padStart(5, '0')}.parquet`, bytes: parquet })),
+    ...Array.from({ length: 600 }, (_, i) => ({ name: `out/runs/events.out.tfevents.${i}`, size: 1e4, bytes: none })),
+  ];
+  const listing = folder.map((f) => ({ name: f.name, size: f.size ?? f.bytes.length }));
+
+  it('one rule keeps the logs and every k-th completion log and the last, and says so in one sentence', () => {
+    expect(listing.length).toBe(1141);
+    const sel = selectImportFiles(listing);
+    const names = sel.read.map((f) => f.name);
+    expect(names.slice(0, 5)).toEqual(['out/trainer_state.json', 'out/checkpoint-500/trainer_state.json', 'out/checkpoint-375/trainer_state.json', 'out/checkpoint-250/trainer_state.json', 'out/checkpoint-125/trainer_state.json']);
+    const steps = names.slice(5).map((n) => Number(/(\d+)\.parquet$/.exec(n)![1]));
+    expect(steps.length).toBeLessThanOrEqual(MAX_COMPLETION_FILES);
+    expect(steps).toEqual([...Array.from({ length: 167 }, (_, i) => 1 + 3 * i), 500]); // every 3rd in step order, and the last
+    expect(sel.kept).toMatch(/^Of 1141 files, read 5 logs and 168 of 500 completion logs \(every 3rd, and the last\); skipped 636 files the lab does not read: "out\/checkpoint-125\/model\.safetensors", .+ and 631 more\.$/);
+    // many checkpoints: the output folder's log and the latest checkpoints' are read
+    const many = selectImportFiles(Array.from({ length: 60 }, (_, i) => ({ name: `o/checkpoint-${(i + 1) * 10}/trainer_state.json`, size: 100 })));
+    expect(many.read.length).toBe(50);
+    expect(many.read[0].name).toBe('o/checkpoint-600/trainer_state.json');
+    expect(many.kept).toBe("Of 60 files, read 50 of 60 logs (the output folder's, then the latest checkpoints') and 0 completion logs.");
+    // a small folder: nothing thinned, the skipped files said as before
+    expect(selectImportFiles([{ name: 'a/trainer_state.json', size: 9 }, { name: 'a/config.json', size: 9 }]).kept).toBe('Skipped 1 file the lab does not read: "a/config.json".');
+    expect(selectImportFiles([{ name: 'a/trainer_state.json', size: 9 }]).kept).toBeNull();
+  });
+
+  it('the import reads the folder (it was refused at 1000 files) and its notices open with that sentence', async () => {
+    const r = run(await importTrlFiles(folder));
+    expect(r.name).toBe('out');
+    expect(r.train.length).toBe(100);
+    expect(r.completions.length).toBe(168);
+    expect(r.notices[0]).toBe(selectImportFiles(listing).kept);
   });
 });
 

@@ -18,7 +18,11 @@ import { keyRole, keyStatus, MAX_PARQUET_BYTES } from './trlKeys.ts';
 
 export const MAX_LOG_BYTES = 48 << 20;
 export const MAX_TOTAL_BYTES = 192 << 20;
-export const MAX_FILES = 1000;
+/** Files listed at most under a chosen folder (names and sizes only: selectImportFiles says which few are read). */
+export const MAX_LISTED = 100_000;
+/** Log files read at most (a checkpoint-N/trainer_state.json each): the output folder's first, then the latest checkpoints'. */
+export const MAX_LOG_FILES = 50;
+/** Completion logs read at most (one a logged step: every k-th and the last are read). */
 export const MAX_COMPLETION_FILES = 200;
 /** Log entries read from one file (a run logging every step for 100k steps is refused). */
 export const MAX_ENTRIES = 200_000;
@@ -31,7 +35,10 @@ export const MAX_KEY_LENGTH = 200;
 export interface TrlFile {
   /** The file's name, or its path inside a dropped folder ("run/checkpoint-500/trainer_state.json"). */
   name: string;
+  /** Its bytes: empty for a listed file that selectImportFiles does not read. */
   bytes: Uint8Array;
+  /** Its size on disk (the bytes' length when not given): what selectImportFiles reads by. */
+  size?: number;
 }
 
 export type TrlImportResult = { ok: true; run: TrlRun } | { ok: false; error: string };
@@ -60,6 +67,57 @@ export function wantedFile(name: string, size: number): 'log' | 'completions' | 
     return size <= MAX_LOG_BYTES ? 'log' : null;
   }
   return null;
+}
+
+/** A listed file: its path and size (its bytes are read only if selected). */
+export interface ListedFile {
+  name: string;
+  size: number;
+}
+
+/** What is read of a listing, and one sentence on what was kept (null when every file is read). */
+export interface ImportSelection<T extends ListedFile> {
+  /** The logs (the output folder's, then the latest checkpoints'), then the completion logs in step order. */
+  read: T[];
+  kept: string | null;
+}
+
+const stepOfParquet = (name: string) => Number(/(\d+)\.parquet$/i.exec(baseName(name))?.[1] ?? NaN);
+const checkpointOf = (name: string) => Number(/(?:^|\/)checkpoint-(\d+)\//.exec(name)?.[1] ?? Infinity);
+const byName = (a: ListedFile, b: ListedFile) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const ordinal = (k: number) => `${k}${k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] ?? 'th'}`;
+
+/**
+ * The one rule for which files of a listing are read — the page's import and `npm run doctor`
+ * both list a folder (names and sizes), call this, and read only what it keeps: the logs
+ * (wantedFile; at most MAX_LOG_FILES, the output folder's and the latest checkpoints' first),
+ * and the completion logs in step order, thinned to every k-th and the last when there are more
+ * than MAX_COMPLETION_FILES (train_grpo.py writes one a step). Model weights and the rest are
+ * skipped by name.
+ */
+export function selectImportFiles<T extends ListedFile>(listing: readonly T[]): ImportSelection<T> {
+  const logs: T[] = [], parquets: T[] = [], other: T[] = [];
+  for (const f of listing) {
+    const w = wantedFile(f.name, f.size);
+    (w === 'log' ? logs : w === 'completions' ? parquets : other).push(f);
+  }
+  logs.sort((a, b) => checkpointOf(b.name) - checkpointOf(a.name) || byName(a, b));
+  const logsRead = logs.slice(0, MAX_LOG_FILES);
+  parquets.sort((a, b) => {
+    const sa = stepOfParquet(a.name), sb = stepOfParquet(b.name);
+    return Number.isFinite(sa) && Number.isFinite(sb) && sa !== sb ? sa - sb : byName(a, b);
+  });
+  const n = parquets.length;
+  const every = n > MAX_COMPLETION_FILES ? Math.ceil((n - 1) / (MAX_COMPLETION_FILES - 1)) : 1;
+  const parquetsRead = every > 1 ? parquets.filter((_, i) => i % every === 0 || i === n - 1) : parquets;
+  const skipped = other.length ? `${plural(other.length, 'file')} the lab does not read: ${names(other.map((f) => f.name))}` : '';
+  let kept: string | null = null;
+  if (logsRead.length < logs.length || parquetsRead.length < n) {
+    const logPart = logsRead.length < logs.length ? `${logsRead.length} of ${logs.length} logs (the output folder's, then the latest checkpoints')` : logs.length ? plural(logs.length, 'log') : 'no training log';
+    const parquetPart = parquetsRead.length < n ? `${parquetsRead.length} of ${n} completion logs (every ${ordinal(every)}, and the last)` : plural(n, 'completion log');
+    kept = `Of ${listing.length} files, read ${logPart} and ${parquetPart}${skipped ? `; skipped ${skipped}` : ''}.`;
+  } else if (skipped) kept = `Skipped ${skipped}.`;
+  return { read: [...logsRead, ...parquetsRead], kept };
 }
 
 /**
@@ -314,12 +372,13 @@ export async function importTrlFiles(files: readonly TrlFile[], label?: string):
   const shown = shownName(label ?? (list.length === 1 ? baseName(list[0].name) : list.length ? list[0].name.split('/')[0] : 'The import'));
   try {
     if (!list.length) refuse('no file was given');
-    if (list.length > MAX_FILES) refuse(`${list.length} files were given (at most ${MAX_FILES})`);
-    const total = list.reduce((a, f) => a + f.bytes.length, 0);
+    if (list.length > MAX_LISTED) refuse(`${list.length} files were given (at most ${MAX_LISTED})`);
+    const listed = list.map((f) => ({ name: f.name, size: typeof f.size === 'number' && Number.isFinite(f.size) && f.size >= 0 ? f.size : f.bytes.length, f }));
+    const selection = selectImportFiles(listed);
+    const logs = selection.read.filter((x) => wantedFile(x.name, x.size) === 'log').map((x) => x.f);
+    const parquets = selection.read.filter((x) => wantedFile(x.name, x.size) === 'completions').map((x) => x.f);
+    const total = selection.read.reduce((a, x) => a + x.f.bytes.length, 0);
     if (total > MAX_TOTAL_BYTES) refuse(`the files hold ${total} bytes (at most ${MAX_TOTAL_BYTES >> 20} MiB)`);
-    const logs = list.filter((f) => wantedFile(f.name, f.bytes.length) === 'log');
-    let parquets = list.filter((f) => wantedFile(f.name, f.bytes.length) === 'completions').sort((a, b) => (a.name < b.name ? -1 : 1));
-    const skipped = list.filter((f) => !logs.includes(f) && !parquets.includes(f)).map((f) => f.name);
     if (!logs.length && !parquets.length) {
       if (list.length === 1) {
         const f = list[0];
@@ -327,18 +386,12 @@ export async function importTrlFiles(files: readonly TrlFile[], label?: string):
         // one file of another name: read it as a log if it looks like one, else say what the lab reads
         const first = f.bytes.find((x: number) => x !== 0x20 && x !== 0x0a && x !== 0x0d && x !== 0x09 && x !== 0xef && x !== 0xbb && x !== 0xbf);
         if (f.bytes.length <= MAX_LOG_BYTES && !b.endsWith('.parquet') && (first === 0x7b || first === 0x5b || first === 0x3c)) return assemble(shown, [f], []);
-        if (f.bytes.length > MAX_LOG_BYTES) refuse(`it has ${f.bytes.length} bytes, more than a log the lab reads (${MAX_LOG_BYTES >> 20} MiB)`);
+        if (listed[0].size > MAX_LOG_BYTES) refuse(`it has ${listed[0].size} bytes, more than a log the lab reads (${MAX_LOG_BYTES >> 20} MiB)`);
         refuse('it is not a trainer_state.json, a JSONL of log entries or a completions parquet');
       }
-      refuse(`none of the ${list.length} files is a TRL log (trainer_state.json, *.jsonl) or a completion log (completions_NNNNN.parquet): ${names(skipped)}`);
+      refuse(`none of the ${list.length} files is a TRL log (trainer_state.json, *.jsonl) or a completion log (completions_NNNNN.parquet): ${names(list.map((f) => f.name))}`);
     }
-    const notices: string[] = [];
-    if (skipped.length) notices.push(`Skipped ${plural(skipped.length, 'file')} the lab does not read: ${names(skipped)}.`);
-    if (parquets.length > MAX_COMPLETION_FILES) {
-      const k = Math.ceil(parquets.length / MAX_COMPLETION_FILES);
-      notices.push(`${parquets.length} completion logs: every ${k}th is read.`);
-      parquets = parquets.filter((_, i) => i % k === 0);
-    }
+    const notices: string[] = selection.kept ? [selection.kept] : [];
     const completions: TrlCompletionStep[] = [];
     const sources: TrlRun['sources'] = [];
     const badParquet: string[] = [];

@@ -7,7 +7,7 @@
  * Only the files the import reads are opened (never a model's weights).
  */
 import { useState, type DragEvent } from 'react';
-import { MAX_FILES, MAX_LOG_BYTES, wantedFile, type TrlFile } from '../persist/trlImport.ts';
+import { MAX_LISTED, MAX_LOG_BYTES, selectImportFiles, type TrlFile } from '../persist/trlImport.ts';
 import { useImported } from '../store/importedRun.ts';
 import { useRunImport } from './session.tsx';
 import { ImportedStep } from './ImportedStep.tsx';
@@ -18,18 +18,23 @@ interface Picked {
   file: File;
 }
 
-/** The bytes of the files the import reads; the others by name only (listed as skipped). */
+/**
+ * The bytes of the files the import reads — the one rule `npm run doctor` uses too
+ * (selectImportFiles: the logs, the completion logs thinned to every k-th and the last) — and the
+ * others by name and size only (counted as skipped). A single file is read (a log of another name).
+ */
 async function readPicked(picked: Picked[]): Promise<TrlFile[]> {
   const one = picked.length === 1;
-  return Promise.all(picked.slice(0, MAX_FILES + 1).map(async ({ path, file }) => {
-    const read = wantedFile(path, file.size) !== null || (one && file.size <= MAX_LOG_BYTES);
-    return { name: path, bytes: read ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(0) };
-  }));
+  const listed = picked.slice(0, MAX_LISTED + 1).map((p) => ({ name: p.path, size: p.file.size, p }));
+  const read = new Set(selectImportFiles(listed).read);
+  return Promise.all(listed.map(async (x) => ({
+    name: x.name, size: x.size, bytes: read.has(x) || (one && x.size <= MAX_LOG_BYTES) ? new Uint8Array(await x.p.file.arrayBuffer()) : new Uint8Array(0),
+  })));
 }
 
 /** The files under a dropped folder (FileSystem entries), with their paths. */
 async function walkEntry(entry: FileSystemEntry, out: Picked[]): Promise<void> {
-  if (out.length > MAX_FILES) return;
+  if (out.length > MAX_LISTED) return;
   if (entry.isFile) {
     const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
     out.push({ path: entry.fullPath.replace(/^\//, ''), file });
@@ -37,7 +42,7 @@ async function walkEntry(entry: FileSystemEntry, out: Picked[]): Promise<void> {
     const reader = (entry as FileSystemDirectoryEntry).createReader();
     for (;;) {
       const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
-      if (!batch.length || out.length > MAX_FILES) break;
+      if (!batch.length || out.length > MAX_LISTED) break;
       for (const e of batch) await walkEntry(e, out);
     }
   }
