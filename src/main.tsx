@@ -8,21 +8,26 @@ import { debugHooks } from './lab/debugHooks.ts';
 import { useLab } from './store/labStore.ts';
 import { RunImport } from './lab/runImport.ts';
 import { useImported } from './store/importedRun.ts';
+import { OfflineStatus, startServiceWorker } from './lab/serviceWorker.ts';
+import { UpdateNotice } from './ui/UpdateNotice.tsx';
 import './ui/app.css';
 
 const session = new LabSession(useLab);
 const presenter = new Presenter(session, useLab);
 const runImport = new RunImport(useImported);
 void session.init(location.search);
+const offline = new OfflineStatus();
+startServiceWorker(offline); // production build only: offline after the first visit
 // Test hooks: browser tests read real metrics from the store (and render crafted model output
 // through it), inject faults and read engine counters; the soak script waits for saves.
-(window as unknown as { __lab: object }).__lab = { store: useLab, imported: useImported, ...debugHooks(session) };
+(window as unknown as { __lab: object }).__lab = { store: useLab, imported: useImported, offline, ...debugHooks(session) };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionContext value={session}>
       <PresenterContext value={presenter}>
         <ImportContext value={runImport}>
+          <UpdateNotice status={offline} />
           <App />
         </ImportContext>
       </PresenterContext>

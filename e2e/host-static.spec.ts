@@ -1,0 +1,123 @@
+import { expect, test, type Page } from './fixtures.ts';
+import { LESSONS } from '../src/rl/lessons.ts';
+import { buildAndServe, NO_SW_PATH, SUB_PATH, V2_MARK, type StaticSite } from './host-static.ts';
+
+// The production build as a class meets it (e2e/host-static.ts): one `vite build`, served as plain
+// static files under a sub-path. It runs from there; after one visit it opens, loads lesson 1 and
+// steps with no network (the service worker's precache); a redeployed version is announced once and
+// the reload keeps the user's data; a failed registration or a checkpoint missing offline is one
+// sentence and the lab runs. CPU reference engine (?backend=cpu): these tests are about hosting.
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(150_000);
+
+let site: StaticSite;
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  site = await buildAndServe(process.cwd());
+  console.log(`host-static: vite build took ${site.buildSeconds.toFixed(1)} s`);
+});
+test.afterAll(async () => { await site?.close(); });
+
+const ready = (page: Page, steps = 0) => expect(page.getByTestId('run-status')).toContainText(`paused · ${steps} step${steps === 1 ? '' : 's'}`, { timeout: 90_000 });
+const step = async (page: Page) => {
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await ready(page, 1);
+};
+/** The service worker has installed (precache complete) and is active. */
+const offlineReady = (page: Page) => expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state), { timeout: 30_000 }).toBe('activated');
+
+test('the build runs from a sub-path as plain static files: every request stays under it, and a step runs', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const outside: string[] = [];
+  page.on('request', (r) => { const u = r.url(); if (!u.startsWith('data:') && !u.startsWith(`${site.url}${SUB_PATH}`)) outside.push(u); });
+  await page.goto(`${site.url}${SUB_PATH}?backend=cpu&task=reverse`);
+  await ready(page);
+  await expect(page.getByTestId('engine-line')).toContainText('Base checkpoint reverse-d2.ckpt');
+  await step(page);
+  expect(outside).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('offline after the first visit: a reload with no network opens the lab, loads lesson 1 and steps; a checkpoint missing offline is one sentence', async ({ page, context }) => {
+  const lesson = LESSONS[0];
+  await page.goto(`${site.url}${SUB_PATH}?backend=cpu&lesson=${lesson.id}`);
+  await ready(page);
+  await offlineReady(page);
+  await context.setOffline(true);
+  site.down = true; // and the host is gone too, whatever reaches it
+  try {
+    await page.reload();
+    await ready(page);
+    await expect(page.getByTestId('lesson-text')).toContainText(lesson.title);
+    await expect(page.getByTestId('engine-line')).toContainText('Base checkpoint');
+    await step(page);
+    await page.screenshot({ path: 'test-results/host-offline.png' });
+    // the checkpoint's cache entry lost (a half-filled cache): the page says so and starts from a fresh init
+    await page.evaluate(async () => {
+      for (const name of await caches.keys()) {
+        const c = await caches.open(name);
+        for (const r of await c.keys()) if (r.url.includes('/checkpoints/')) await c.delete(r);
+      }
+    });
+    await page.reload();
+    await ready(page);
+    await expect(page.getByTestId('engine-line')).toContainText('could not be loaded');
+    await expect(page.getByTestId('engine-line')).toContainText('fresh random init');
+    await step(page);
+  } finally {
+    site.down = false;
+    await context.setOffline(false);
+  }
+});
+
+test('a new deployment is announced once; Reload switches to it and the user\'s data stays', async ({ page }) => {
+  await page.goto(`${site.url}${SUB_PATH}?backend=cpu`);
+  await ready(page);
+  await offlineReady(page);
+  await page.reload(); // the second visit: the page now comes from the worker's cache
+  await ready(page);
+  expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await page.evaluate(async () => {
+    localStorage.setItem('rlvr-host-test', 'kept');
+    await new Promise<void>((ok, no) => {
+      const req = indexedDB.open('rlvr-host-test', 1);
+      req.onupgradeneeded = () => req.result.createObjectStore('s');
+      req.onsuccess = () => { const t = req.result.transaction('s', 'readwrite'); t.objectStore('s').put('my run', 'k'); t.oncomplete = () => { req.result.close(); ok(); }; };
+      req.onerror = () => no(req.error);
+    });
+  });
+  site.version = 2;
+  await page.reload(); // the browser looks for a new worker on each visit, and the cached old version opens meanwhile
+  await ready(page);
+  const notice = page.getByTestId('offline-notice');
+  await expect(notice).toContainText('A new version of the lab is available', { timeout: 60_000 });
+  await expect(notice).toHaveCount(1);
+  expect(await page.locator('meta[name="rlvr-test-version"]').count()).toBe(0); // still the old version's files
+  await page.screenshot({ path: 'test-results/host-update.png', clip: { x: 0, y: 0, width: 1280, height: 200 } });
+  await Promise.all([page.waitForEvent('load'), notice.getByRole('button', { name: 'Reload' }).click()]);
+  await ready(page);
+  expect(await page.content()).toContain(V2_MARK.slice(0, 30));
+  await expect(notice).toHaveCount(0);
+  const kept = await page.evaluate(async () => ({
+    local: localStorage.getItem('rlvr-host-test'),
+    idb: await new Promise((ok) => {
+      const req = indexedDB.open('rlvr-host-test', 1);
+      req.onsuccess = () => { const g = req.result.transaction('s').objectStore('s').get('k'); g.onsuccess = () => ok(g.result); };
+      req.onerror = () => ok(null);
+    }),
+    caches: await caches.keys(),
+  }));
+  expect(kept.local).toBe('kept');
+  expect(kept.idb).toBe('my run');
+  expect(kept.caches.every((c) => c.startsWith('workbox-'))).toBe(true); // the worker's caches are its own
+  site.version = 1;
+});
+
+test('a failed service worker registration is one sentence; the lab runs', async ({ page }) => {
+  await page.goto(`${site.url}${NO_SW_PATH}?backend=cpu`);
+  await ready(page);
+  await expect(page.getByTestId('offline-notice')).toContainText('Offline use is not available in this browser');
+  await step(page);
+});

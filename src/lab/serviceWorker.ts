@@ -1,0 +1,112 @@
+/// <reference types="vite-plugin-pwa/vanillajs" />
+/**
+ * Offline after the first visit (production build only): registers the Workbox service worker
+ * that vite-plugin-pwa generates (vite.config.ts), which precaches the app, the shipped
+ * checkpoints and the task specs. Update mode 'prompt': a newly deployed version installs beside
+ * the running one and waits; the page says so once (src/ui/UpdateNotice.tsx) and the reload the
+ * reader chooses switches every file at once, so a page never mixes two versions' files.
+ *
+ * Workbox manages only its own Cache Storage entries (workbox-precache-…): an update never
+ * touches IndexedDB (saved runs, own tasks) or localStorage.
+ *
+ * Every failure is one sentence for the page, never an exception: the lab runs on without
+ * offline use (a browser that refuses service workers, a full storage quota, a half-installed
+ * worker that goes redundant).
+ */
+
+export interface OfflineState {
+  /** the sentence on the page, or null */
+  sentence: string | null;
+  /** a new version is installed and waiting: the page offers a reload */
+  updateWaiting: boolean;
+  /** the precache is complete: the next visit works without a network */
+  offlineReady: boolean;
+}
+
+/** The service worker's state as the page shows it (a tiny external store for useSyncExternalStore). */
+export class OfflineStatus {
+  private state: OfflineState = { sentence: null, updateWaiting: false, offlineReady: false };
+  private readonly listeners = new Set<() => void>();
+  private update: (() => Promise<void>) | null = null;
+  private dismissed = false;
+
+  get = (): OfflineState => this.state;
+
+  subscribe = (f: () => void): (() => void) => {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  };
+
+  set(patch: Partial<OfflineState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const f of this.listeners) f();
+  }
+
+  /** A new version waits: say so once (a dismissed notice stays away for this page's life). */
+  needRefresh(update: () => Promise<void>): void {
+    this.update = update;
+    if (this.dismissed) return;
+    this.set({ updateWaiting: true, sentence: 'A new version of the lab is available. Reload to use it; your saved runs and own tasks stay.' });
+  }
+
+  /** The reader accepted: the waiting worker takes over and the page reloads once with the new files. */
+  reload(): void {
+    const update = this.update;
+    if (!update) { location.reload(); return; }
+    // a page the old worker controls reloads on its 'controlling' event (vite-plugin-pwa's registerSW);
+    // a page opened before any worker controlled it (the first visit) gets no such event: reload once the new one is active
+    const sw = navigator.serviceWorker;
+    if (!sw.controller) {
+      void sw.getRegistration().then((reg) => {
+        const w = reg?.waiting;
+        if (!w) { location.reload(); return; }
+        w.addEventListener('statechange', () => { if (w.state === 'activated') location.reload(); });
+      });
+    }
+    void update().catch(() => location.reload());
+  }
+
+  dismiss(): void {
+    this.dismissed = true;
+    this.set({ updateWaiting: false, sentence: null });
+  }
+}
+
+const short = (e: unknown) => {
+  const name = (e as { name?: string } | null)?.name;
+  const msg = ((e as { message?: string } | null)?.message ?? String(e)).slice(0, 100);
+  return name && name !== 'Error' ? `${name}: ${msg}` : msg;
+};
+
+/** The sentence for a registration that failed (`e`), or a worker whose install gave up. */
+export function offlineFailureSentence(e: unknown): string {
+  if (e === null) return 'The lab could not be stored in this browser for offline use (the browser\'s storage may be full): it runs, but needs the network on the next visit.';
+  if (/quota/i.test(short(e))) return 'The browser\'s storage for this site is full, so the lab could not be stored for offline use: it runs, but needs the network on the next visit.';
+  return `Offline use is not available in this browser (${short(e)}): the lab runs, but needs the network on each visit.`;
+}
+
+/** Watch an installing worker: one that goes redundant (a failed precache: quota, a file that would not download) is said once. */
+function watchInstall(reg: ServiceWorkerRegistration, status: OfflineStatus): void {
+  const watch = (w: ServiceWorker | null) => {
+    w?.addEventListener('statechange', () => {
+      if (w.state === 'redundant' && !reg.waiting && !status.get().updateWaiting && reg.active !== w) status.set({ sentence: offlineFailureSentence(null) });
+    });
+  };
+  watch(reg.installing);
+  reg.addEventListener('updatefound', () => watch(reg.installing));
+}
+
+/** Register the service worker (production build only; the dev server and its tests never have one). */
+export function startServiceWorker(status: OfflineStatus): void {
+  if (!import.meta.env.PROD) return;
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return; // a browser without them: the lab runs, online only
+  import('virtual:pwa-register').then(({ registerSW }) => {
+    const update = registerSW({
+      immediate: true,
+      onNeedRefresh: () => status.needRefresh(update),
+      onOfflineReady: () => status.set({ offlineReady: true }),
+      onRegisteredSW: (_url, reg) => { if (reg) watchInstall(reg, status); },
+      onRegisterError: (e) => status.set({ sentence: offlineFailureSentence(e) }),
+    });
+  }).catch((e: unknown) => status.set({ sentence: offlineFailureSentence(e) }));
+}
