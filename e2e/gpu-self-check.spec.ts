@@ -1,7 +1,7 @@
 // The engine's self-check on this adapter: it passes as it is and prints its coverage; a kernel
 // broken on purpose is found at the first tensor it makes, and replaced by its safer form alone
 // (tiled matmul, tiled attention, its multi-tile path, the workgroup-tree reductions, the GELU fused
-// into the vec4 matmuls) or, where the kernel has one form (τ = 1 sampling, the sequence-level
+// into the vec4 matmuls) or, where the kernel has one form (sampling, its temperature, the sequence-level
 // loss, AdamW), the lab falls back to the CPU reference with a sentence that says so. The engine's
 // weights come back unchanged each time. In the page, a reset does not run the check again.
 import { expect, test } from './fixtures.ts';
@@ -11,7 +11,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'sequence-loss', 'adamw', 'none'] as const;
+  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'none'] as const;
   const results = await page.evaluate(async (c) => {
     const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
     return m.runSelfChecks([...c]);
@@ -34,7 +34,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   for (const form of ['grpo, token ratio, k3, entropy bonus', 'dr_grpo, sequence ratio, k1', 'dapo, token ratio, β = 0', "grpo, sequence ratio at GSPO's clip range", 'cross-entropy (SFT, RFT)']) {
     expect(what).toContain(`gradient, ${form}`);
   }
-  expect(what).toEqual(expect.arrayContaining(['greedy sampling', 'sampling at τ = 1', 'update: AdamW m (the gradients)', 'update: weights after AdamW']));
+  expect(what).toEqual(expect.arrayContaining(['greedy sampling', 'sampling at τ = 0.7', 'update: AdamW m (the gradients)', 'update: weights after AdamW']));
 
   // each fault: caught at the first tensor it makes, the form replaced alone (or the CPU fallback)
   const expectations: [string, RegExp, object | null][] = [
@@ -44,7 +44,8 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
     ['layernorm', /^forward log-probs/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off
     ['layernorm-backward', /^gradient, grpo, token ratio, k3, entropy bonus \[/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off, at the gradients' tolerance
     ['gelu', /^forward log-probs/, { matmul: 'plain', reduction: 'workgroup', attention: 'tiled' }], // 1 % off
-    ['sampling', /^sampling at τ = 1: tokens row \d+ token \d+: \d+ vs \d+, not a near-tie/, null],
+    ['sampling', /^sampling at τ = 0\.7: tokens row \d+ token \d+: \d+ vs \d+, not a near-tie/, null],
+    ['temperature', /^sampling at τ = 0\.7: log-probs row 0 token 0: /, null], // a kernel that ignores τ: only a τ ≠ 1 sees it
     ['sequence-loss', /^gradient, dr_grpo, sequence ratio, k1: loss/, null], // 1 % off
     ['adamw', /^update: AdamW v/, null],
   ];

@@ -14,10 +14,11 @@
  *                                             clip range), k1 and k3, entropy bonus on and off,
  *                                             β = 0 without the reference forward; cross-entropy
  *   a two-epoch update (grpo, k3, KL leash)   each epoch's loss, norm and metrics; AdamW m, v; weights
- *   sampling from the updated policy          greedy and τ = 1 (the rollouts' branch) with the same
- *                                             draws: each token's log-prob against the reference's
- *                                             after the same prefix first, then the token; a token
- *                                             that differs only at a bin edge (SAMPLE_TIE) is a
+ *   sampling from the updated policy          greedy and τ = 0.7 (the rollouts' branch, at a τ
+ *                                             where dividing by it matters) with the same draws:
+ *                                             each token's log-prob against the reference's after
+ *                                             the same prefix first, then the token; a token that
+ *                                             differs only at a bin edge (SAMPLE_TIE) is a
  *                                             near-tie, not a failure
  *
  * The tolerance is tight enough that a 1 % error in a kernel fails at the first tensor it makes
@@ -33,14 +34,18 @@
  * and the check runs again. The engine's weights and AdamW state are put back afterwards. If no
  * combination passes, the caller runs the CPU reference. The lab runs it once per adapter and
  * model shape in a session (src/lab/engine.ts CheckedAdapters).
+ *
+ * Split by job: this file runs the work on both engines and walks the ladder of forms;
+ * selfCheckCompare.ts holds the tolerances and the comparison; selfCheckSampling.ts what is sampled.
  */
 import { ReferenceBackend } from './reference/backend.ts';
-import { ReferenceModel } from './reference/model.ts';
 import * as refOps from './reference/ops.ts';
 import { packBatch } from './batch.ts';
-import type { AdamWSettings, Backend, LossSpec, PolicyLossSettings, SampleRequest, SampleResult, TokenBatch } from './backend.ts';
+import type { AdamWSettings, Backend, LossSpec, PolicyLossSettings, TokenBatch } from './backend.ts';
 import type { ModelConfig } from './config.ts';
-import { Rng, uniform4 } from './rng.ts';
+import { Rng } from './rng.ts';
+import { Comparer, Mismatch, type RefSample } from './selfCheckCompare.ts';
+import { SAMPLE_CHECK_TEMPERATURE, sampleDists, sampleRequests } from './selfCheckSampling.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import { BOS, EOS } from '../tasks/tokenizer.ts';
 
@@ -55,25 +60,6 @@ const WORDS: { [K in keyof Forms]: Record<Forms[K], string> } = {
   reduction: { subgroup: 'the subgroup reductions', workgroup: 'the workgroup-tree reductions', row: 'the one-row-per-invocation reductions' },
   attention: { tiled: 'the tiled attention (K/V through workgroup memory)', row: 'the one-row-per-invocation attention' },
 };
-
-/** Tolerance per number: SELF_CHECK_ATOL × the largest |ref| of its tensor + SELF_CHECK_RTOL × |ref|. */
-export const SELF_CHECK_ATOL = 1e-5;
-export const SELF_CHECK_RTOL = 1e-4;
-/**
- * Gradients and what holds them (every parameter's gradient, dq/dk/dv, AdamW's m and v) sum long
- * chains of products whose rounding grows with the weights (a base trained 2,000 steps sits at
- * 0.4 of the forward's tolerance here): ten times looser, which a 1 % error in a backward kernel
- * still exceeds tenfold at the largest gradients.
- */
-export const SELF_CHECK_GRAD_ATOL = 1e-4;
-export const SELF_CHECK_GRAD_RTOL = 1e-3;
-const isGradient = (what: string) => (what.startsWith('gradient, ') && !what.endsWith(': loss')) || what.startsWith('update: AdamW') || what.endsWith('dq, dk, dv');
-/**
- * A sampled token that differs from the reference's is a near-tie, not a failure, when the draw u
- * lies within SAMPLE_TIE of its token's bin in the reference's distribution (τ = 1), or when its
- * reference log-prob is within SAMPLE_TIE of the best one (greedy). Its log-prob is compared first.
- */
-export const SAMPLE_TIE = 1e-4;
 
 export interface SelfCheckReport {
   ok: boolean;
@@ -134,108 +120,6 @@ function ladder(start: Forms, available: (f: Forms) => boolean): Forms[] {
   return all.filter(available).sort((a, b) => changed(a) - changed(b) || first(a) - first(b) || depth(a) - depth(b));
 }
 
-/** What disagreed: the check stops at the first tensor that does. */
-class Mismatch extends Error {}
-
-interface RefSample { req: SampleRequest; out: SampleResult; /** per row, per response position: the reference's log-probs over the vocabulary */ dists: Float64Array[][] }
-
-/** The CPU reference's side of the check, computed once: every tensor in the order the GPU produces it. */
-interface Reference {
-  tensors: Map<string, Float32Array>;
-  oldLogprobs: Float32Array;
-  greedy: RefSample;
-  stochastic: RefSample;
-}
-
-class Comparer {
-  worst = 0;
-  worstAbs = 0;
-  numbers = 0;
-  nearTies = 0;
-  first: string | null = null;
-  /** |gpu − ref| / tolerance of the first number that disagreed. */
-  firstRatio = 0;
-  /** Per compared tensor: how many numbers and its worst ratio (the coverage table). */
-  readonly tensors: { what: string; numbers: number; worst: number }[] = [];
-  constructor(private readonly ref: Reference) {}
-
-  /** Compare `gpu` with the reference's tensor of the same name; throws Mismatch at the first number out of tolerance. */
-  check(what: string, gpu: ArrayLike<number>): void {
-    const ref = this.ref.tensors.get(what);
-    if (!ref) throw new Error(`the self-check has no reference for "${what}"`);
-    if (gpu.length !== ref.length) this.fail(what, `${gpu.length} numbers, expected ${ref.length}`, Infinity);
-    // the absolute part scales with the tensor: AdamW's m holds gradients of 1e-4, log-probs are near −4
-    let scale = 0;
-    for (let i = 0; i < ref.length; i++) scale = Math.max(scale, Math.abs(ref[i]));
-    const [a, rtol] = isGradient(what) ? [SELF_CHECK_GRAD_ATOL, SELF_CHECK_GRAD_RTOL] : [SELF_CHECK_ATOL, SELF_CHECK_RTOL];
-    const atol = a * Math.max(scale, 1e-12);
-    let worst = 0;
-    let at = 0;
-    for (let i = 0; i < ref.length; i++) {
-      const d = Math.abs(gpu[i] - ref[i]);
-      const r = this.number(d, atol + rtol * Math.abs(ref[i]));
-      if (!(r <= worst)) [worst, at] = [r, i];
-    }
-    if (!(worst <= 1)) this.fail(what, `[${at}] ${gpu[at].toPrecision(4)} vs ${ref[at].toPrecision(4)}`, worst);
-    this.worst = Math.max(this.worst, worst);
-    this.tensors.push({ what, numbers: ref.length, worst });
-  }
-
-  /**
-   * Sampling: per row, the log-prob of each token the GPU drew against the reference's log-prob of
-   * that token after the same prefix (first), then the token itself against the reference's draw
-   * with the same uniform; a different token is a near-tie when u is within SAMPLE_TIE of the GPU
-   * token's bin (the row's later tokens have another prefix and are not compared).
-   */
-  checkSample(what: string, gpu: SampleResult, ref: RefSample): void {
-    const { req, out, dists } = ref;
-    let worst = 0;
-    let numbers = 0;
-    if (gpu.tokens.length !== out.tokens.length) this.fail(what, `${gpu.tokens.length} rows, expected ${out.tokens.length}`, Infinity);
-    for (let r = 0; r < out.tokens.length; r++) {
-      const [gt, rt, lp] = [gpu.tokens[r], out.tokens[r], dists[r]];
-      for (let i = 0; i < gt.length; i++) {
-        if (i >= lp.length) this.fail(`${what}: tokens`, `row ${r} ran on past the reference's ${rt.length} tokens`, Infinity);
-        const refLp = lp[i][gt[i]];
-        const atol = SELF_CHECK_ATOL * 10; // log-probs are O(1–10): the forward's scale
-        const ratio = this.number(Math.abs(gpu.logprobs[r][i] - refLp), atol + SELF_CHECK_RTOL * Math.abs(refLp));
-        worst = Math.max(worst, ratio);
-        numbers++;
-        if (!(ratio <= 1)) this.fail(`${what}: log-probs`, `row ${r} token ${i}: ${gpu.logprobs[r][i].toPrecision(4)} vs ${refLp.toPrecision(4)}`, ratio);
-        if (gt[i] === rt[i]) continue;
-        if (!this.nearTie(lp[i], gt[i], req, r, i)) this.fail(`${what}: tokens`, `row ${r} token ${i}: ${gt[i]} vs ${rt[i]}, not a near-tie`, Infinity);
-        this.nearTies++;
-        break;
-      }
-      if (gt.length < rt.length && gt.every((t, i) => t === rt[i])) this.fail(`${what}: tokens`, `row ${r} stopped after ${gt.length} of the reference's ${rt.length} tokens`, Infinity);
-    }
-    this.worst = Math.max(this.worst, worst);
-    this.tensors.push({ what, numbers, worst });
-  }
-
-  private nearTie(lp: Float64Array, token: number, req: SampleRequest, row: number, i: number): boolean {
-    if (req.temperature === 0) return lp[token] >= Math.max(...lp) - SAMPLE_TIE;
-    let below = 0;
-    for (let j = 0; j < token; j++) below += Math.exp(lp[j]);
-    const u = uniform4(req.seed, req.stream, row, i);
-    return u >= below - SAMPLE_TIE && u <= below + Math.exp(lp[token]) + SAMPLE_TIE;
-  }
-
-  private number(d: number, tol: number): number {
-    const r = d / tol;
-    this.numbers++;
-    if (d > this.worstAbs) this.worstAbs = d;
-    return Number.isNaN(r) ? Infinity : r;
-  }
-
-  private fail(what: string, detail: string, r: number): never {
-    this.worst = Math.max(this.worst, r);
-    this.first = `${what} ${detail}`;
-    this.firstRatio = r;
-    throw new Mismatch(this.first);
-  }
-}
-
 /** The check's batch: a row as long as the model's context (every attention position) and a short one. */
 function checkBatch(config: ModelConfig) {
   const V = config.vocabSize;
@@ -268,16 +152,6 @@ function policyLoss(batch: TokenBatch, oldLogprobs: Float32Array, form: Partial<
   };
 }
 const CHECK_ADAMW: AdamWSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.99, eps: 1e-3, weightDecay: 0.01, gradClip: 1 };
-
-/** The sampling requests: greedy and τ = 1 (the rollouts' branch) with fixed draws. */
-function sampleRequests(config: ModelConfig): SampleRequest[] {
-  const prompts = checkBatch(config).pairs.map((p) => p.prompt);
-  const maxNewTokens = config.seqLen - Math.max(...prompts.map((p) => p.length));
-  return [
-    { prompts, numGenerations: 2, temperature: 0, maxNewTokens, seed: 1, stream: 0 },
-    { prompts, numGenerations: 4, temperature: 1, maxNewTokens, seed: 11, stream: 3 },
-  ];
-}
 
 /** The model's part of the check on one engine: forward, the gradient of each loss form, a two-epoch update; each tensor to `emit`. */
 async function modelWork(be: Backend, oldLogprobs: Float32Array | null, emit: (what: string, x: ArrayLike<number>) => void): Promise<Float32Array> {
@@ -349,24 +223,12 @@ async function attentionGpu(be: WebGPUBackend, emit: (what: string, x: ArrayLike
   }
 }
 
-/** The reference's log-probs over the vocabulary at each response position of each sampled row (teacher-forced). */
-function sampleDists(config: ModelConfig, weights: Float32Array, req: SampleRequest, out: SampleResult): Float64Array[][] {
-  const model = new ReferenceModel(config, 'f32', weights);
-  const V = config.vocabSize;
-  const tau = req.temperature > 0 ? req.temperature : 1;
-  return out.tokens.map((tokens, r) => {
-    const prompt = req.prompts[Math.floor(r / req.numGenerations)];
-    const row = Int32Array.from([...prompt, ...tokens].slice(0, config.seqLen));
-    const logits = model.forward(row, 1, row.length);
-    return Array.from(tokens, (_, i) => {
-      const z = logits.subarray((prompt.length - 1 + i) * V, (prompt.length + i) * V);
-      let m = -Infinity;
-      for (let j = 0; j < V; j++) m = Math.max(m, z[j] / tau);
-      let S = 0;
-      for (let j = 0; j < V; j++) S += Math.exp(z[j] / tau - m);
-      return Float64Array.from({ length: V }, (_, j) => z[j] / tau - m - Math.log(S));
-    });
-  });
+/** The CPU reference's side of the check, computed once: every tensor in the order the GPU produces it. */
+interface Reference {
+  tensors: Map<string, Float32Array>;
+  oldLogprobs: Float32Array;
+  greedy: RefSample;
+  stochastic: RefSample;
 }
 
 /** The CPU reference's numbers for the whole check, from `weights`: computed once per check. */
@@ -378,7 +240,7 @@ async function referenceRun(config: ModelConfig, weights: Float32Array): Promise
   await ref.snapshotReference();
   const oldLogprobs = await modelWork(ref, null, emit);
   const updated = await ref.getWeights();
-  const [greedy, stochastic] = await Promise.all(sampleRequests(config).map(async (req) => {
+  const [greedy, stochastic] = await Promise.all(sampleRequests(checkBatch(config).pairs.map((p) => p.prompt), config.seqLen).map(async (req) => {
     const out = await ref.sample(req);
     return { req, out, dists: sampleDists(config, updated, req, out) };
   }));
@@ -392,7 +254,7 @@ async function compareOnce(gpu: WebGPUBackend, ref: Reference, c: Comparer): Pro
   await attentionGpu(gpu, emit);
   await modelWork(gpu, ref.oldLogprobs, emit);
   c.checkSample('greedy sampling', await gpu.sample(ref.greedy.req), ref.greedy);
-  c.checkSample('sampling at τ = 1', await gpu.sample(ref.stochastic.req), ref.stochastic);
+  c.checkSample(`sampling at τ = ${SAMPLE_CHECK_TEMPERATURE}`, await gpu.sample(ref.stochastic.req), ref.stochastic);
 }
 
 /**

@@ -6,8 +6,10 @@
  *   tiled-attention   its V sum scaled by 1.01 (the tiled attention only);
  *   multi-tile        the V sum over every K/V tile after the first scaled by 1.01: the lab's model
  *                     (T ≤ 32, one tile) never runs that path, the check's long attention does;
- *   sampling          the draw of token i read from position i + 1 (the τ = 1 branch only; greedy
+ *   sampling          the draw of token i read from position i + 1 (the sampled branch only; greedy
  *                     takes the argmax);
+ *   temperature       the sampling kernel ignores τ (divides the logits by 1): the check samples at
+ *                     τ = 0.7, where that changes every log-prob;
  *   sequence-loss     GSPO's sequence ratio scaled by 1.01 (the sequence-level loss only);
  *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01;
  *   layernorm         LayerNorm's output scaled by 1.01 in the workgroup-tree form only;
@@ -20,7 +22,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { selfCheck } from '../../model/selfCheck.ts';
 
-export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw';
+export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw';
 
 const TILE_READ = 'let bv = Bs[k * 8u + lid.x];';
 const TILED = ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4'] as const;
@@ -30,6 +32,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   'tiled-attention': { kernels: ['attention_forward_tiled'], file: 'attention_tiled', from: ATTENTION_ACC, to: 'acc[i] += 1.01 * a * tileA[tb + j * hs + i];' },
   'multi-tile': { kernels: ['attention_forward_tiled'], file: 'attention_tiled', from: 'let a = att[row + k0 + j];', to: 'let a = att[row + k0 + j] * select(1.0, 1.01, k0 > 0u);' },
   sampling: { kernels: ['sample_next'], file: 'sample', from: 'uniform4(u.seed, u.stream, r, i) * S', to: 'uniform4(u.seed, u.stream, r, i + 1u) * S' },
+  temperature: { kernels: ['sample_next'], file: 'sample', from: 'let tau = select(1.0, u.temperature, u.temperature > 0.0);', to: 'let tau = 1.0;' },
   'sequence-loss': { kernels: ['policy_loss_rows'], file: 'policy_loss', from: 'let seq_ratio = exp(lr_sum / max(len, 1.0));', to: 'let seq_ratio = 1.01 * exp(lr_sum / max(len, 1.0));' },
   gelu: { kernels: ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4', 'matmul_nn_v4d', 'matmul_nt_v4d', 'matmul_tn_v4d'], file: 'matmul_vec4', from: 'aux[i] = gelu(v);', to: 'aux[i] = 1.01 * gelu(v);' },
   layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
