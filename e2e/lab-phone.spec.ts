@@ -2,7 +2,7 @@ import { expect, test, type Page } from './fixtures.ts';
 import { getLesson } from '../src/rl/lessons.ts';
 
 // The lab on a phone (390×844): nothing wider than the screen, the transport (Play/Pause/Step)
-// stuck at the top however far one scrolls, the lesson card folds away, the lesson's charts come
+// before the import card and stuck at the top however far one scrolls, the lesson card folds away, the lesson's charts come
 // first, and a focused control's formula opens under it without covering the next one.
 // CPU reference engine: fast here. Screenshots go to test-results/.
 
@@ -23,6 +23,12 @@ test('at 390×844 nothing overflows, Play stays at the top while scrolling, the 
   await page.goto('/?backend=cpu');
   await ready(page);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+
+  // Play comes before the import card (which follows the charts, as on a wide screen)
+  const top = async (testId: string) => page.getByTestId(testId).evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  const playTop = await page.getByRole('button', { name: /Play/ }).evaluate((el) => el.getBoundingClientRect().top + scrollY);
+  expect(playTop).toBeLessThan(await top('import-run'));
+  expect(await top('chart-reward')).toBeLessThan(await top('import-run'));
 
   await page.goto(`/?backend=cpu&lesson=${lesson.id}&promptsPerStep=4&numGenerations=4`); // small batches (the claim is still judged: the lesson sets neither)
   await ready(page);

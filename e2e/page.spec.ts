@@ -83,3 +83,34 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await page.screenshot({ path: 'test-results/first-page.png' });
   expect(errors).toEqual([]);
 });
+
+// First open at 1280×800: the engine line arrives seconds after the page (the checkpoint, the
+// engine's self-check, the step-0 evaluation; ~22 s on a slow GPU) and must not push Play down:
+// its space is kept from the first frame. The checkpoint is held back here until Play's place is
+// measured, so the line certainly arrives after. And the start line names the run the page opened
+// on — the task the settings panel shows — beside what lesson 1 loads instead.
+test('first open: the engine line arrives without moving Play; the start line names the run the page is on', async ({ page }) => {
+  const held: { release: () => void } = { release: () => {} };
+  const gate = new Promise<void>((r) => { held.release = r; });
+  await page.route('**/checkpoints/**', async (route) => { await gate; await route.continue(); });
+  await page.goto('/?backend=cpu');
+  const play = page.getByRole('button', { name: /Play/ });
+  await expect(play).toBeVisible();
+  await expect(page.getByTestId('run-status')).toContainText('loading');
+  await expect(page.getByTestId('engine-line')).toHaveCount(0);
+  const before = (await play.boundingBox())!;
+  held.release();
+  await expect(page.getByTestId('engine-line')).toContainText('Engine: CPU reference', { timeout: 60_000 });
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  const after = (await play.boundingBox())!;
+  console.log(`Play's top before the engine line ${before.y} px, after ${after.y} px`);
+  expect(after.y).toBe(before.y);
+  await page.screenshot({ path: 'test-results/first-open.png' });
+  // one source: the start line's run is the store's task and difficulty, the ones the settings panel shows
+  const task = await page.getByLabel('Task', { exact: true }).inputValue();
+  expect(task).toBe('reverse');
+  await expect(page.getByTestId('start-here-run')).toHaveText('“Reverse a word” (reverse, difficulty 2)');
+  await expect(page.getByTestId('start-here')).toContainText('“Addition of n-digit numbers” (add, difficulty 2)'); // what lesson 1 switches to
+  await page.goto('/?backend=cpu&task=sort&difficulty=1');
+  await expect(page.getByTestId('start-here-run')).toContainText('(sort, difficulty 1)');
+});

@@ -14,7 +14,8 @@ import { Controls } from './Controls.tsx';
 import { Transport, useTransportKeys } from './Transport.tsx';
 import { Charts } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
-import { Lessons, StartHere, chartOrder } from './Lessons.tsx';
+import { Lessons, chartOrder } from './Lessons.tsx';
+import { StartHere } from './StartHere.tsx';
 import { RunsPanel } from './RunsPanel.tsx';
 import { Profiling } from './Profiling.tsx';
 import { Explanations } from './Explanations.tsx';
@@ -29,6 +30,7 @@ function Notices() {
   const engine = useLab((s) => s.engineNotices);
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
+  const failed = useLab((s) => s.status === 'error');
   const stepZero = useLab((s) => stepZeroSentence(s.evals)); // the same step-0 figure as the status line and the chart
   const faults = useLab((s) => s.faults);
   const offer = useLab((s) => s.resumeOffer);
@@ -49,10 +51,13 @@ function Notices() {
           <button className="small" onClick={() => lab.view.dismissUrlNotices()}>Dismiss</button>
         </div>
       )}
-      {backend && (
-        <p className={`notice engine-${backend}`} data-testid="engine-line">
+      {/* the engine line's space is kept from the first frame (app.css .engine-line): it arrives after the model loads and checks itself, and must not push Play down */}
+      {backend ? (
+        <p className={`notice engine-line engine-${backend}`} data-testid="engine-line">
           Engine: {backend === 'webgpu' ? 'WebGPU' : <strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>}. {engine.join(' ')}{stepZero && ` ${stepZero}`}
         </p>
+      ) : (
+        <p className="notice engine-line pending" data-testid="engine-pending">{failed ? 'Engine: none could start.' : 'Engine: starting — the model loads, the engine checks itself, then the model is measured on held-out prompts…'}</p>
       )}
       {faults.map((f, i) => <p key={i} className="notice warn" role="alert" data-testid={`fault-${f.kind}`}>{f.text}</p>)}
       {error && <p className="notice error" role="alert" data-testid="run-error">{error}</p>}
