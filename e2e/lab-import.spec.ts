@@ -1,3 +1,5 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from './fixtures.ts';
 
@@ -6,7 +8,8 @@ import { expect, test, type Page } from './fixtures.ts';
 // lab's charts beside a browser run as "TRL run: grpo-output", with the run doctor's marks where
 // its stop signals fire and the keys the lab does not know listed; a logged step goes through the
 // step-through's first four phases; a corrupted file is refused in one sentence while the
-// previous import and the lab's own run go on.
+// previous import and the lab's own run go on. Issue 29: a game score beside the browser run has
+// short ticks on its own axis and x in % of each run's steps; a folder of 1051 files is thinned.
 
 const FIX = join(import.meta.dirname, 'fixtures/trl');
 const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
@@ -16,6 +19,11 @@ async function steps(page: Page, n: number, from = 0) {
     await expect(page.getByTestId('run-status')).toContainText(`paused · ${i} step`, { timeout: 60_000 });
   }
 }
+/** A 500-step run whose reward is a game score from −9.66 to 10.9 (issue 29: its y axis printed "7158", "5264 / 8376"). */
+const gameScore = () => JSON.stringify({ global_step: 500, log_history: Array.from({ length: 500 }, (_, i) => {
+  const r = -9.66 + (20.56 * i) / 499 + (0.4 * Math.sin(i * 1.7) * Math.min(i, 499 - i)) / 250;
+  return { step: i + 1, reward: r, reward_std: 3 + Math.cos(i) / 3, 'rewards/game_score/mean': r, entropy: 0.9 - i / 1000, 'completions/mean_length': 180 + (i % 7) };
+}) });
 const legend = (page: Page, chart: string) => page.getByTestId(`chart-${chart}`).locator('.recharts-legend-wrapper');
 
 test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a logged step; a corrupted file is one sentence', async ({ page }) => {
@@ -86,4 +94,40 @@ test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a log
   await expect(page.getByTestId('trl-import-error')).toContainText('completions_00020.parquet was not imported: ');
   await steps(page, 1, done); // the lab's run goes on
   await expect(page.getByTestId('chart-reward')).toHaveAttribute('data-points', /^\d+$/);
+
+  // issue 29: a 500-step game score beside the browser run: short ticks, the score on its own axis, x in % of each run's steps
+  await page.getByTestId('import-trl').setInputFiles({ name: 'trainer_state.json', mimeType: 'application/json', buffer: Buffer.from(gameScore()) });
+  await expect(page.getByTestId('trl-run')).toContainText('500 logged steps (1–500)');
+  await expect(page.getByTestId('trl-run')).toContainText('no accuracy read');
+  await expect(page.getByTestId('trl-accuracy-note')).toContainText('rewards/game_score/mean runs from −9.66 to 10.9');
+  const reward = page.getByTestId('chart-reward');
+  await expect(legend(page, 'reward')).toContainText('reward (right axis), TRL run: trainer_state.json');
+  await expect(reward.locator('.recharts-label').first()).toHaveText("% of each run's steps");
+  const ticks = await reward.locator('.recharts-cartesian-axis-tick-value').allTextContents();
+  expect(ticks.length).toBeGreaterThan(8);
+  for (const t of ticks) {
+    expect(t, `tick ${t}`).toMatch(/^−?[0-9.]+[kMB]?$/);
+    expect(t.replace(/[^0-9]/g, '').replace(/^0+/, '').length, `tick ${t}`).toBeLessThanOrEqual(3);
+  }
+  expect(ticks).toEqual(expect.arrayContaining(['0', '100', '0.5', '−6', '12']));
+  // the browser run's reward line (its first line) spans most of the plot, not a sliver at x = 0
+  const grid = (await reward.locator('.recharts-cartesian-grid').boundingBox())!;
+  const lab = (await reward.locator('.recharts-line').first().boundingBox())!;
+  expect(lab.width).toBeGreaterThan(0.6 * grid.width);
+  await shot('chart-reward', '/tmp/issue29-import-game-score.png');
+
+  // issue 29: a folder of more than 1000 files (train_grpo.py --steps 500 writes a completion log a step) is thinned, as npm run doctor thins it
+  const dir = mkdtempSync(join(tmpdir(), 'grpo-many-'));
+  try {
+    copyFileSync(join(FIX, 'grpo-output/trainer_state.json'), join(dir, 'trainer_state.json'));
+    mkdirSync(join(dir, 'completions'));
+    for (let s = 1; s <= 450; s++) copyFileSync(join(FIX, 'grpo-output/completions/completions_00020.parquet'), join(dir, `completions/completions_${String(s).padStart(5, '0')}.parquet`));
+    mkdirSync(join(dir, 'runs'));
+    for (let i = 0; i < 600; i++) writeFileSync(join(dir, `runs/events.${i}`), 'x');
+    await page.getByTestId('import-trl-folder').setInputFiles(dir);
+    await expect(page.getByTestId('trl-run')).toContainText('Of 1051 files, read 1 log and 151 of 450 completion logs (every 3rd, and the last); skipped 600 files the lab does not read');
+    await expect(page.getByTestId('trl-run')).toContainText('100 logged steps (2–200), 10 evaluations, 151 completion logs');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -43,7 +43,9 @@ export class RunImport {
         completions: run.completions,
         hasTokens: h.steps.some((s) => Number.isFinite(s.num_tokens)),
       };
-      this.store.setState({ run: view, error: null, xAxis: view.hasTokens ? this.store.getState().xAxis : 'step' });
+      // x as % of each run's steps: a browser run of a few steps beside an import of hundreds is not squeezed against x = 0 (tokens stay if chosen and logged)
+      const was = this.store.getState().xAxis;
+      this.store.setState({ run: view, error: null, xAxis: was === 'tokens' && view.hasTokens ? 'tokens' : 'progress' });
       return null;
     } finally {
       this.store.setState({ busy: false });

@@ -29,14 +29,15 @@ export interface ImportedRunView {
   hasTokens: boolean;
 }
 
-export type XAxisMode = 'step' | 'tokens';
+/** The per-step charts' x axis: steps; each run's steps as a % of its own (a short browser run beside a long import); or tokens (num_tokens). */
+export type XAxisMode = 'step' | 'progress' | 'tokens';
 
 export interface ImportState {
   run: ImportedRunView | null;
   /** The last refusal, one sentence (the lab's run is unchanged). */
   error: string | null;
   busy: boolean;
-  /** The charts' x axis: steps, or generated tokens (num_tokens). */
+  /** The charts' x axis: steps, % of each run's steps, or generated tokens (num_tokens). */
   xAxis: XAxisMode;
 }
 
@@ -51,4 +52,19 @@ export function onTokenAxis<M extends { step: number }>(history: readonly M[], s
     if (t !== undefined && Number.isFinite(t) && (!out.length || t > out[out.length - 1].step)) out.push({ ...m, step: t });
   }
   return out;
+}
+
+/**
+ * The same history with `step` replaced by its share of the run, in % of the run's last step
+ * (the last of `steps`, else of the history itself): a run of 6 steps and one of 500 both span
+ * 0–100 %, so a browser run beside an import is not squeezed against x = 0.
+ */
+export function onProgressAxis<M extends { step: number }>(history: readonly M[], steps: readonly { step: number }[]): M[] {
+  const last = Math.max(steps.at(-1)?.step ?? 0, steps.length ? 0 : history.at(-1)?.step ?? 0);
+  return last > 0 ? history.map((m) => ({ ...m, step: (100 * m.step) / last })) : history.map((m) => ({ ...m, step: 0 }));
+}
+
+/** A history on the chosen x axis (steps as they are, % of the run's steps, or tokens). */
+export function onAxis<M extends { step: number }>(mode: XAxisMode, history: readonly M[], steps: readonly { step: number; num_tokens: number }[]): readonly M[] {
+  return mode === 'tokens' ? onTokenAxis(history, steps) : mode === 'progress' ? onProgressAxis(history, steps) : history;
 }

@@ -86,15 +86,16 @@ export interface TipEntry {
 
 /**
  * The tooltip of a per-step chart: the hovered step and every series' exact value there, read
- * from the whole history (the lines are thinned, so a step one line keeps another may not).
+ * from the whole history (the lines are thinned, so a step one line keeps another may not);
+ * `head` names the hovered x (the x axis may be % of each run's steps, or tokens).
  */
-export function stepTip(at: (step: number) => TipEntry[]) {
+export function stepTip(at: (step: number) => TipEntry[], head: (x: number) => string = (x) => `step ${x}`) {
   return function StepTip({ active, label }: { active?: boolean; label?: unknown }) {
     if (!active || typeof label !== 'number') return null;
     const entries = at(label).filter((e) => e.value !== undefined);
     return (
       <div className="chart-tip" data-testid="chart-tip">
-        <strong>step {label}</strong>
+        <strong>{head(label)}</strong>
         {entries.map((e) => <span key={e.name} style={{ color: e.color }}>{e.name}: {fmt(e.value)}</span>)}
       </div>
     );

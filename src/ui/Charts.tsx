@@ -20,11 +20,12 @@ import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
+import { axisTick, ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
 import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
-import { doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, type TrlSeries } from './importedLines.tsx';
+import { doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
+import { onAxis } from '../store/importedRun.ts';
 import { stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
@@ -44,9 +45,14 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
   const overlays = useOverlays();
   const trl = useTrl();
   const xAxis = useXAxis();
+  const xMode = useXMode();
+  const head = useXHead();
   const main = series[0];
   const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
-  const others = useMemo(() => overlays.map((o) => ({ ...o, name: `${main.name}, ${o.name}`, line: stepLine(o.run.steps, main.value) })), [overlays, main]);
+  const others = useMemo(() => overlays.map((o) => {
+    const at = onAxis(xMode, o.run.steps, o.run.steps); // each finished run on the same x axis (its own % of steps, or tokens)
+    return { ...o, name: `${main.name}, ${o.name}`, at, line: stepLine(at, main.value) };
+  }), [overlays, main, xMode]);
   const imported = useMemo(() => trlLines(trl, trlSeries), [trl, trlSeries]);
   const all = useMemo(() => [...lines, ...others.map((o) => o.line), ...imported.map((l) => l.line)], [lines, others, imported]);
   const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)]);
@@ -54,15 +60,15 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
     const m = atStep(steps, step);
     return [
       ...series.map((sr) => ({ name: sr.name, color: sr.color, value: m && fin(sr.value(m)) })),
-      ...others.map((o) => { const x = atStep(o.run.steps, step); return { name: o.name, color: o.color, value: x ? fin(main.value(x)) : undefined }; }),
+      ...others.map((o) => { const x = atStep(o.at, step); return { name: o.name, color: o.color, value: x ? fin(main.value(x)) : undefined }; }),
       ...trlTip(trl, imported, step),
     ];
-  }), [steps, series, others, main, trl, imported]);
+  }, head), [steps, series, others, main, trl, imported, head]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
-      <YAxis domain={yDomain} tick={AXIS} width={yWidth} />
+      <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} />
       <ChartTooltip content={tip} />
       {legendEl}
       {series.map((sr, i) => (
@@ -94,14 +100,19 @@ export function RewardChart() {
   const overlays = useOverlays();
   const trl = useTrl();
   const xAxis = useXAxis();
-  const imported = useMemo(() => trlLines(trl, TRL_REWARD), [trl]);
+  const xMode = useXMode();
+  const head = useXHead();
+  // an imported reward outside [0, 1] (a game score) is drawn on its own axis at the right: the lab's 0–1 stays readable
+  const outside = useMemo(() => !!trl && trl.steps.some((m) => m.reward < 0 || m.reward > 1), [trl]);
+  const imported = useMemo(() => trlLines(trl, outside ? TRL_REWARD.map((sr) => ({ ...sr, name: `${sr.name} (right axis)`, right: true })) : TRL_REWARD), [trl, outside]);
   const trlHeldout = useMemo(() => (trl?.run.heldoutKey ? { name: `held-out ${trl.run.heldoutKey}, ${trl.run.label}`, line: stepLine(trl.evals, heldout) } : null), [trl]);
   const rewardLine = useMemo(() => stepLine(steps, reward), [steps]);
   const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
   const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
-  const others = useMemo(() => overlays.map((o) => ({
-    ...o, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(o.run.steps, reward), heldout: stepLine(o.run.evals, heldout),
-  })), [overlays]);
+  const others = useMemo(() => overlays.map((o) => {
+    const at = onAxis(xMode, o.run.steps, o.run.steps), evalsAt = onAxis(xMode, o.run.evals, o.run.steps);
+    return { ...o, at, evalsAt, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(at, reward), heldout: stepLine(evalsAt, heldout) };
+  }), [overlays, xMode]);
   const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [rewardLine, accuracyLine, heldoutLine, others, imported, trlHeldout]);
   const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])]);
   const tip = useMemo(() => stepTip((step) => {
@@ -111,18 +122,18 @@ export function RewardChart() {
       { name: TRAIN_ACC, color: C.sky, value: m && fin(m.accuracy) },
       { name: HELDOUT_GREEDY, color: C.vermillion, value: e && fin(e.heldout_accuracy) },
       ...others.flatMap((o) => {
-        const x = atStep(o.run.steps, step), xe = atStep(o.run.evals, step);
+        const x = atStep(o.at, step), xe = atStep(o.evalsAt, step);
         return [{ name: o.rewardName, color: o.color, value: x ? fin(x.reward) : undefined }, { name: o.heldoutName, color: C.purple, value: xe ? fin(xe.heldout_accuracy) : undefined }];
       }),
       ...trlTip(trl, imported, step),
       ...(trl && trlHeldout ? [{ name: trlHeldout.name, color: C.vermillion, value: atStep(trl.evals, step) ? fin(atStep(trl.evals, step)!.heldout_accuracy) : undefined }] : []),
     ];
-  }), [steps, evals, others, trl, imported, trlHeldout]);
+  }, head), [steps, evals, others, trl, imported, trlHeldout, head]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
-      <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+      <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} />
       <ChartTooltip content={tip} />
       {legendEl}
       <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
@@ -130,11 +141,11 @@ export function RewardChart() {
       <Line data={heldoutLine} dataKey="v" name={HELDOUT_GREEDY} stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
       {others.map((o) => <Line key={`r${o.run.id}`} data={o.reward} dataKey="v" name={o.rewardName} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} />)}
       {others.map((o) => <Line key={`h${o.run.id}`} data={o.heldout} dataKey="v" name={o.heldoutName} stroke={C.purple} strokeDasharray={o.dash} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />)}
-      {trlLineElements(imported)}
+      {trlLineElements(imported, outside ? ['auto', 'auto'] : [0, 1])}
       {trlHeldout && <Line key="trl-heldout" data={trlHeldout.line} dataKey="v" name={trlHeldout.name} stroke={C.vermillion} strokeDasharray="9 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
       {doctorMarks(trl, 'reward')}
     </PointedLineChart>
-  ), [all, rewardLine, accuracyLine, heldoutLine, others, imported, trlHeldout, trl, xAxis, tip, legendEl]);
+  ), [all, rewardLine, accuracyLine, heldoutLine, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl]);
   return (
     <ChartCard id="reward" title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned), or an imported TRL run." points={steps.length + evals.length + (trl ? trl.steps.length : 0)}>
       {body}
@@ -188,7 +199,7 @@ export function AdvantagesChart() {
       <ComposedChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="label" interval={0} ticks={ticks} tick={AXIS} />
-        <YAxis tick={AXIS} width={44} />
+        <YAxis tick={AXIS} tickFormatter={axisTick} width={44} />
         <ReferenceLine y={0} stroke="#000" />
         <ChartTooltip formatter={(v) => fmt(Number(v))} />
         {KINDS.map((k) => <Bar key={k} dataKey={k} name={VERDICT[k].word} stackId="advantage" fill={VERDICT[k].color} isAnimationActive={false} />)}
@@ -266,6 +277,7 @@ const passName = (k: string) => (k === '1' ? HELDOUT_PASS1 : `held-out pass@${k}
 export function PassAtKChart() {
   const evals = useOnAxis(useLab((s) => s.evals), useLab((s) => s.steps));
   const xAxis = useXAxis();
+  const head = useXHead();
   const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
   const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])), watch: e.watch?.pass1 })), [evals]);
   // the watched task (settings.watchTask), never trained on: what the policy forgets of it
@@ -276,14 +288,14 @@ export function PassAtKChart() {
     const e = atStep(evals, step);
     return [...ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined })),
       ...(watched ? [{ name: watchName, color: C.black, value: e?.watch ? fin(e.watch.pass1) : undefined }] : [])];
-  }), [evals, ks, watched, watchName]);
+  }, head), [evals, ks, watched, watchName, head]);
   return (
     <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={rows} margin={margin}>
           <CartesianGrid strokeDasharray="3 3" />
           {xAxis}
-          <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+          <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} />
           <ChartTooltip content={tip} />
           {legendEl}
           {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
@@ -306,8 +318,8 @@ export function TheoryChart() {
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart margin={margin}>
         <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-        <YAxis domain={[0, 1]} tick={AXIS} width={44} />
+        <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+        <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} />
         <ChartTooltip formatter={(v) => fmt(Number(v))} />
         {legend}
         <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />

@@ -96,7 +96,8 @@ export function ImportRun() {
             <span>{run.steps.length} logged steps ({first}–{last}), {run.evals.length} evaluations, {run.completions.length} completion logs; {run.accuracyKey ? <>accuracy read from <code>{run.accuracyKey}</code></> : 'no accuracy read'}{run.heldoutKey ? <>, held-out from <code>{run.heldoutKey}</code></> : ', no held-out evaluations'}. Its lines are dashed.</span>
             <label>x axis{' '}
               <select value={xAxis} onChange={(e) => importer.setXAxis(e.target.value as typeof xAxis)} data-testid="x-axis">
-                <option value="step">steps</option>
+                <option value="progress">% of each run&apos;s steps (each run spans the width)</option>
+                <option value="step">steps (one axis for both runs)</option>
                 <option value="tokens" disabled={!run.hasTokens}>tokens (TRL&apos;s num_tokens: prompt + completion; the lab&apos;s: generated)</option>
               </select>
             </label>

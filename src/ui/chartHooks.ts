@@ -90,3 +90,25 @@ export const PointingAt = createContext(false);
 export function ChartTooltip(props: ComponentProps<typeof Tooltip>) {
   return useContext(PointingAt) ? createElement(Tooltip, props) : null;
 }
+
+const UNITS: [number, string][] = [[1e9, 'B'], [1e6, 'M'], [1e3, 'k']];
+const MINUS = (s: string) => s.replace(/-/g, '−');
+
+/**
+ * Every chart's tick label: a short number, at most 3 significant digits — thousands as k,
+ * millions as M, billions as B, tiny values as 1.25e−4 — so a long decimal (0.30000000000000004,
+ * a game score's −4.522222) never runs out of the axis and shows only its last digits.
+ */
+export function axisTick(v: unknown): string {
+  const x = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(x)) return '';
+  if (x === 0) return '0';
+  const r = Number(x.toPrecision(3)); // rounded first: 999 600 is 1M, not 1000k
+  const a = Math.abs(r);
+  if (a < 1e-3 || a >= 1e12) {
+    const [m, e] = r.toExponential(2).split('e');
+    return MINUS(`${Number(m)}e${Number(e)}`);
+  }
+  for (const [d, u] of UNITS) if (a >= d) return MINUS(`${Number((r / d).toPrecision(3))}${u}`);
+  return MINUS(String(r));
+}

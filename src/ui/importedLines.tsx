@@ -1,20 +1,23 @@
 /**
  * The imported run (TRL, src/store/importedRun.ts) on the lab's charts: its lines beside the live
  * run's, dashed and labelled "<series>, TRL run: <name>"; the doctor's marks (a vertical line
- * where each stop signal first fires, on the chart it concerns); and the x axis in steps or in
+ * where each stop signal first fires, on the chart it concerns); and the x axis in steps, in % of each run's steps, or in
  * tokens generated (num_tokens) for every per-step chart. Plain functions return recharts
- * elements (Line, ReferenceLine), placed by the charts among their own children.
+ * elements (Line, ReferenceLine), placed by the charts among their own children. With an import the
+ * x axis is by default % of each run's steps (a 6-step browser run and a 500-step import both span
+ * the width, and the axis says so); every tick is a short number (chartHooks.ts axisTick).
  */
 import { useMemo } from 'react';
 import { Line, ReferenceLine, XAxis, YAxis } from 'recharts';
 import type { StepMetrics } from '../rl/metrics.ts';
 import type { DoctorFinding } from '../rl/doctor.ts';
-import { onTokenAxis, useImported, type ImportedRunView, type XAxisMode } from '../store/importedRun.ts';
+import { onAxis, useImported, type ImportedRunView, type XAxisMode } from '../store/importedRun.ts';
 import { stepLine, type LinePoint } from '../store/thin.ts';
 import { AXIS, atStep, fin, type TipEntry } from './ChartCard.tsx';
+import { axisTick } from './chartHooks.ts';
 import { C } from './palette.ts';
 
-/** One line the imported run draws on a chart (`right`: on a 0–1 axis at the right, e.g. a share on a token-length chart). */
+/** One line the imported run draws on a chart (`right`: on an axis at the right, e.g. a share on a token-length chart). */
 export interface TrlSeries {
   name: string;
   value: (m: StepMetrics) => number;
@@ -23,20 +26,31 @@ export interface TrlSeries {
   right?: boolean;
 }
 
-/** The lab's x axis in tokens: the per-step histories keyed by num_tokens instead of the step. */
+/** The chosen x axis (store/importedRun.ts XAxisMode). */
+export const useXMode = () => useImported((s) => s.xAxis);
+
+/** The lab's x axis: the per-step histories keyed by the step, by % of the run's steps, or by num_tokens. */
 export function useOnAxis<M extends { step: number }>(history: readonly M[], steps: readonly StepMetrics[]): readonly M[] {
-  const x = useImported((s) => s.xAxis);
-  return useMemo(() => (x === 'tokens' ? onTokenAxis(history, steps) : history), [x, history, steps]);
+  const x = useXMode();
+  return useMemo(() => onAxis(x, history, steps), [x, history, steps]);
 }
 
-const X_LABEL: Record<XAxisMode, string> = { step: 'step', tokens: 'tokens' };
+/** The axis label says what x is: with an import, "% of each run's steps" puts a 6-step browser run and a 500-step import side by side. */
+export const X_LABEL: Record<XAxisMode, string> = { step: 'step', progress: "% of each run's steps", tokens: 'tokens' };
 
-/** The per-step charts' x axis, in steps or tokens. */
+/** The per-step charts' x axis, in steps, % of each run's steps, or tokens; ticks are short numbers (axisTick). */
 export function useXAxis() {
-  const x = useImported((s) => s.xAxis);
-  return useMemo(() => <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={x === 'tokens' ? compact : undefined} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />, [x]);
+  const x = useXMode();
+  return useMemo(() => (x === 'progress'
+    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
 }
-const compact = (v: number) => (Math.abs(v) >= 1e6 ? `${(v / 1e6).toFixed(1)}M` : Math.abs(v) >= 1e3 ? `${(v / 1e3).toFixed(0)}k` : String(v));
+
+/** The tooltip's heading for a hovered x: "step 12", "50% of its run's steps", "1.2M tokens". */
+export function useXHead(): (x: number) => string {
+  const x = useXMode();
+  return useMemo(() => (x === 'progress' ? (v: number) => `${axisTick(v)}% of its run's steps` : x === 'tokens' ? (v: number) => `${axisTick(v)} tokens` : (v: number) => `step ${v}`), [x]);
+}
 
 /** The imported run as the x axis shows it (steps or tokens), and where each finding falls on it. */
 export interface TrlOnAxis {
@@ -49,13 +63,12 @@ export interface TrlOnAxis {
 
 export function useTrl(): TrlOnAxis | null {
   const run = useImported((s) => s.run);
-  const x = useImported((s) => s.xAxis);
+  const x = useXMode();
   return useMemo(() => {
     if (!run) return null;
-    const tokens = x === 'tokens';
-    const steps = tokens ? onTokenAxis(run.steps, run.steps) : run.steps;
-    const evals = tokens ? onTokenAxis(run.evals, run.steps) : run.evals;
-    const at = (f: DoctorFinding) => (tokens ? fin(atStep(run.steps, f.firstStep)?.num_tokens ?? NaN) : f.firstStep);
+    const steps = onAxis(x, run.steps, run.steps);
+    const evals = onAxis(x, run.evals, run.steps);
+    const at = (f: DoctorFinding) => (x === 'step' ? f.firstStep : fin(onAxis(x, [{ step: f.firstStep }], run.steps)[0]?.step ?? NaN));
     return { run, steps, evals, at };
   }, [run, x]);
 }
@@ -69,11 +82,11 @@ export function trlLines(trl: TrlOnAxis | null, series: readonly TrlSeries[] | u
   return series.map((sr) => ({ ...sr, name: `${sr.name}, ${trl.run.label}`, line: stepLine(trl.steps, sr.value) }));
 }
 
-/** The recharts lines (dashed: another run; a right axis when a series needs one). */
-export function trlLineElements(lines: readonly TrlLine[]) {
+/** The recharts lines (dashed: another run; a right axis, 0–1 unless given, when a series needs one). */
+export function trlLineElements(lines: readonly TrlLine[], rightDomain: [number | 'auto', number | 'auto'] = [0, 1]) {
   const right = lines.some((l) => l.right);
   return [
-    ...(right ? [<YAxis key="trl-right" yAxisId="right" orientation="right" domain={[0, 1]} tick={AXIS} width={40} />] : []),
+    ...(right ? [<YAxis key="trl-right" yAxisId="right" orientation="right" domain={rightDomain} tick={AXIS} tickFormatter={axisTick} width={44} />] : []),
     ...lines.map((l, i) => <Line key={`trl${i}`} data={l.line} dataKey="v" name={l.name} yAxisId={l.right ? 'right' : 0} stroke={l.color} strokeDasharray={l.dash ?? '9 4'} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />),
   ];
 }
