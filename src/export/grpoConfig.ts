@@ -46,7 +46,7 @@ const ELSEWHERE: Record<string, string> = {
   measureKl: 'TRL logs kl only when beta ≠ 0',
   dynamicSampling: 'no GRPOTrainer field (DAPO\'s dynamic sampling)',
   maxResample: 'no GRPOTrainer field',
-  overlongPenalty: 'reward.py (OVERLONG), from completion_ids',
+  overlongPenalty: 'reward.py (OVERLONG), from completion_ids, at each prompt\'s own limit as in the lab',
   overlongBuffer: 'reward.py (OVERLONG)',
   rewardMode: 'reward.py (PROCESS_WEIGHT)',
   processWeight: 'reward.py (PROCESS_WEIGHT)',

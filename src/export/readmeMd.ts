@@ -65,7 +65,7 @@ The lab's P·G answers per step are split over the processes.
 python check_export.py                        # the weights, by GPT-2's names, give the lab's log-probabilities (plain Python)
 python check_export.py --engine torch         # the same in PyTorch
 python check_export.py --engine transformers  # GPT2LMHeadModel.from_pretrained and AutoTokenizer on this folder
-python reward.py --check data/heldout.jsonl   # reward.py pays every reference answer 1.0
+python reward.py --check data/heldout.jsonl   # re-derives every answer from its prompt: the file agrees, each paid 1.0
 \`\`\`
 
 ## Files

@@ -11,17 +11,23 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../model/rng.ts';
 import { mixProcessReward, stepFraction } from '../rl/processReward.ts';
-import { overlongPenalty } from '../rl/rollout.ts';
+import type { Backend } from '../model/backend.ts';
+import { maxNewTokens, overlongPenalty } from '../rl/rollout.ts';
+import type { Settings } from '../rl/settings.ts';
 import { ADVERSARIAL_FILES, parseAdversarialJsonl } from '../tasks/adversarial.ts';
 import { TASKS } from '../tasks/registry.ts';
 import { parseSpecText } from '../tasks/spec/index.ts';
 import { compileSpec } from '../tasks/spec/spec.ts';
 import { registerSpec } from '../tasks/spec/task.ts';
 import { samplePrompts } from '../tasks/split.ts';
-import { CHARS } from '../tasks/tokenizer.ts';
+import { CHARS, encodePrompt } from '../tasks/tokenizer.ts';
 import type { Task } from '../tasks/types.ts';
+import { CONFIGS, paramLayout } from '../model/config.ts';
+import { initWeights } from '../model/init.ts';
+import { defaultSettings } from '../rl/settings.ts';
+import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { rewardPy, type RewardOptions } from './rewardPy.ts';
-import { customSteps } from './trlProject.ts';
+import { customSteps, exportTrlProject } from './trlProject.ts';
 
 const GENERATED = 10_000;
 const FORMAT_REWARD = 0.2;
@@ -70,11 +76,16 @@ function generatedCases(task: Task, n: number, seed: number): { prompt: string; 
   return out;
 }
 
+/** The lab's length limit for a prompt (rollout.ts maxNewTokens; it reads only the model's positions and the setting). */
+function labLimit(prompt: string, o: NonNullable<RewardOptions['overlong']>): number {
+  return maxNewTokens({ config: { seqLen: o.positions } } as unknown as Backend, encodePrompt(prompt).length, { maxCompletionLength: o.limit } as Settings);
+}
+
 /** The lab's reward for one response (rollout.ts's order: the verdict, process credit, then the overlong penalty). */
 function labReward(task: Task, prompt: string, completion: string, o: RewardOptions, nTokens: number): number {
   let r = task.verify(prompt, completion, { unparseable: 0, wrong: o.formatReward, correct: 1 }).reward;
   if (o.processWeight != null) r = mixProcessReward(r, stepFraction(task, prompt, completion), o.processWeight);
-  if (o.overlong) r += overlongPenalty(nTokens, o.overlong[0], o.overlong[1]);
+  if (o.overlong) r += overlongPenalty(nTokens, labLimit(prompt, o.overlong), o.overlong.buffer);
   return r;
 }
 
@@ -91,7 +102,8 @@ function disagreements(task: Task, o: RewardOptions, withAnswer = false, code?: 
   const gen = generatedCases(task, GENERATED, 0xe4 + task.id.length);
   const answers = new Map<string, string>();
   const answerOf = (p: string) => answers.get(p) ?? answers.set(p, task.solve(p)).get(p)!;
-  const rows = [...adv, ...gen].map((r, i) => ({ ...r, ...(withAnswer ? { answer: answerOf(r.prompt), steps: customSteps(task, r.prompt) } : {}), completion_ids: Array.from({ length: 1 + (i % 12) }, () => 5) }));
+  // a custom task's rows carry answer and steps columns that lie: reward.py must re-derive both from the prompt
+  const rows = [...adv, ...gen].map((r, i) => ({ ...r, ...(withAnswer ? { answer: `${answerOf(r.prompt)}1`, steps: customSteps(task, r.prompt)?.map((x) => `${x}1`) ?? null } : {}), completion_ids: Array.from({ length: 1 + (i % 12) }, () => 5) }));
   const paid = pythonRewards(o, rows, code);
   expect(paid.length).toBe(rows.length);
   const bad = rows.flatMap((r, i) => {
@@ -126,18 +138,18 @@ describe('reward.py pays what the lab pays', () => {
     expect(steps.map((t) => t.id).sort()).toEqual(['chain', 'digitsum', 'modsum']);
     let total = 0;
     for (const task of steps) {
-      const n = agreement(task, { task: task.id, formatReward: 0.1, processWeight: 0.3, overlong: [8, 3] });
+      const n = agreement(task, { task: task.id, formatReward: 0.1, processWeight: 0.3, overlong: { limit: 8, positions: 24, buffer: 3 } });
       total += n.adversarial + n.generated;
     }
     console.log(`reward.py with process reward (w = 0.3) and the overlong penalty agrees on ${total} responses`);
   });
 
-  it('on a custom task (a spec from public/tasks/), graded from the answer column', () => {
+  it('on a custom task (a spec from public/tasks/), its answers and steps re-derived from the prompt, whatever the dataset\'s columns say', () => {
     for (const file of ['public/tasks/times7.json', 'public/tasks/vowels.json', 'public/tasks/reverse.json']) {
       const r = parseSpecText(readFileSync(file, 'utf8'));
       if (!r.ok) throw new Error(r.error);
       const task = registerSpec(r.spec);
-      const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: compileSpec(r.spec).answerKind }, true);
+      const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: compileSpec(r.spec).answerKind, spec: r.spec }, true);
       console.log(`reward.py agrees with the lab on ${n.generated} answers to ${task.id} (${compileSpec(r.spec).answerKind})`);
     }
     // a spec with a scratchpad under process reward: its steps travel in the dataset's steps column
@@ -145,8 +157,26 @@ describe('reward.py pays what the lab pays', () => {
     if (!r.ok) throw new Error(r.error);
     const task = registerSpec(r.spec);
     expect(customSteps(task, 'ds:783=')).toEqual(['7', '15', '18']);
-    const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: 'int', processWeight: 0.4, overlong: [8, 3] }, true);
-    console.log(`reward.py with process reward agrees with the lab on ${n.generated} answers to ${task.id} (steps from the dataset)`);
+    const n = agreement(task, { task: task.id, formatReward: FORMAT_REWARD, specKind: 'int', spec: r.spec, processWeight: 0.4, overlong: { limit: 8, positions: 24, buffer: 3 } }, true);
+    console.log(`reward.py with process reward agrees with the lab on ${n.generated} answers to ${task.id} (steps re-derived)`);
+  });
+
+  it('the exported overlong penalty is the lab\'s per-prompt rule: prompts of different lengths, each at its own limit', () => {
+    // countdown at difficulty 3 on the micro model (24 positions): prompts of 13-19 characters, limits min(20, 24 − characters)
+    const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
+    const s: Settings = { ...defaultSettings(), task: 'countdown', difficulty: 3, maxCompletionLength: 20, overlongPenalty: true, overlongBuffer: 4, formatReward: 0.1 };
+    const files = exportTrlProject({ settings: s, config, weights: initWeights(paramLayout(config), 1), trainSize: 80, heldoutSize: 8, paritySequences: 0 });
+    const code = files.find((f) => f.path === 'reward.py')!.text!;
+    const task = TASKS.find((t) => t.id === 'countdown')!;
+    const prompts = [...new Map(files.find((f) => f.path === 'data/train.jsonl')!.text!.trim().split('\n').map((l) => JSON.parse(l).prompt as string).map((p) => [p.length, p])).values()];
+    const backend = { config } as unknown as Backend;
+    const limits = new Set(prompts.map((p) => maxNewTokens(backend, encodePrompt(p).length, s)));
+    expect(limits.size).toBeGreaterThanOrEqual(4);
+    const rows = prompts.flatMap((prompt) => Array.from({ length: 20 }, (_, k) => ({ prompt, completion: task.referenceResponse(prompt), completion_ids: Array(k + 1).fill(5) })));
+    const paid = pythonRewards({ task: 'countdown', formatReward: 0.1 }, rows, code);
+    const lab = rows.map((r) => task.verify(r.prompt, r.completion, { unparseable: 0, wrong: 0.1, correct: 1 }).reward + overlongPenalty(r.completion_ids.length, maxNewTokens(backend, encodePrompt(r.prompt).length, s), s.overlongBuffer));
+    expect(paid).toEqual(lab);
+    console.log(`overlong penalty: ${rows.length} answers to ${prompts.length} prompts of ${Math.min(...prompts.map((p) => p.length))}-${Math.max(...prompts.map((p) => p.length))} characters, limits ${[...limits].sort((a, b) => a - b).join(', ')}: reward.py pays the lab's reward on every one`);
   });
 
   it('can fail: a reward.py that takes leading zeros for well-formed, or grades after the last of several separators, disagrees', () => {

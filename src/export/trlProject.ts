@@ -149,8 +149,10 @@ export function exportTrlProject(input: TrlExportInput): ExportFile[] {
         task: task.id,
         formatReward: s.formatReward,
         specKind: spec?.answerKind,
+        spec: spec?.spec ?? null,
         processWeight: process ? s.processWeight : null,
-        overlong: s.overlongPenalty ? [maxCompletion, s.overlongBuffer] : null,
+        // the lab's rule: each prompt's own limit (rollout.ts maxNewTokens), not one for the longest prompt
+        overlong: s.overlongPenalty ? { limit: s.maxCompletionLength, positions: input.config.seqLen, buffer: s.overlongBuffer } : null,
       }),
     },
     {
