@@ -1,12 +1,16 @@
 import { expect, test, type Page } from './fixtures.ts';
 import { pushCounts } from '../src/rl/inspection.ts';
-import { TOUR } from '../src/store/tour.ts';
+import { TOUR, numberShown, quotedAnswers, quotedNumbers } from '../src/store/tour.ts';
+import { heldoutPoints } from '../src/store/presenterView.ts';
 
 // The class tour (src/store/tour.ts, src/lab/tour.ts, src/ui/ClassTour.tsx): opened by ?tour=1,
 // walked with → through its eight stops on a live run, each stop's button pressed where the
 // numbers are not there yet; at every stop the highlighted element is on screen and the card
 // quotes the store's own numbers (computed here from the store, not read off the card). Then ←
-// back, and four stops inside the presenter view. CPU reference, P = 4 × G = 4 on the add base
+// back, and the eight stops again inside the presenter view, where every number a stop quotes must
+// be in the visible text of the screen outside the card (and on the page at the step-through's
+// stops); lesson 1 is played to its verdict's step there, and its verdict (✓ or ✗) shows under
+// the chart. CPU reference, P = 4 × G = 4 on the add base
 // for the step-through; the lessons load with their own settings. Screenshots (1920×1080) of
 // every stop go to $TOUR_SHOTS (default test-results/tour).
 
@@ -16,6 +20,8 @@ const store = (page: Page): Promise<Any> => page.evaluate(() => (window as Any).
 const f = (x: number, d = 2) => { const t = Math.abs(x).toFixed(d); return Number(t) === 0 || x > 0 ? t : `−${t}`; };
 const sf = (x: number, d = 2) => (x > 0 && Number(Math.abs(x).toFixed(d)) !== 0 ? '+' : '') + f(x, d);
 const focused = (s: Any) => s.inspector.rollout.groups[s.inspector.focus ?? 0];
+/** "0.40 at step 0 → 0.34 at step 11": a line's first and last finite points, as the chart's readout gives them. */
+const span = (steps: Any[], k: string) => { const p = steps.filter((m) => Number.isFinite(m[k])); return [...new Set([p[0], p.at(-1)])].map((m) => `${f(m[k])} at step ${m.step}`).join(' → '); };
 
 /** What the card must quote at each stop, computed from the store (null: the stop has no live numbers in this state). */
 function expected(id: string, s: Any): string[] | null {
@@ -31,7 +37,7 @@ function expected(id: string, s: Any): string[] | null {
     case 'advantages':
       return ins && ins.computed >= 4 ? [`A = ${focused(s).answers.map((a: Any) => sf(a.advantage)).join(', ')}`] : null;
     case 'mixed-groups':
-      return s.lessonId === 'mixed-groups' && m ? [`mixed share ${f(m.frac_mixed)} against ${f(m.mixed_predicted)}`, `p̄ = ${f(m.accuracy)}`] : null;
+      return s.lessonId === 'mixed-groups' && m ? [`the mixed share ${span(s.steps, 'frac_mixed')} beside`, span(s.steps, 'mixed_predicted')] : null;
     case 'one-update': {
       if (!ins?.details || ins.computed < 6) return null;
       const rows = ins.rollout.groups.flatMap((g: Any, p: number) => g.answers.map((a: Any, i: number) => ({ ...ins.details[p][i], advantage: a.advantage, logpGradientAlone: typeof ins.details[p][i].logpGradientAlone === 'number' ? ins.details[p][i].logpGradientAlone : null })));
@@ -49,16 +55,12 @@ function expected(id: string, s: Any): string[] | null {
       return i < 0 ? null : cmp.objectives.map((o: Any) => `${o.label} ${sf(o.answers[p][i].deltaLogp, 3)}`);
     }
     case 'thinking':
-      return s.lessonId === 'scratchpad' && m ? [`(step ${m.step}: ${f(m.think_fraction)})`] : null;
+      return s.lessonId === 'scratchpad' && m ? [`before “|”: ${span(s.steps, 'think_fraction')}`] : null;
     case 'hacking':
-      return s.lessonId === 'reward-hacking' && m ? [`Step ${m.step}: reward ${f(m.reward)}, strict accuracy ${f(m.accuracy)}`] : null;
+      return s.lessonId === 'reward-hacking' && m ? [`the reward, ${span(s.steps, 'reward')}, beside`, `graded strictly), ${span(s.steps, 'accuracy')}`] : null;
     case 'when-to-stop':
-      if (!m || s.evals.length < 2) return null;
-      { // the held-out measure the stop signal reads: pass@1 (sampled) where every evaluation has it, else greedy
-        const sampled = s.evals.every((e: Any) => Number.isFinite(e.pass_at_k?.['1']));
-        const h = (e: Any) => (sampled ? e.pass_at_k['1'] : e.heldout_accuracy);
-        return [`${sampled ? 'held-out pass@1 (sampled)' : 'held-out accuracy (greedy)'} ${f(h(s.evals[0]))} → ${f(h(s.evals.at(-1)))} (steps ${s.evals[0].step} → ${s.evals.at(-1).step})`];
-      }
+      // the measure the reward chart draws: each held-out evaluation's greedy accuracy
+      return m && s.evals.length >= 2 ? [`training reward ${span(s.steps, 'reward')}; held-out accuracy (greedy) ${heldoutPoints(s.evals).map((p) => `${f(p.value)} (step ${p.step})`).join(' → ')}`] : null;
   }
   return null;
 }
@@ -66,8 +68,48 @@ function expected(id: string, s: Any): string[] | null {
 const card = (page: Page) => page.getByTestId('tour-card');
 const idle = (page: Page) => page.waitForFunction(() => { const s = (window as Any).__lab.store.getState(); return s.status !== 'loading' && s.status !== 'running' && !s.inspector?.busy && !s.inStep; }, null, { timeout: 60_000 });
 
+/**
+ * The text a reader sees on the screen now, outside the tour's card: every text node (SVG text
+ * too) whose box is in the viewport, not clipped away by a scrolling ancestor, not under the card.
+ * `spaced`: the nodes joined with spaces (numbers); `joined`: without (an answer set in pieces).
+ */
+const screenText = (page: Page) => page.evaluate(() => {
+  const card = document.querySelector('[data-testid="tour-card"]');
+  const parts: string[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const inside = (x: number, y: number, r: DOMRect) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent?.trim() || !el || card?.contains(el) || el.closest('.katex-mathml')) continue; // KaTeX's MathML copy is for screen readers
+    if (!(el as any).checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const seen = [...range.getClientRects()].some((b) => {
+      const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+      if (b.width === 0 || b.height === 0 || x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const st = getComputedStyle(a);
+        if (st.overflowX !== 'visible' || st.overflowY !== 'visible') { if (!inside(x, y, a.getBoundingClientRect())) return false; }
+      }
+      return !card?.contains(document.elementFromPoint(x, y));
+    });
+    if (seen) parts.push(n.textContent);
+  }
+  return { spaced: parts.join(' '), joined: parts.join('') };
+});
+
+/** Every number the card quotes (and every answer it names) is in the screen's visible text outside the card. */
+async function quotedOnScreen(page: Page, id: string) {
+  await expect(async () => {
+    const said = (await page.getByTestId('tour-text').textContent())!;
+    const shown = await screenText(page);
+    const missing = [...quotedNumbers(said).filter((q) => !numberShown(q, shown.spaced)), ...quotedAnswers(said).filter((t) => !shown.joined.includes(t))];
+    expect(missing, `${id}: quoted but not on the screen — ${said}`).toEqual([]);
+  }).toPass({ timeout: 5_000 });
+}
+
 /** The stop shown is `n` (1-based), with its title; its element is on screen under the spotlight; the card quotes the store's numbers. */
-async function checkStop(page: Page, n: number, shot: string, live: boolean | 'either' = true) {
+async function checkStop(page: Page, n: number, shot: string, live: boolean | 'either' = true, visible = false) {
   const stop = TOUR[n - 1];
   await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${n} of ${TOUR.length}`);
   await expect(page.getByTestId('tour-title')).toHaveText(stop.title);
@@ -86,6 +128,7 @@ async function checkStop(page: Page, n: number, shot: string, live: boolean | 'e
       const [a, b] = [await spot.boundingBox(), await target.boundingBox()];
       expect(Math.abs(a!.x + 6 - b!.x) + Math.abs(a!.y + 6 - b!.y)).toBeLessThan(4); // the outline sits on the element
     }).toPass({ timeout: 5_000 });
+    if (visible) await quotedOnScreen(page, stop.id);
   } else {
     await expect(card(page)).toHaveAttribute('data-live', 'false');
     await expect(page.getByTestId('tour-text')).toContainText('Press');
@@ -117,7 +160,7 @@ async function makeLive(page: Page, steps = 3) {
 }
 
 test('class tour: ?tour=1, eight stops with → on the live run, back with ←, and inside the presenter view', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.setViewportSize({ width: 1920, height: 1080 });
@@ -146,7 +189,7 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
         await idle(page);
       }
     } else await makeLive(page);
-    await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`);
+    await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`, true, TOUR[n - 1].view.kind === 'step'); // the charts' readout is the presenter's
   }
   await page.keyboard.press('ArrowRight'); // the last stop stays
   await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${TOUR.length} of ${TOUR.length}`);
@@ -163,19 +206,39 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
   await expect(view).toBeVisible();
   await expect(view.getByTestId('tour-card')).toBeVisible();
   await expect(view).toHaveAttribute('data-item', 'step-through');
-  await makeLive(page);
-  await checkStop(page, 1, 'present-1-reward-contract');
-  await expect(view.getByTestId('inspector-phase')).toHaveAttribute('data-phase', 'verdicts');
-  await page.keyboard.press('ArrowRight');
-  await makeLive(page);
-  await checkStop(page, 2, 'present-2-advantages');
-  await expect(view.getByTestId('inspector-phase')).toHaveAttribute('data-phase', 'advantages');
-  for (let n = 3; n <= 7; n++) await page.keyboard.press('ArrowRight');
-  await checkStop(page, 7, 'present-7-hacking');
-  await expect(view).toHaveAttribute('data-item', 'reward'); // lesson 4's reward chart, full screen
-  await page.keyboard.press('ArrowRight');
-  await checkStop(page, 8, 'present-8-when-to-stop');
-  await expect(view).toHaveAttribute('data-item', 'reward');
+  // all eight stops, each made live, every number quoted on the screen (1920×1080)
+  for (let n = 1; n <= TOUR.length; n++) {
+    const id = TOUR[n - 1].id;
+    if (n > 1) await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${n} of ${TOUR.length}`);
+    if (id === 'mixed-groups') {
+      // lesson 1 played to its verdict's step: the verdict, ✓ or ✗, shows under the chart while touring
+      if ((await page.getByTestId('tour-action').textContent())!.startsWith('Load')) { await page.getByTestId('tour-action').click(); await idle(page); }
+      await expect(page.getByTestId('tour-action')).toHaveText(/^▶ Play to step \d+$/);
+      const to = Number((await page.getByTestId('tour-action').textContent())!.match(/step (\d+)/)![1]);
+      await expect(view.getByTestId('presenter-verdict')).toBeVisible();
+      await page.getByTestId('tour-action').click();
+      await page.waitForFunction((k) => (window as Any).__lab.store.getState().stepsCompleted >= k, to, { timeout: 120_000 });
+      await idle(page);
+      const verdict = view.getByTestId('presenter-verdict');
+      await expect(verdict).toHaveAttribute('data-state', /^(holds|fails)$/);
+      await expect(verdict).toContainText(/[✓✗]/);
+      await expect(page.getByTestId('tour-text')).toContainText('The lesson\'s verdict is in');
+      // the verdict's held-out end is the mean of the last two evaluations: the card says so, with both
+      await expect(view.getByTestId('presenter-verdict-window')).toContainText('the mean of the last two evaluations');
+    } else if (id === 'objectives') {
+      for (let i = 0; i < 5; i++) {
+        await makeLive(page);
+        if (expected('objectives', await store(page))) break;
+        await page.getByTestId('tour-action').click();
+        await idle(page);
+      }
+    } else await makeLive(page);
+    await checkStop(page, n, `present-${n}-${id}`, true, true);
+    if (TOUR[n - 1].view.kind === 'chart') await expect(view).toHaveAttribute('data-item', (TOUR[n - 1].view as Any).chart);
+    else await expect(view).toHaveAttribute('data-item', 'step-through');
+  }
+  await expect(view.getByTestId('inspector-phase')).toHaveCount(0);
   expect(await page.getByTestId('tour-text').evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(20); // the presenter's large type
 
   // Esc leaves the tour (the presenter stays, its caption back), Esc again the presenter

@@ -6,7 +6,8 @@
 import { getLesson, LESSONS, type ChartId } from '../rl/lessons.ts';
 import type { Settings } from '../rl/settings.ts';
 import { getTask } from '../tasks/registry.ts';
-import { PHASES, type InspectorState, type PresenterState } from './labStore.ts';
+import { PHASES, type InspectorState, type LabState, type PresenterState } from './labStore.ts';
+import { HELDOUT_GREEDY } from './views.ts';
 
 /** The charts the presenter can show, in the page's order, with a short name each. */
 export const PRESENTER_CHARTS = {
@@ -169,3 +170,55 @@ export function readLessonKey(pending: string, key: string, count: number): { le
   if (n >= 1 && n <= count) return { lesson: n, pending: '' };
   return pending ? readLessonKey('', key, count) : { pending: '' };
 }
+
+// ---- the chart's readout: the points a stop of the class tour quotes, as text ---------------------
+
+/** One line the chart draws, read at the points the readout gives. */
+export interface ReadoutLine {
+  /** The line's name in the chart's legend. */
+  name: string;
+  /** Its first and last finite points (per-step lines), or every evaluation (held-out, at most READOUT_EVALS: the first and the last ones). */
+  points: { step: number; value: number }[];
+}
+
+/** At most this many held-out evaluations are read out (the first, then the latest). */
+export const READOUT_EVALS = 6;
+
+type StepRow = LabState['steps'][number];
+/** A per-step line's first and last finite points (one when they are the same step). */
+export function firstLast(steps: readonly StepRow[], f: (m: StepRow) => number): { step: number; value: number }[] {
+  const pts = steps.filter((m) => Number.isFinite(f(m)));
+  if (!pts.length) return [];
+  const a = pts[0], b = pts[pts.length - 1];
+  return (a === b ? [a] : [a, b]).map((m) => ({ step: m.step, value: f(m) }));
+}
+
+/** The held-out evaluations the reward chart draws as dots, as the readout gives them. */
+export function heldoutPoints(evals: LabState['evals']): { step: number; value: number }[] {
+  const pts = evals.filter((e) => Number.isFinite(e.heldout_accuracy)).map((e) => ({ step: e.step, value: e.heldout_accuracy }));
+  return pts.length <= READOUT_EVALS ? pts : [pts[0], ...pts.slice(-(READOUT_EVALS - 1))];
+}
+
+const READ: Partial<Record<PresenterChart, [string, (m: StepRow) => number][]>> = {
+  reward: [['reward', (m) => m.reward], ['training accuracy (sampled)', (m) => m.accuracy]],
+  groups: [['mixed', (m) => m.frac_mixed], ['mixed, predicted (batch pass rate)', (m) => m.mixed_predicted], ['all pass', (m) => m.frac_all_pass], ['all fail', (m) => m.frac_all_fail]],
+  thinking: [['share thinking', (m) => m.think_fraction], ['accuracy, thinking', (m) => m.accuracy_think], ['accuracy, direct', (m) => m.accuracy_direct]],
+};
+
+/**
+ * What the chart draws, read out as text under it in the presenter view (a projected chart is
+ * hard to read to two decimals): each line's first and last points, the held-out dots. The class
+ * tour quotes these same points at its chart stops. Null for a chart without a readout, or no steps.
+ */
+export function chartReadout(chart: PresenterChart, s: Pick<LabState, 'steps' | 'evals'>): ReadoutLine[] | null {
+  const read = READ[chart];
+  if (!read || !s.steps.length) return null;
+  const lines = read.map(([name, f]) => ({ name, points: firstLast(s.steps, f) })).filter((l) => l.points.length);
+  if (chart === 'reward' && s.evals.length) lines.push({ name: HELDOUT_GREEDY, points: heldoutPoints(s.evals) });
+  return lines;
+}
+
+/** Two decimals with a real minus sign, as the tour's card prints them. */
+const two = (x: number) => (x < 0 && Number(Math.abs(x).toFixed(2)) !== 0 ? '−' : '') + Math.abs(x).toFixed(2);
+/** "reward 0.40 (step 0) → 0.34 (step 11)". */
+export const readoutText = (l: ReadoutLine) => `${l.name} ${l.points.map((p) => `${two(p.value)} (step ${p.step})`).join(' → ')}`;

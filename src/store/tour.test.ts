@@ -9,7 +9,10 @@ import { getLesson } from '../rl/lessons.ts';
 import { detectStopSignals, DEFAULT_STOP_OPTIONS } from '../rl/stopSignals.ts';
 import type { LabState, SavedRun } from './labStore.ts';
 import { overlayName, runOrigin, type RunOrigin } from './overlays.ts';
-import { TOUR, tourIndex, type TourInput } from './tour.ts';
+import { TOUR, numberShown, quotedAnswers, quotedNumbers, tourIndex, type TourInput } from './tour.ts';
+import { chartReadout, readoutText } from './presenterView.ts';
+import { lessonContrast } from './lessonContrast.ts';
+import { heldoutWindowNote } from './verdictWindow.ts';
 import { labSearch, parseLabUrl } from './url.ts';
 import recorded from './tour.recorded.json';
 
@@ -60,6 +63,19 @@ describe('class tour: the script', () => {
     expect(stop('reward-contract').say(weak).text).toContain(`o${i + 1} “${g.answers[i].text}” is wrong, yet the weak verifier (“anywhere”) pays it r = 1 (the verifier: “contains the answer (weak check)”)`);
   });
 
+  it('1: only the answers of the group the step-through shows, never another prompt\'s', () => {
+    const s = R.step;
+    const { p, g } = focused(s);
+    // the shown group has no wrong answer; another group has one
+    const answers = g.answers.map((a) => (a.correct || !a.formatOk ? a : { ...a, correct: true, formatOk: true, reward: 1, reason: 'correct' }));
+    const groups = s.inspector!.rollout!.groups.map((x, q) => (q === p ? { ...x, answers } : x));
+    expect(groups.some((x, q) => q !== p && x.answers.some((a) => !a.correct && a.formatOk))).toBe(true);
+    const text = stop('reward-contract').say({ ...s, inspector: { ...s.inspector!, rollout: { ...s.inspector!.rollout!, groups } } } as TourInput).text;
+    expect(text).not.toMatch(/prompt \d+'s/);
+    expect(text).toContain('none of its answers is wrong');
+    for (const t of quotedAnswers(text)) expect([g.prompt, ...answers.map((a) => a.text)]).toContain(t);
+  });
+
   it('2: one group\'s rewards, mean, σ and advantages', () => {
     const s = R.step;
     const say = stop('advantages').say(s);
@@ -75,15 +91,18 @@ describe('class tour: the script', () => {
     expect(say.text).toContain(`${flat} of the ${s.inspector!.rollout!.groups.length} groups`);
   });
 
-  it('3: lesson 1\'s mixed share against the prediction, at the last step and over the run', () => {
+  it('3: lesson 1\'s mixed share against the prediction, at the first and last points the groups chart draws', () => {
     const s = R['mixed-groups'];
     const say = stop('mixed-groups').say(s);
-    const last = s.steps.at(-1)!;
+    const [a, z] = [s.steps[0], s.steps.at(-1)!];
     expect(say.live).toBe(true);
-    expect(say.text).toContain(`At G = ${s.settings.numGenerations}, step ${last.step}: mixed share ${f(last.frac_mixed)} against ${f(last.mixed_predicted)}`);
-    expect(say.text).toContain(`p̄ = ${f(last.accuracy)}`);
-    expect(say.text).toContain(`over the run's ${s.steps.length} steps, ${f(avg(s.steps.map((x) => x.frac_mixed)))} against ${f(avg(s.steps.map((x) => x.mixed_predicted)))}`);
+    expect(say.text).toContain(`At G = ${s.settings.numGenerations}, the groups chart draws the mixed share ${f(a.frac_mixed)} at step ${a.step} → ${f(z.frac_mixed)} at step ${z.step}`);
+    expect(say.text).toContain(`${f(a.mixed_predicted)} at step ${a.step} → ${f(z.mixed_predicted)} at step ${z.step}`);
     expect(say.action).toMatchObject({ kind: 'play-until', step: getLesson('mixed-groups')!.variants[0].claim.steps });
+    // at the verdict's step the stop says the verdict is in (the card and the presenter show it)
+    const to = getLesson('mixed-groups')!.variants[0].claim.steps;
+    const long = { ...s, steps: Array.from({ length: to }, (_, i) => ({ ...s.steps[i % s.steps.length], step: i })) };
+    expect(stop('mixed-groups').say(long).text).toMatch(/The lesson's verdict is in: the claim (holds ✓|has not shown ✗)\./);
   });
 
   it('4: the update phase\'s counts, by this batch\'s gradient alone and after AdamW\'s step, and the cosine', () => {
@@ -120,49 +139,86 @@ describe('class tour: the script', () => {
     expect(say.text).toContain(`Â = ${sf(grpo.answers[p][i].advantage)} under GRPO`);
   });
 
-  it('6: lesson 6\'s thinking share, first and last steps, and what thinking pays', () => {
+  it('6: lesson 6\'s thinking share, first and last points, and what thinking pays', () => {
     const s = R.scratchpad;
     const say = stop('thinking').say(s);
-    const fin = (xs: number[]) => avg(xs.filter(Number.isFinite));
+    const [a, z] = [s.steps[0], s.steps.at(-1)!];
     expect(say.live).toBe(true);
-    expect(say.text).toContain(`${f(avg(s.steps.slice(0, 3).map((x) => x.think_fraction)))} over the first 3 steps, ${f(avg(s.steps.slice(-3).map((x) => x.think_fraction)))} over the last 3`);
-    expect(say.text).toContain(`(step ${s.steps.at(-1)!.step}: ${f(s.steps.at(-1)!.think_fraction)})`);
-    expect(say.text).toContain(`right ${f(fin(s.steps.map((x) => x.accuracy_think)))} of the time, direct ones ${f(fin(s.steps.map((x) => x.accuracy_direct)))}`);
+    expect(say.text).toContain(`${f(a.think_fraction)} at step ${a.step} → ${f(z.think_fraction)} at step ${z.step}`);
+    const lastFinite = (k: 'accuracy_think' | 'accuracy_direct') => s.steps.filter((m) => Number.isFinite(m[k])).at(-1)!;
+    expect(say.text).toContain(`right ${f(lastFinite('accuracy_think').accuracy_think)} of the time at step ${lastFinite('accuracy_think').step}, direct ones ${f(lastFinite('accuracy_direct').accuracy_direct)} at step ${lastFinite('accuracy_direct').step}`);
   });
 
-  it('7: lesson 4\'s reward against strict accuracy, and the gap early and late', () => {
+  it('7: lesson 4\'s reward against strict accuracy, first and last points', () => {
     const s = R['reward-hacking'];
     const say = stop('hacking').say(s);
-    const m = s.steps.at(-1)!;
-    const gap = (xs: typeof s.steps) => avg(xs.map((x) => x.reward - x.accuracy));
+    const [a, z] = [s.steps[0], s.steps.at(-1)!];
     expect(say.live).toBe(true);
-    expect(say.text).toContain(`Step ${m.step}: reward ${f(m.reward)}, strict accuracy ${f(m.accuracy)}`);
-    expect(say.text).toContain(`the weak verifier (“${s.settings.weakVerifier}”) pays ${f(m.reward - m.accuracy)}`);
-    expect(say.text).toContain(`was ${f(gap(s.steps.slice(0, 3)))} over the first 3 steps and is ${f(gap(s.steps.slice(-3)))} over the last`);
+    expect(say.text).toContain(`the reward, ${f(a.reward)} at step ${a.step} → ${f(z.reward)} at step ${z.step}, beside the training accuracy`);
+    expect(say.text).toContain(`${f(a.accuracy)} at step ${a.step} → ${f(z.accuracy)} at step ${z.step}`);
+    expect(say.text).toContain(`what the weak verifier (“${s.settings.weakVerifier}”) pays`);
   });
 
-  it('8: training reward against held-out accuracy; a stop signal, when one fired, in its own words', () => {
+  it('8: training reward against held-out accuracy (greedy), the measure the reward chart draws; a stop signal in its own words', () => {
     const s = R['reward-hacking'];
     const say = stop('when-to-stop').say(s);
-    const e0 = s.evals[0], e1 = s.evals.at(-1)!;
     expect(s.evals.length).toBeGreaterThanOrEqual(2);
     expect(say.live).toBe(true);
-    // the held-out measure the stop signal reads: pass@1 (sampled) where every evaluation has it
-    const sampled = s.evals.every((e) => Number.isFinite(e.pass_at_k?.['1']));
-    expect(sampled).toBe(true); // the recorded run measured pass@k
-    expect(say.text).toContain(`held-out pass@1 (sampled) ${f(e0.pass_at_k['1'])} → ${f(e1.pass_at_k['1'])} (steps ${e0.step} → ${e1.step})`);
-    expect(say.text).toContain(`Training reward ${f(avg(s.steps.slice(0, 3).map((x) => x.reward)))} → ${f(avg(s.steps.slice(-3).map((x) => x.reward)))}`);
-    // the same run judged over shorter windows raises a real signal: the stop quotes it
+    expect(say.text).toContain(`held-out accuracy (greedy) ${s.evals.map((e) => `${f(e.heldout_accuracy)} (step ${e.step})`).join(' → ')}`);
+    expect(say.text).not.toContain(f(s.evals[0].pass_at_k['1'])); // pass@1 (sampled) is not what this chart draws
+    expect(say.text).toContain(`training reward ${f(s.steps[0].reward)} at step ${s.steps[0].step} → ${f(s.steps.at(-1)!.reward)} at step ${s.steps.at(-1)!.step}`);
+    // the same run judged over shorter windows raises a real signal: the stop quotes it (its box is on the chart)
     const signals = detectStopSignals(s.steps, s.evals as LabState['evals'], { ...DEFAULT_STOP_OPTIONS, window: 3, rewardRise: 0.01 });
     expect(signals.length).toBeGreaterThan(0);
     const withSignal = stop('when-to-stop').say({ ...s, signals });
-    expect(withSignal.text).toContain(`Stop signal at step ${signals[0].step}: ${signals[0].message}`);
+    expect(withSignal.text).toContain(`Stop signal at step ${signals[0].step} (on its chart, with its evidence): ${signals[0].message}`);
   });
 
   it('a number moved in the state moves in the sentence (no figure is fixed in the script)', () => {
     const s = R['reward-hacking'];
     const steps = s.steps.map((x, i) => (i === s.steps.length - 1 ? { ...x, reward: 0.987, accuracy: 0.123 } : x));
-    expect(stop('hacking').say({ ...s, steps }).text).toContain('reward 0.99, strict accuracy 0.12');
+    expect(stop('hacking').say({ ...s, steps }).text).toContain(`0.99 at step ${steps.at(-1)!.step}, beside`);
+  });
+});
+
+/**
+ * What the presenter view shows at a chart stop, as text: the chart's readout under it, the stop
+ * signals on it, the lesson's verdict (its sentence, the held-out note and the contrast line).
+ */
+function presenterText(s: TourInput, chart: Parameters<typeof chartReadout>[0]): string {
+  const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
+  const claim = lesson?.variants[s.lessonVariant]?.claim;
+  const v = claim?.judge(s);
+  const contrast = lesson && v && s.runs && s.liveOrigin !== undefined ? lessonContrast({ runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted ?? s.steps.length, overlayRunId: s.overlayRunId ?? null }, lesson, s.lessonVariant, v.measured) : null;
+  return [
+    ...(chartReadout(chart, s) ?? []).map(readoutText),
+    ...s.signals.filter((x) => x.chart === chart).map((x) => x.message),
+    v?.sentence ?? '', v ? heldoutWindowNote(v.sentence, s.evals) ?? '' : '', contrast?.sentence ?? '',
+  ].join('\n');
+}
+
+describe('class tour: every number a chart stop quotes is on the presenter\'s screen', () => {
+  it('3, 6, 7, 8: each decimal in the card\'s text is in the chart\'s readout, its stop signals or the lesson\'s verdict', () => {
+    const withSignals = { ...R['reward-hacking'], signals: detectStopSignals(R['reward-hacking'].steps, R['reward-hacking'].evals as LabState['evals'], { ...DEFAULT_STOP_OPTIONS, window: 3, rewardRise: 0.01 }) };
+    const cases: [string, TourInput][] = [['mixed-groups', R['mixed-groups']], ['thinking', R.scratchpad], ['hacking', R['reward-hacking']], ['when-to-stop', R['reward-hacking']], ['when-to-stop', withSignals]];
+    for (const [id, s] of cases) {
+      const t = stop(id);
+      if (t.view.kind !== 'chart') throw new Error(id);
+      const say = t.say(s);
+      expect(say.live, id).toBe(true);
+      const shown = presenterText(s, t.view.chart);
+      const missing = quotedNumbers(say.text).filter((q) => !numberShown(q, shown));
+      expect(missing, `${id}: ${say.text}`).toEqual([]);
+    }
+  });
+
+  it('the matching rule: a number is shown when a number on the screen rounds to it', () => {
+    expect(quotedNumbers('A = −1.00, +0.083, 6.4e-4 at step 12 of 30')).toEqual(['−1.00', '+0.083', '6.4e-4']);
+    expect(numberShown('−1.00', 'A = -1')).toBe(true);
+    expect(numberShown('0.34', 'share 0.3417')).toBe(true);
+    expect(numberShown('0.34', 'share 0.3')).toBe(false);
+    expect(numberShown('+0.001', 'GSPO +6.4e-4')).toBe(true);
+    expect(numberShown('0.20', 'held-out 0.41 → 0.37 → 0.03')).toBe(false);
   });
 });
 

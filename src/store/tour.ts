@@ -23,7 +23,7 @@ import { LESSONS, getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
 import { DEFAULT_STOP_OPTIONS, heldoutMeasure } from '../rl/stopSignals.ts';
 import { PHASES, type AnswerView, type GroupView, type InspectorState, type LabState } from './labStore.ts';
-import type { PresenterChart } from './presenterView.ts';
+import { firstLast, heldoutPoints, type PresenterChart } from './presenterView.ts';
 import { lessonContrast } from './lessonContrast.ts';
 
 /** What a stop's button does (src/lab/tour.ts runs it through the session's own actions). */
@@ -58,6 +58,8 @@ export interface TourStop {
   title: string;
   /** The data-testid of the element the stop highlights. */
   target: string;
+  /** The element highlighted while `target` is not on the page (it appears with the stop's numbers). */
+  fallback?: string;
   /** What the presenter view shows at this stop (and, for the step-through, the phase the page shows). */
   view: TourView;
   /** The stop's sentences on this state, and what to press. */
@@ -99,7 +101,11 @@ export function tourGroup(ins: InspectorState): { p: number; g: GroupView } {
   return { p, g: ins.rollout!.groups[p] };
 }
 
-/** The verifier's contract, then one real answer of each kind (the focused group first, then the batch). */
+/**
+ * The verifier's contract, then one real answer of each kind, all from the focused group: the
+ * step-through shows that group's answers in full (the others only as n/G in the strip), so a stop
+ * that named another prompt's answer would quote what is not on the screen.
+ */
 function rewardContract(s: TourInput): TourSay {
   const ins = shownInspector(s);
   const st = ins?.settings ?? s.settings;
@@ -107,13 +113,11 @@ function rewardContract(s: TourInput): TourSay {
   if (!has(ins, 'verdicts')) {
     return { live: false, text: `${contract} Press “Sample and grade a batch” to see its verdicts on answers this policy samples now.`, action: { kind: 'step-to', phase: 'verdicts', label: 'Sample and grade a batch' } };
   }
-  const { p } = tourGroup(ins);
-  const groups = ins.rollout!.groups;
-  const order = [p, ...groups.map((_, i) => i).filter((i) => i !== p)];
-  /** The first answer (the focused group first) that `is`, named by its prompt when another's. */
+  const { p, g } = tourGroup(ins);
+  /** The first answer of the shown group that `is`. */
   const find = (is: (a: AnswerView) => boolean) => {
-    const at = order.map((q) => ({ q, i: groups[q].answers.findIndex(is) })).find((x) => x.i >= 0);
-    return at && { ...at, a: groups[at.q].answers[at.i], name: `${at.q === p ? '' : `prompt ${at.q + 1}'s `}o${at.i + 1} ${quote(groups[at.q].answers[at.i].text)}` };
+    const i = g.answers.findIndex(is);
+    return i < 0 ? undefined : { a: g.answers[i], name: `o${i + 1} ${quote(g.answers[i].text)}` };
   };
   const says = (a: AnswerView) => { const r = a.reason.replace(/^(wrong|unparseable):\s*/i, ''); return r && r !== kindOf(a) ? ` (the verifier: “${r}”)` : ''; };
   // a wrong answer paid more than the format reward: a weak verifier's gap, or process reward's step credit
@@ -121,13 +125,13 @@ function rewardContract(s: TourInput): TourSay {
   const parts: string[] = [];
   for (const k of ['right', 'wrong', 'unparseable'] as const) {
     const x = find((a) => kindOf(a) === k && !paid(a));
-    parts.push(!x ? `no answer in this batch is ${k}${k === 'wrong' ? ' and paid only the format reward' : ''}` : `${x.name} is ${k}${k === 'right' ? '' : says(x.a)}: r = ${rew(x.a.reward)}`);
+    parts.push(!x ? `none of its answers is ${k}${k === 'wrong' ? ' and paid only the format reward' : ''}` : `${x.name} is ${k}${k === 'right' ? '' : says(x.a)}: r = ${rew(x.a.reward)}`);
   }
   const hack = find(paid);
   const extra = !hack ? '' : st.weakVerifier !== 'strict'
     ? ` And ${hack.name} is wrong, yet the weak verifier (“${st.weakVerifier}”) pays it r = ${rew(hack.a.reward)}${says(hack.a)}.`
     : ` And ${hack.name} is wrong, yet ${st.rewardMode === 'process' ? 'its right steps earn it' : 'it earns'} r = ${rew(hack.a.reward)}.`;
-  return { live: true, text: `${contract} Prompt ${p + 1}, ${quote(groups[p].prompt)}: ${parts.join('; ')}.${extra}` };
+  return { live: true, text: `${contract} Prompt ${p + 1}, ${quote(g.prompt)}: ${parts.join('; ')}.${extra}` };
 }
 
 function advantages(s: TourInput): TourSay {
@@ -173,18 +177,27 @@ function contrastWithSibling(s: TourInput, id: string): string | null {
   return line ? ` Against the other variant: ${line.sentence}` : null;
 }
 
+/** "0.40 at step 0 → 0.34 at step 11": a line's first and last points, as the chart's readout gives them. */
+const span = (pts: { step: number; value: number }[]) => pts.map((p) => `${num(p.value)} at step ${p.step}`).join(' → ');
+/** The lesson's verdict once its step is reached: the card (and the presenter, under the chart) shows it. */
+function verdictIn(s: TourInput, id: string): string {
+  const claim = getLesson(id)?.variants[s.lessonVariant]?.claim;
+  if (!claim || s.steps.length < claim.steps) return '';
+  const v = claim.judge(s);
+  return v.state === 'pending' ? '' : ` The lesson's verdict is in: ${v.state === 'holds' ? 'the claim holds ✓' : 'the claim has not shown ✗'}.`;
+}
+
 function mixedGroups(s: TourInput): TourSay {
   const why = 'A group teaches only if it mixes passes and failures; with pass rate p, G answers mix with probability 1 − p^G − (1 − p)^G.';
   if (s.lessonId !== 'mixed-groups') return loadLesson('mixed-groups', why);
   const to = verdictStep(s, 'mixed-groups');
   const G = s.settings.numGenerations;
-  const m = s.steps.at(-1);
-  if (!m) return { live: false, text: `${why} Lesson 1 is loaded with G = ${G}. Press Play: the groups chart draws the mixed share beside that prediction.`, action: playTo(to) };
+  if (!s.steps.length) return { live: false, text: `${why} Lesson 1 is loaded with G = ${G}. Press Play: the groups chart draws the mixed share beside that prediction.`, action: playTo(to) };
+  // the points the groups chart draws (its readout under the chart gives them): no mean the chart does not draw
   const share = mean(s.steps.map((x) => x.frac_mixed)), pred = mean(s.steps.map((x) => x.mixed_predicted));
-  const text = `At G = ${G}, step ${m.step}: mixed share ${num(m.frac_mixed)} against ${num(m.mixed_predicted)} from 1 − p̄^G − (1 − p̄)^G at this step's pass rate p̄ = ${num(m.accuracy)}; ` +
-    `over the run's ${s.steps.length} steps, ${num(share)} against ${num(pred)}` +
-    (share < pred ? ': below the line, since prompts differ in difficulty and the formula at the average p̄ over-predicts (Jensen; the theory chart puts each prompt on the curve).' : ', at or above the line so far (the theory chart puts each prompt on the curve).') +
-    (contrastWithSibling(s, 'mixed-groups') ?? (G <= 2 ? ' The lesson card\'s G = 8 button reruns it with larger groups.' : ''));
+  const text = `At G = ${G}, the groups chart draws the mixed share ${span(firstLast(s.steps, (x) => x.frac_mixed))} beside the dashed prediction 1 − p̄^G − (1 − p̄)^G at each step's pass rate p̄, ${span(firstLast(s.steps, (x) => x.mixed_predicted))}. ` +
+    (share < pred ? 'Over the run the share sits below the line on average (the lesson\'s verdict gives both means): prompts differ in difficulty and the formula at the average p̄ over-predicts (Jensen; the theory chart puts each prompt on the curve).' : 'Over the run the share sits at or above the line on average so far (the lesson\'s verdict gives both means; the theory chart puts each prompt on the curve).') +
+    (contrastWithSibling(s, 'mixed-groups') ?? (G <= 2 ? ' The lesson card\'s G = 8 button reruns it with larger groups.' : '')) + verdictIn(s, 'mixed-groups');
   return { live: true, text, action: s.steps.length < to ? playTo(to) : undefined };
 }
 
@@ -217,7 +230,7 @@ function oneUpdate(s: TourInput): TourSay {
   const a = c.gradientAlone;
   const text = a
     ? `The update at step ${step}: of the ${c.positive} answers with A > 0, ${a.up} became more likely by this batch's gradient alone and ${c.applied.up} after AdamW's step; of the ${c.negative} with A < 0, ${a.down} and ${c.applied.down} became less likely. ` +
-      `${typeof cos === 'number' && Number.isFinite(cos) ? `AdamW's step and this batch's descent direction have cosine ${num(cos)}: ` : ''}AdamW's momentum carries the earlier batches (β₁ = 0.9), so what one batch teaches adds up over many steps. (The gradient alone: a plain step along it that moves the policy as far as AdamW's step did, then undone.)`
+      `${typeof cos === 'number' && Number.isFinite(cos) ? `AdamW's step and this batch's descent direction have cosine ${num(cos)}: ` : ''}AdamW's momentum carries the earlier batches, so what one batch teaches adds up over many steps. (The gradient alone: a plain step along it that moves the policy as far as AdamW's step did, then undone.)`
     : `The update at step ${step}: ${c.applied.up} of the ${c.positive} answers with A > 0 became more likely, and ${c.applied.down} of the ${c.negative} with A < 0 less likely. Not all: every answer moves the same shared weights.`;
   return { live: true, text };
 }
@@ -248,28 +261,28 @@ function objectives(s: TourInput): TourSay {
 function thinking(s: TourInput): TourSay {
   if (s.lessonId !== 'scratchpad') return loadLesson('scratchpad', 'Only the final answer is graded; writing running sums before “|” is allowed, never asked for.');
   const to = verdictStep(s, 'scratchpad');
-  const m = s.steps.at(-1);
-  if (!m) return { live: false, text: 'Only the final answer is graded; some answers write running sums before “|”. Press Play: the thinking chart draws the share of answers that think, and how often each kind is right.', action: playTo(to) };
+  if (!s.steps.length) return { live: false, text: 'Only the final answer is graded; some answers write running sums before “|”. Press Play: the thinking chart draws the share of answers that think, and how often each kind is right.', action: playTo(to) };
   const accT = mean(s.steps.map((x) => x.accuracy_think)), accD = mean(s.steps.map((x) => x.accuracy_direct));
   const pays = accT > accD;
-  const n = Math.min(WINDOW, s.steps.length);
-  const text = `The share of answers that write a scratchpad before “|”: ${num(first(s.steps, (x) => x.think_fraction))} over the first ${n} steps, ${num(last(s.steps, (x) => x.think_fraction))} over the last ${n} (step ${m.step}: ${num(m.think_fraction)}). ` +
-    `Over the run, answers that think are right ${num(accT)} of the time, direct ones ${num(accD)}: ` +
-    (pays ? 'thinking wins its mixed groups, so it gets the positive advantages and spreads.' : 'here thinking does not pay, so it has no reason to spread.');
+  const at = (f: (m: StepMetrics) => number) => firstLast(s.steps, f).at(-1);
+  const t = at((x) => x.accuracy_think), d = at((x) => x.accuracy_direct);
+  const right = [t && `answers that think are right ${num(t.value)} of the time at step ${t.step}`, d && `direct ones ${num(d.value)} at step ${d.step}`].filter(Boolean).join(', ');
+  const text = `The thinking chart draws the share of answers that write a scratchpad before “|”: ${span(firstLast(s.steps, (x) => x.think_fraction))}. ` +
+    `${right ? `${right[0].toUpperCase()}${right.slice(1)}; over` : 'Over'} the run, ` +
+    (pays ? 'thinking is right more often than answering directly, so it wins its mixed groups, gets the positive advantages and spreads.' : 'thinking is not right more often than answering directly, so it has no reason to spread.') + verdictIn(s, 'scratchpad');
   return { live: true, text, action: s.steps.length < to ? playTo(to) : undefined };
 }
 
 function hacking(s: TourInput): TourSay {
   if (s.lessonId !== 'reward-hacking') return loadLesson('reward-hacking', 'A verifier with a gap is a reward the policy can earn without being right.');
   const to = verdictStep(s, 'reward-hacking');
-  const m = s.steps.at(-1);
   const v = s.settings.weakVerifier;
-  if (!m) return { live: false, text: `The ${v === 'strict' ? 'strict' : `weak (“${v}”)`} verifier is loaded; accuracy is always graded strictly. Press Play: the reward chart draws the reward beside strict accuracy.`, action: playTo(to) };
+  if (!s.steps.length) return { live: false, text: `The ${v === 'strict' ? 'strict' : `weak (“${v}”)`} verifier is loaded; accuracy is always graded strictly. Press Play: the reward chart draws the reward beside strict accuracy.`, action: playTo(to) };
   const g0 = first(s.steps, (x) => x.reward - x.accuracy), g1 = last(s.steps, (x) => x.reward - x.accuracy);
-  const text = `Step ${m.step}: reward ${num(m.reward)}, strict accuracy ${num(m.accuracy)}: ` +
-    (v === 'strict' ? 'the strict verifier pays only right answers. ' : `the weak verifier (“${v}”) pays ${num(m.reward - m.accuracy)} for answers that are not right. `) +
-    `Reward − accuracy was ${num(g0)} over the first ${Math.min(WINDOW, s.steps.length)} steps and is ${num(g1)} over the last: ` +
-    (g1 > g0 + 0.01 ? 'GRPO reinforces what is paid, so the gap widens.' : 'it has not widened (yet).');
+  const text = `The reward chart draws the reward, ${span(firstLast(s.steps, (x) => x.reward))}, beside the training accuracy (sampled answers, graded strictly), ${span(firstLast(s.steps, (x) => x.accuracy))}: ` +
+    (v === 'strict' ? 'the strict verifier pays only right answers, so the gap between the two lines is the format reward alone. ' : `the gap between the two lines is what the weak verifier (“${v}”) pays for answers that are not right. `) +
+    `Over the last ${Math.min(WINDOW, s.steps.length)} steps against the first (the lesson's verdict gives both): ` +
+    (g1 > g0 + 0.01 ? 'GRPO reinforces what is paid, so the gap widens.' : 'it has not widened (yet).') + verdictIn(s, 'reward-hacking');
   return { live: true, text, action: s.steps.length < to ? playTo(to) : undefined };
 }
 
@@ -284,11 +297,14 @@ function whenToStop(s: TourInput): TourSay {
   const e0 = s.evals[0], e1 = lastEval!;
   const r0 = first(s.steps, (x) => x.reward), r1 = last(s.steps, (x) => x.reward);
   const sig = s.signals.find((x) => x.chart === 'reward') ?? s.signals[0];
-  const held = heldoutMeasure(s.evals); // the measure the stop signal reads: one number for one thing
-  const trend = `Training reward ${num(r0)} → ${num(r1)} (first and last ${Math.min(WINDOW, s.steps.length)} steps), ${held.what} ${num(held.of(e0))} → ${num(held.of(e1))} (steps ${e0.step} → ${e1.step}).`;
+  const held = heldoutMeasure(s.evals); // the measure the stop signal reads
+  // the numbers the reward chart draws (and its readout gives): the reward's first and last points, each held-out dot (greedy)
+  const dots = heldoutPoints(s.evals).map((p) => `${num(p.value)} (step ${p.step})`).join(' → ');
+  const trend = `The reward chart: training reward ${span(firstLast(s.steps, (x) => x.reward))}; held-out accuracy (greedy) ${dots}.` +
+    (held.sampled ? ' The stop signal reads held-out pass@1 (sampled), the less noisy measure: the pass@k chart draws it.' : '');
   const pattern = r1 > r0 + 0.02 && held.of(e1) <= held.of(e0) + DEFAULT_STOP_OPTIONS.heldoutFlat;
-  const text = sig ? `Stop signal at step ${sig.step}: ${sig.message} ${trend}`
-    : `No stop signal so far. ${trend} ${pattern ? `The reward rose while ${held.what} did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
+  const text = sig ? `Stop signal at step ${sig.step} (on its chart, with its evidence): ${sig.message} ${trend}`
+    : `No stop signal so far. ${trend} ${pattern ? `Averaged over the first and last ${Math.min(WINDOW, s.steps.length)} steps, the reward rose while ${held.what} did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
   return { live: true, text };
 }
 
@@ -297,11 +313,30 @@ export const TOUR: readonly TourStop[] = [
   { id: 'advantages', title: 'One group\'s advantages', target: 'inspector-phase', view: { kind: 'step', phase: 'advantages' }, say: advantages },
   { id: 'mixed-groups', title: 'Mixed groups against G', target: 'chart-groups', view: { kind: 'chart', chart: 'groups' }, say: mixedGroups },
   { id: 'one-update', title: 'One update: this batch\'s gradient against AdamW\'s step', target: 'update-summary', view: { kind: 'step', phase: 'update' }, say: oneUpdate },
-  { id: 'objectives', title: 'The same batch under four objectives', target: 'compare', view: { kind: 'step', phase: 'advantages' }, say: objectives },
+  { id: 'objectives', title: 'The same batch under four objectives', target: 'compare-numbers', fallback: 'compare', view: { kind: 'step', phase: 'advantages' }, say: objectives },
   { id: 'thinking', title: 'Thinking grows where it pays', target: 'chart-thinking', view: { kind: 'chart', chart: 'thinking' }, say: thinking },
   { id: 'hacking', title: 'A weak verifier is hacked', target: 'chart-reward', view: { kind: 'chart', chart: 'reward' }, say: hacking },
   { id: 'when-to-stop', title: 'When to stop', target: 'chart-reward', view: { kind: 'chart', chart: 'reward' }, say: whenToStop },
 ];
+
+// ---- what a stop quotes, against what the screen shows ----------------------------------------
+
+/** The measured numbers a stop's text quotes: every decimal ("0.34", "−0.005", "+6.4e-4"); counts and step numbers are not read. */
+export const quotedNumbers = (text: string): string[] => text.match(/[−+-]?\d+\.\d+(?:e[−+-]?\d+)?|[−+-]?\d+e[−+-]?\d+/gi) ?? [];
+/** The answers and prompts a stop quotes (“…” after "o3 " or "Prompt 2, "), a shortened one without its "…". */
+export const quotedAnswers = (text: string): string[] => [...text.matchAll(/(?:o\d+|Prompt \d+,) “([^”]*)”/g)].map((m) => m[1].replace(/…$/, '')).filter((t) => t !== '(empty)');
+const value = (t: string) => Math.abs(Number(t.replace(/−/g, '-')));
+/**
+ * Whether the screen's text shows the quoted number `q`: some number on it rounds to q at q's
+ * decimals ("−1.00" is shown by "-1", "0.34" by "0.3417"; the sign is not compared: typeset
+ * formulas set it apart from the digits).
+ */
+export function numberShown(q: string, shown: string): boolean {
+  const d = /\.(\d+)/.exec(q.replace(/e.*$/i, ''))?.[1].length ?? 0;
+  const want = value(q);
+  const tol = /e/i.test(q) ? want * 0.05 : 0.5 * 10 ** -d + 1e-9;
+  return (shown.match(/\d+(?:\.\d+)?(?:e[−+-]?\d+)?/gi) ?? []).some((x) => Math.abs(value(x) - want) <= tol);
+}
 
 /** A stop index in range (an address may ask for stop 99). */
 export const tourIndex = (i: number) => Math.max(0, Math.min(Math.trunc(i) || 0, TOUR.length - 1));

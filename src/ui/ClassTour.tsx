@@ -41,8 +41,8 @@ const pick = (s: LabState): TourInput & Pick<LabState, 'status'> => ({
   runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted, overlayRunId: s.overlayRunId,
 });
 
-interface Box { left: number; top: number; width: number; height: number }
-const sameBox = (a: Box | null, b: Box | null) => (a === null || b === null ? a === b : a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height);
+interface Box { left: number; top: number; width: number; height: number; id?: string }
+const sameBox = (a: Box | null, b: Box | null) => (a === null || b === null ? a === b : a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height && a.id === b.id);
 const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top));
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -51,17 +51,18 @@ const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(pre
  * scroll, resize and ten times a second (the page reflows as a run streams); scrolled into view
  * when the stop opens and when the element first appears.
  */
-function useTarget(testId: string, stopKey: string): Box | null {
+function useTarget(testId: string, fallback: string | undefined, stopKey: string): Box | null {
   const [box, setBox] = useState<Box | null>(null);
   const scrolled = useRef('');
   useEffect(() => {
     const measure = () => {
-      const el = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+      const el = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`) ?? (fallback ? document.querySelector<HTMLElement>(`[data-testid="${fallback}"]`) : null);
+      const key = `${stopKey}:${el?.dataset.testid ?? ''}`; // scrolled into view again when the target itself appears
       const r = el?.getBoundingClientRect();
-      const next = el && r && r.width > 0 && r.height > 0 ? { left: Math.round(r.left), top: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height) } : null;
+      const next = el && r && r.width > 0 && r.height > 0 ? { left: Math.round(r.left), top: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height), id: el.dataset.testid } : null;
       setBox((prev) => (sameBox(prev, next) ? prev : next));
-      if (el && r && scrolled.current !== stopKey) {
-        scrolled.current = stopKey;
+      if (el && r && scrolled.current !== key) {
+        scrolled.current = key;
         el.scrollIntoView({ block: r.height < innerHeight * 0.6 ? 'center' : 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
       }
     };
@@ -70,7 +71,7 @@ function useTarget(testId: string, stopKey: string): Box | null {
     addEventListener('scroll', measure, true);
     addEventListener('resize', measure);
     return () => { clearInterval(timer); removeEventListener('scroll', measure, true); removeEventListener('resize', measure); };
-  }, [testId, stopKey]);
+  }, [testId, fallback, stopKey]);
   return box;
 }
 
@@ -110,7 +111,7 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
   // the page follows the tour: the presenter's item and the step-through's phase (nothing is computed)
   useEffect(() => { if (open) void tour.arrange(); }, [tour, open, presenting, lessonId]);
   const stop = TOUR[stopIndex ?? 0];
-  const box = useTarget(stop.target, `${stopIndex}:${presenting}:${busy === null}`);
+  const box = useTarget(stop.target, stop.fallback, `${stopIndex}:${presenting}:${busy === null}`);
   const card = useRef<HTMLElement>(null);
   const [corner, setCorner] = useState(0);
   useLayoutEffect(() => {
@@ -144,7 +145,7 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
   return (
     <>
       {box && (
-        <div className="tour-spotlight" data-testid="tour-spotlight" data-target={stop.target} aria-hidden="true"
+        <div className="tour-spotlight" data-testid="tour-spotlight" data-target={box.id ?? stop.target} aria-hidden="true"
           style={{ left: box.left - 6, top: box.top - 6, width: box.width + 12, height: box.height + 12 }} />
       )}
       <section ref={card} className={`tour-card${docked ? ' docked' : ''}`} style={place} role="dialog" aria-modal="false" aria-labelledby="tour-title" tabIndex={-1}

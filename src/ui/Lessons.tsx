@@ -9,6 +9,7 @@ import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } 
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { lessonContrast } from '../store/lessonContrast.ts';
+import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { useSession } from './session.tsx';
 
 /**
@@ -89,6 +90,7 @@ export function Verdict({ lesson, variant, rate, compact = false }: { lesson: Le
     );
   }
   const timing = timeToVerdict(claim.steps, done, rate);
+  const heldNote = steps.length ? heldoutWindowNote(v.sentence, evals) : null; // "→ 0.23" is a mean of two evaluations: say so
   return (
     <div className={`claim claim-${v.state}`} data-testid={compact ? 'presenter-verdict' : 'lesson-verdict'} data-state={v.state} role="status" aria-live="polite">
       {!compact && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>}
@@ -97,6 +99,7 @@ export function Verdict({ lesson, variant, rate, compact = false }: { lesson: Le
         {timing && <span className="timing" data-testid="lesson-timing">{steps.length === 0 ? timing : ` (${timing.slice(2)})`}</span>}
         {steps.length === 0 ? '.' : ''}
       </p>
+      {heldNote && <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>{heldNote}</p>}
       {v.state === 'fails' && v.hint && !compact && <p className="note">Try: {withCode(v.hint)}</p>}
       {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
     </div>

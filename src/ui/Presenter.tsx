@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
-import { LESSON_KEY_MS, presenterIndex, presenterItems, presenterTitle, readLessonKey, type PresenterChart } from '../store/presenterView.ts';
+import { LESSON_KEY_MS, chartReadout, presenterIndex, presenterItems, presenterTitle, readLessonKey, readoutText, type PresenterChart } from '../store/presenterView.ts';
 import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, TheoryChart, ThinkingChart } from './Charts.tsx';
 import { Inspector } from './Inspector.tsx';
 import { Verdict, withCode } from './Lessons.tsx';
@@ -78,6 +78,8 @@ export function Presenter() {
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
   const touring = useTourStop() !== null;
+  const runSteps = useLab((s) => s.steps);
+  const evals = useLab((s) => s.evals);
   const ref = useRef<HTMLDivElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   usePresenterKeys(stage);
@@ -94,6 +96,7 @@ export function Presenter() {
   const item = items[index];
   const title = presenterTitle({ lessonId, settings, inspector, stepMode }, item, index, items.length - 1);
   const Chart = item.kind === 'chart' ? CHARTS[item.chart] : null;
+  const readout = item.kind === 'chart' ? chartReadout(item.chart, { steps: runSteps, evals }) : null;
   const run = status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${status === 'running' ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`;
   return (
     <div className="presenter" role="dialog" aria-modal="true" aria-label="Presenter view" tabIndex={-1} ref={ref} data-testid="presenter" data-item={item.kind === 'chart' ? item.chart : 'step-through'}>
@@ -105,8 +108,14 @@ export function Presenter() {
       <div className={`presenter-stage ${item.kind}`} data-testid="presenter-stage" ref={stage}>
         {Chart ? <Chart key={item.kind === 'chart' ? item.chart : ''} /> : stepMode ? <Inspector /> : <p className="presenter-empty">Press → to step through one real GRPO update, phase by phase.</p>}
       </div>
+      {readout && (
+        <p className="presenter-readout note" data-testid="presenter-readout" style={{ margin: 0, fontSize: '0.7em' }}>
+          Read off the chart: {readout.map(readoutText).join('; ')}.
+        </p>
+      )}
       {touring ? <ClassTour docked /> : <p className="presenter-caption" data-testid="presenter-caption">{withCode(title.caption)}</p>}
-      {lesson && item.kind === 'chart' && !touring && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
+      {/* the lesson's verdict under its charts, with the tour too: a stop that plays to the verdict's step shows it */}
+      {lesson && item.kind === 'chart' && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
         <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>Esc</kbd> leave</span>
