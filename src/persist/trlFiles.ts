@@ -80,7 +80,7 @@ export function selectImportFiles<T extends ListedFile>(listing: readonly T[]): 
   const n = parquets.length;
   const every = n > MAX_COMPLETION_FILES ? Math.ceil((n - 1) / (MAX_COMPLETION_FILES - 1)) : 1;
   const parquetsRead = every > 1 ? parquets.filter((_, i) => i % every === 0 || i === n - 1) : parquets;
-  const skipped = other.length ? `${plural(other.length, 'file')} the lab does not read: ${names(other.map((f) => f.name))}` : '';
+  const skipped = other.length ? `${plural(other.length, 'file')} the lab does not read: ${names(other.map((f) => f.name).sort())}` : '';
   let kept: string | null = null;
   if (logsRead.length < logs.length || parquetsRead.length < n) {
     const logPart = logsRead.length < logs.length ? `${logsRead.length} of ${logs.length} logs (the output folder's, then the latest checkpoints')` : logs.length ? plural(logs.length, 'log') : 'no training log';

@@ -127,7 +127,7 @@ describe('TRL import: a folder of more than 1000 files (train_grpo.py --steps 50
     const steps = names.slice(5).map((n) => Number(/(\d+)\.parquet$/.exec(n)![1]));
     expect(steps.length).toBeLessThanOrEqual(MAX_COMPLETION_FILES);
     expect(steps).toEqual([...Array.from({ length: 167 }, (_, i) => 1 + 3 * i), 500]); // every 3rd in step order, and the last
-    expect(sel.kept).toMatch(/^Of 1141 files, read 5 logs and 168 of 500 completion logs \(every 3rd, and the last\); skipped 636 files the lab does not read: "out\/checkpoint-125\/model\.safetensors", .+ and 631 more\.$/);
+    expect(sel.kept).toMatch(/^Of 1141 files, read 5 logs and 168 of 500 completion logs \(every 3rd, and the last\); skipped 636 files the lab does not read: "out\/checkpoint-125\/config\.json", "out\/checkpoint-125\/generation_config\.json", .+ and 631 more\.$/);
     // many checkpoints: the output folder's log and the latest checkpoints' are read
     const many = selectImportFiles(Array.from({ length: 60 }, (_, i) => ({ name: `o/checkpoint-${(i + 1) * 10}/trainer_state.json`, size: 100 })));
     expect(many.read.length).toBe(50);

@@ -50,6 +50,7 @@ async function walkEntry(entry: FileSystemEntry, out: Picked[]): Promise<void> {
 
 /** A sentence with `key names` set as code (as text: never HTML). */
 const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const list = (xs: string[], max = 12) => (xs.length ? xs.slice(0, max).join(', ') + (xs.length > max ? ` and ${xs.length - max} more` : '') : 'none');
 
 export function ImportRun() {
@@ -93,7 +94,7 @@ export function ImportRun() {
         <div className="imported" data-testid="trl-run">
           <div className="row">
             <strong data-testid="trl-run-label">{run.label}</strong>
-            <span>{run.steps.length} logged steps ({first}–{last}), {run.evals.length} evaluations, {run.completions.length} completion logs; {run.accuracyKey ? <>accuracy read from <code>{run.accuracyKey}</code></> : 'no accuracy read'}{run.heldoutKey ? <>, held-out from <code>{run.heldoutKey}</code></> : ', no held-out evaluations'}. Its lines are dashed.</span>
+            <span>{run.steps.length ? `${run.steps.length} logged steps (${first}–${last})` : 'no training log (0 logged steps)'}, {count(run.evals.length, 'evaluation')}, {count(run.completions.length, 'completion log')}; {run.accuracyKey ? <>accuracy read from <code>{run.accuracyKey}</code></> : 'no accuracy read'}{run.heldoutKey ? <>, held-out from <code>{run.heldoutKey}</code></> : ', no held-out evaluations'}.{run.steps.length ? ' Its lines are dashed.' : ''}</span>
             <label>x axis{' '}
               <select value={xAxis} onChange={(e) => importer.setXAxis(e.target.value as typeof xAxis)} data-testid="x-axis">
                 <option value="progress">% of each run&apos;s steps (each run spans the width)</option>
