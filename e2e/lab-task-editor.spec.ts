@@ -124,3 +124,21 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   await ready(page3, 1);
   expect(dialogs).toBe(0);
 });
+
+test('a scratchpad spec fits Max response length: the digit sum needs 11 tokens, after "Use this task", in its share link and in Lesson 1 on it', async ({ page }) => {
+  await page.goto(`/?backend=cpu&${SMALL}`);
+  await ready(page);
+  const length = () => page.evaluate(() => (window as any).__lab.store.getState().settings.maxCompletionLength as number);
+  expect(await length()).toBe(8);
+  await page.getByTestId('open-task-editor').click();
+  await page.getByRole('button', { name: 'digit sum with a scratchpad' }).click();
+  await expect(page.getByTestId('spec-status')).toContainText('responses up to 11 tokens with the end token');
+  expect(await page.getByTestId('spec-share-link').inputValue()).toContain('maxCompletionLength=11');
+  await page.getByTestId('use-task').click();
+  await ready(page);
+  expect((await state(page)).task).toBe('spec:digitsum');
+  expect(await length()).toBe(11); // "9,18,27|27" and its EOS: before, the page kept 8 and cut every two-digit sum off
+  await page.getByTestId('lesson-on-task').getByRole('button', { name: 'G = 8' }).click();
+  await ready(page);
+  expect(await length()).toBe(11); // the lesson resets its knobs; the length is fitted again
+});

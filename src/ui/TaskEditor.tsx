@@ -9,6 +9,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { parseDataCsv, parseDataJsonl, type Spec } from '../tasks/spec/index.ts';
 import { useLab } from '../store/labStore.ts';
 import { labSearch } from '../store/url.ts';
+import { fitResponseLength } from '../rl/responseLength.ts';
 import { EXAMPLE_SPEC, LONG_LINK, readSpecText, specExamples, specInUse, specSummary, specText, type SpecExample } from '../store/taskSpec.ts';
 import { VERDICT, verdictKind } from './palette.ts';
 import { useSession } from './session.tsx';
@@ -85,12 +86,13 @@ function EditorCard({ onClose }: { onClose: () => void }) {
   const backend = useLab((s) => s.backendPref);
   const classroom = useLab((s) => s.classroom);
   const hidden = useLab((s) => s.hidden);
-  // the page's settings with this task (and no lesson: a lesson would set its own task)
+  // the page's settings with this task (and no lesson: a lesson would set its own task), Max response length fitted as "Use this task" fits it
   const link = useMemo(() => {
-    if (!spec) return null;
-    const id = `spec:${spec.name}`;
-    return `${location.origin}${location.pathname}${labSearch({ settings: { ...settings, task: id }, lessonId: null, lessonVariant: 0, backend, classroom, hidden, taskSpecs: { [id]: spec } })}`;
-  }, [spec, settings, backend, classroom, hidden]);
+    if (!result.ok) return null;
+    const id = `spec:${result.spec.name}`;
+    const fitted = { ...settings, task: id, maxCompletionLength: fitResponseLength(settings.maxCompletionLength, result.stats.maxResponseTokens) };
+    return `${location.origin}${location.pathname}${labSearch({ settings: fitted, lessonId: null, lessonVariant: 0, backend, classroom, hidden, taskSpecs: { [id]: result.spec } })}`;
+  }, [result, settings, backend, classroom, hidden]);
   const loadExample = async (file: string) => {
     try {
       const res = await fetch(`${import.meta.env.BASE_URL}tasks/${file}.json`);
