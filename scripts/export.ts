@@ -17,7 +17,7 @@ import { CONFIGS, paramLayout, type ModelConfig } from '../src/model/config.ts';
 import { initWeights } from '../src/model/init.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
-import { epsilonHighFollows, settingFromFlag, settingsFromRecord, type Settings } from '../src/rl/settings.ts';
+import { epsilonHighFollows, sequenceClipNotice, settingFromFlag, settingsFromRecord, type Settings } from '../src/rl/settings.ts';
 import { parseSpecText, type Spec } from '../src/tasks/spec/index.ts';
 import { registerSpec } from '../src/tasks/spec/task.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
@@ -83,6 +83,8 @@ export function exportSettings(a: ExportArgs, saved: unknown, spec: Spec | undef
   if (spec) settings.task = registerSpec(spec).id;
   const eps = epsilonHighFollows(settings as { epsilon: unknown; epsilonHigh: unknown }, (k) => k in a.overrides);
   if (eps) notices.push(eps);
+  const seq = sequenceClipNotice(settings as { importanceSamplingLevel: unknown; epsilon: unknown; epsilonHigh: unknown }, (k) => k in a.overrides);
+  if (seq) notices.push(seq);
   const processNotice = rewardModeNotice(settings as unknown as Settings);
   if (processNotice) {
     notices.push(processNotice);

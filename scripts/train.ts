@@ -10,7 +10,7 @@
  * Unknown flags and bad values: one sentence, exit 2.
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { defaultSettings, epsilonHighFollows, settingFromFlag, type Settings } from '../src/rl/settings.ts';
+import { defaultSettings, epsilonHighFollows, sequenceClipNotice, settingFromFlag, type Settings } from '../src/rl/settings.ts';
 import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/model/checkpoint.ts';
 import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
@@ -118,6 +118,8 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   const eps = epsilonHighFollows(settings as { epsilon: unknown; epsilonHigh: unknown }, (k) => given.has(k));
   if (eps) a.notices.push(eps);
+  const seq = sequenceClipNotice(settings as { importanceSamplingLevel: unknown; epsilon: unknown; epsilonHigh: unknown }, (k) => given.has(k));
+  if (seq) a.notices.push(seq);
   // --null: the same run with η = 0 — the same rollouts, no update (a lesson's verdict must then fail)
   if (a.nullRun) {
     settings.learningRate = 0;

@@ -91,6 +91,15 @@ describe('the clip range: TRL kwargs → the lab (flags, settings file, export) 
     expect(rows).toEqual(TABLE);
   });
 
+  it('a flag naming the sequence level without ε says the clip in effect (TRL\'s 0.2), not GSPO\'s', () => {
+    const notices: string[] = [];
+    exportSettings(parseExportArgs(['--out', '/nonexistent', '--importance_sampling_level', 'sequence']), undefined, undefined, notices);
+    expect(notices).toEqual(['--importance_sampling_level sequence without --epsilon: the sequence ratio clips at [1 − 0.2, 1 + 0.2], as TRL\'s does; GSPO\'s paper uses --epsilon 3e-4 --epsilon_high 4e-4']);
+    const quiet: string[] = [];
+    exportSettings(parseExportArgs(['--out', '/nonexistent', '--importance_sampling_level', 'sequence', '--epsilon', '3e-4', '--epsilon_high', '4e-4']), undefined, undefined, quiet);
+    expect(quiet).toEqual([]);
+  });
+
   it('the page\'s GSPO preset: choosing the sequence level sets 3e-4 / 4e-4; back to token from it restores 0.2 / 0.2; a changed ε stays', () => {
     const d = defaultSettings();
     const seq = withSetting(d, 'importanceSamplingLevel', 'sequence');

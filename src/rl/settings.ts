@@ -126,6 +126,15 @@ export function epsilonHighFollows(settings: { epsilon: unknown; epsilonHigh: un
 }
 
 /**
+ * A flag naming the sequence ratio level without ε: the clip is the ε in effect, as in TRL (0.2 by
+ * default), not GSPO's 3e-4 — said once, so a GSPO run from the command line is not a surprise.
+ */
+export function sequenceClipNotice(settings: { importanceSamplingLevel: unknown; epsilon: unknown; epsilonHigh: unknown }, given: (key: SettingKey) => boolean): string | null {
+  if (settings.importanceSamplingLevel !== 'sequence' || !given('importanceSamplingLevel') || given('epsilon')) return null;
+  return `--importance_sampling_level sequence without --epsilon: the sequence ratio clips at [1 − ${Number(settings.epsilon)}, 1 + ${Number(settings.epsilonHigh)}], as TRL's does; GSPO's paper uses --epsilon 3e-4 --epsilon_high 4e-4`;
+}
+
+/**
  * The page's GSPO preset: choosing the sequence ratio level in the page sets GSPO's clip range
  * (its paper's and TRL's docs' ε = 3e-4, ε_high = 4e-4: a geometric mean of token ratios moves far
  * less than one of them); going back to token ratios from it restores the table's ε / ε_high.
