@@ -1,0 +1,53 @@
+/**
+ * Pooling a class's codes: duplicates dropped, damaged ones refused by name, per lesson and
+ * variant the runs and the held count, the contrast on seeds with both variants (same weights
+ * only), and the predictions against the outcomes. 1,000 codes pool well within a generous bound.
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeResult } from './code.ts';
+import { poolCsv, poolPaste, predictionLine } from './pool.ts';
+import { sample } from './testSample.ts';
+
+describe('class pool', () => {
+  it('pools a chat: two runs, one refused by name, a duplicate dropped, the contrast and predictions', () => {
+    const g8 = encodeResult(sample({ seed: 11, variant: 1, contrast: 0.82, prediction: 2 }));
+    const g2 = encodeResult(sample({ seed: 11, variant: 0, contrast: 0.41, claim: -0.05, prediction: 2 }));
+    const other = encodeResult(sample({ seed: 12, variant: 1, contrast: 0.8, prediction: 0 }));
+    const altered = g8.slice(0, 20) + (g8[20] === 'A' ? 'B' : 'A') + g8.slice(21);
+    const chat = `Ada: ${g8}\nBo: ${g2}\nCy: ${other}\nAda again: ${g8}\nEve: ${altered}`;
+    const p = poolPaste(chat);
+    expect(p.accepted).toBe(3);
+    expect(p.duplicates).toBe(1);
+    expect(p.refused.map((r) => r.sentence)).toEqual([`Code 5 (line 5, ${altered.slice(0, 24)}…${altered.slice(-4)}) was refused: it is damaged: its checksum does not match (a character was changed, lost or added).`]);
+    const l = p.lessons[0];
+    expect(l.lessonId).toBe('mixed-groups');
+    expect(l.variants.map((v) => [v.name, v.runs.length, v.held])).toEqual([['G = 2', 1, 1], ['G = 8', 2, 2]]);
+    expect(l.pairs).toEqual([{ seed: 11, asked: 0.82, against: 0.41, outcome: 0 }]);
+    expect(l.predicted).toEqual([1, 0, 1]);
+    expect(predictionLine(l)).toBe('1 of 2 predicted higher (1 lower); 1 of 1 seed with both variants came out higher.');
+    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,30,true,-0.05,"held-out accuracy (greedy), end − start",below 0,0.41,lower');
+  });
+
+  it('no contrast across other starting weights', () => {
+    const a = encodeResult(sample({ seed: 3, variant: 1 }));
+    const b = encodeResult(sample({ seed: 3, variant: 0, claim: -0.1, weights: 'fedcba9876543210' }));
+    expect(poolPaste(`${a} ${b}`).lessons[0].pairs).toEqual([]);
+  });
+
+  it('a CSV cell that reads as a formula is quoted as text', () => {
+    // no pasted text reaches the CSV but through the decoder; still, a variant name or a number never starts a formula
+    expect(poolCsv(poolPaste(encodeResult(sample({ claim: -0.5, held: false }))).lessons)).toContain(',-0.5,');
+  });
+
+  it('1,000 codes pool well within a second (a generous bound: 5 s on a loaded machine)', () => {
+    const codes = Array.from({ length: 1000 }, (_, i) => encodeResult(sample({ seed: 100 + (i >> 1), variant: i & 1, claim: i & 1 ? 0.1 : -0.1, contrast: (i & 1 ? 0.8 : 0.4) + i * 1e-4 })));
+    const text = codes.map((c, i) => `[${i}] student ${i}: ${c}`).join('\n');
+    const t0 = performance.now();
+    const p = poolPaste(text);
+    const ms = performance.now() - t0;
+    console.log(`1000 codes (${text.length} characters) pooled in ${ms.toFixed(0)} ms`);
+    expect(p.accepted).toBe(1000);
+    expect(p.lessons[0].pairs).toHaveLength(500);
+    expect(ms).toBeLessThan(5000);
+  });
+});
