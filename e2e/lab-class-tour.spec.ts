@@ -160,7 +160,7 @@ async function makeLive(page: Page, steps = 3) {
 }
 
 test('class tour: ?tour=1, eight stops with → on the live run, back with ←, and inside the presenter view', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000); // about 2 min on an idle 2-core machine; lessons 1, 6 and 4 are played twice (page, presenter)
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.setViewportSize({ width: 1920, height: 1080 });
@@ -189,7 +189,8 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
         await idle(page);
       }
     } else await makeLive(page);
-    await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`, true, TOUR[n - 1].view.kind === 'step'); // the charts' readout is the presenter's
+    await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`, true, true);
+    if (TOUR[n - 1].view.kind === 'chart') await expect(page.getByTestId('tour-readout')).toBeInViewport(); // the chart's points, read off beside it
   }
   await page.keyboard.press('ArrowRight'); // the last stop stays
   await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${TOUR.length} of ${TOUR.length}`);

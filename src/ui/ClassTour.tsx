@@ -12,6 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Tour } from '../lab/tour.ts';
 import { useLab, type LabState } from '../store/labStore.ts';
 import { TOUR, type TourInput } from '../store/tour.ts';
+import { chartReadout, readoutText } from '../store/presenterView.ts';
 import { usePresenter, useSession } from './session.tsx';
 
 /** The tour's controller: the session's (src/lab/tour.ts). */
@@ -112,6 +113,11 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
   useEffect(() => { if (open) void tour.arrange(); }, [tour, open, presenting, lessonId]);
   const stop = TOUR[stopIndex ?? 0];
   const box = useTarget(stop.target, stop.fallback, `${stopIndex}:${presenting}:${busy === null}`);
+  // on the page, a chart stop's points read off the chart beside it (the presenter view has its own readout under the chart)
+  const readout = !docked && open && stop.view.kind === 'chart' ? chartReadout(stop.view.chart, input) : null;
+  const READOUT_H = 96; // room kept for it (four lines at most)
+  const below = !!box && box.top + box.height + 10 + READOUT_H < innerHeight;
+  const held = box && readout ? { ...box, top: below ? box.top : box.top - READOUT_H - 10, height: box.height + READOUT_H + 10 } : box; // what the card must leave in view
   const card = useRef<HTMLElement>(null);
   const [corner, setCorner] = useState(0);
   useLayoutEffect(() => {
@@ -123,10 +129,10 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
       { left: innerWidth - c.width - m, top: innerHeight - c.height - m }, { left: m, top: innerHeight - c.height - m },
       { left: innerWidth - c.width - m, top: m }, { left: m, top: m },
     ].map((p) => ({ ...p, width: c.width, height: c.height }));
-    const cover = spots.map((s) => (box ? overlap(s, box) : 0));
+    const cover = spots.map((s) => (held ? overlap(s, held) : 0));
     const best = cover.indexOf(Math.min(...cover));
     setCorner(cover[0] === 0 ? 0 : best);
-  }, [box, docked, stopIndex]);
+  }, [held?.left, held?.top, held?.width, held?.height, docked, stopIndex]);
   // the keyboard goes to the card when the tour opens, and back to the button that opens it when it closes
   const wasOpen = useRef(false);
   useEffect(() => {
@@ -147,6 +153,12 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
       {box && (
         <div className="tour-spotlight" data-testid="tour-spotlight" data-target={box.id ?? stop.target} aria-hidden="true"
           style={{ left: box.left - 6, top: box.top - 6, width: box.width + 12, height: box.height + 12 }} />
+      )}
+      {box && readout && readout.length > 0 && (
+        <p className="tour-readout" data-testid="tour-readout"
+          style={{ position: 'fixed', zIndex: 55, left: box.left - 6, width: box.width + 12, boxSizing: 'border-box', margin: 0, padding: '4px 8px', background: '#fff', border: '2px solid #e69f00', borderRadius: 8, fontSize: 13, lineHeight: 1.35, ...(below ? { top: box.top + box.height + 10 } : { top: box.top - READOUT_H - 10 }) }}>
+          Read off the chart: {readout.map(readoutText).join('; ')}.
+        </p>
       )}
       <section ref={card} className={`tour-card${docked ? ' docked' : ''}`} style={place} role="dialog" aria-modal="false" aria-labelledby="tour-title" tabIndex={-1}
         data-testid="tour-card" data-stop={stop.id} data-live={say.live}>
