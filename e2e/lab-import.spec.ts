@@ -114,6 +114,12 @@ test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a log
   const grid = (await reward.locator('.recharts-cartesian-grid').boundingBox())!;
   const lab = (await reward.locator('.recharts-line').first().boundingBox())!;
   expect(lab.width).toBeGreaterThan(0.6 * grid.width);
+  // the tooltip reads both runs at the same share of their steps
+  await page.mouse.move(grid.x + grid.width * 0.55, grid.y + grid.height / 2);
+  await expect(reward.getByTestId('chart-tip')).toContainText("% of each run's steps");
+  await expect(reward.getByTestId('chart-tip')).toContainText('reward: ');
+  await expect(reward.getByTestId('chart-tip')).toContainText('reward (right axis), TRL run: trainer_state.json: ');
+  await page.mouse.move(0, 790);
   await shot('chart-reward', '/tmp/issue29-import-game-score.png');
 
   // issue 29: a folder of more than 1000 files (train_grpo.py --steps 500 writes a completion log a step) is thinned, as npm run doctor thins it

@@ -23,8 +23,8 @@ import { useLab } from '../store/labStore.ts';
 import { axisTick, ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
-import { AXIS, ChartCard, PointedLineChart, atStep, fin, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
-import { doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
+import { AXIS, ChartCard, PointedLineChart, fin, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
+import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
 import { stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
@@ -57,13 +57,13 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
   const all = useMemo(() => [...lines, ...others.map((o) => o.line), ...imported.map((l) => l.line)], [lines, others, imported]);
   const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)]);
   const tip = useMemo(() => stepTip((step) => {
-    const m = atStep(steps, step);
+    const m = atX(xMode, steps, step);
     return [
       ...series.map((sr) => ({ name: sr.name, color: sr.color, value: m && fin(sr.value(m)) })),
-      ...others.map((o) => { const x = atStep(o.at, step); return { name: o.name, color: o.color, value: x ? fin(main.value(x)) : undefined }; }),
+      ...others.map((o) => { const x = atX(xMode, o.at, step); return { name: o.name, color: o.color, value: x ? fin(main.value(x)) : undefined }; }),
       ...trlTip(trl, imported, step),
     ];
-  }, head), [steps, series, others, main, trl, imported, head]);
+  }, head), [steps, series, others, main, trl, imported, head, xMode]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
@@ -116,19 +116,19 @@ export function RewardChart() {
   const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [rewardLine, accuracyLine, heldoutLine, others, imported, trlHeldout]);
   const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])]);
   const tip = useMemo(() => stepTip((step) => {
-    const m = atStep(steps, step), e = atStep(evals, step);
+    const m = atX(xMode, steps, step), e = atX(xMode, evals, step);
     return [
       { name: 'reward', color: C.blue, value: m && fin(m.reward) },
       { name: TRAIN_ACC, color: C.sky, value: m && fin(m.accuracy) },
       { name: HELDOUT_GREEDY, color: C.vermillion, value: e && fin(e.heldout_accuracy) },
       ...others.flatMap((o) => {
-        const x = atStep(o.at, step), xe = atStep(o.evalsAt, step);
+        const x = atX(xMode, o.at, step), xe = atX(xMode, o.evalsAt, step);
         return [{ name: o.rewardName, color: o.color, value: x ? fin(x.reward) : undefined }, { name: o.heldoutName, color: C.purple, value: xe ? fin(xe.heldout_accuracy) : undefined }];
       }),
       ...trlTip(trl, imported, step),
-      ...(trl && trlHeldout ? [{ name: trlHeldout.name, color: C.vermillion, value: atStep(trl.evals, step) ? fin(atStep(trl.evals, step)!.heldout_accuracy) : undefined }] : []),
+      ...(trl && trlHeldout ? [{ name: trlHeldout.name, color: C.vermillion, value: atX(xMode, trl.evals, step) ? fin(atX(xMode, trl.evals, step)!.heldout_accuracy) : undefined }] : []),
     ];
-  }, head), [steps, evals, others, trl, imported, trlHeldout, head]);
+  }, head), [steps, evals, others, trl, imported, trlHeldout, head, xMode]);
   const body = useMemo(() => (
     <PointedLineChart lines={all}>
       <CartesianGrid strokeDasharray="3 3" />
@@ -278,6 +278,7 @@ export function PassAtKChart() {
   const evals = useOnAxis(useLab((s) => s.evals), useLab((s) => s.steps));
   const xAxis = useXAxis();
   const head = useXHead();
+  const xMode = useXMode();
   const ks = useMemo(() => [...new Set(evals.flatMap((e) => Object.keys(e.pass_at_k)))].sort((a, b) => Number(a) - Number(b)), [evals]);
   const rows = useMemo(() => evals.map((e) => ({ step: e.step, ...Object.fromEntries(Object.entries(e.pass_at_k).map(([k, v]) => [`k${k}`, v])), watch: e.watch?.pass1 })), [evals]);
   // the watched task (settings.watchTask), never trained on: what the policy forgets of it
@@ -285,10 +286,10 @@ export function PassAtKChart() {
   const watchName = watched ? `${watched} (never trained on): ${HELDOUT_PASS1}` : '';
   const legendEl = useLegendIn([...ks.map(passName), ...(watched ? [watchName] : [])]);
   const tip = useMemo(() => stepTip((step) => {
-    const e = atStep(evals, step);
+    const e = atX(xMode, evals, step);
     return [...ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined })),
       ...(watched ? [{ name: watchName, color: C.black, value: e?.watch ? fin(e.watch.pass1) : undefined }] : [])];
-  }, head), [evals, ks, watched, watchName, head]);
+  }, head), [evals, ks, watched, watchName, head, xMode]);
   return (
     <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       <ResponsiveContainer width="100%" height="100%">

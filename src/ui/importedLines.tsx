@@ -46,15 +46,36 @@ export function useXAxis() {
     : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
 }
 
-/** The tooltip's heading for a hovered x: "step 12", "50% of its run's steps", "1.2M tokens". */
+/**
+ * The entry of a history at a hovered x: the exact step (or token count) on those axes; in % of
+ * each run's steps — where two runs' points rarely share an x — the nearest entry within half the
+ * history's spacing, so the tooltip shows both runs at the same share of their steps.
+ */
+export function atX<M extends { step: number }>(mode: XAxisMode, history: readonly M[], x: number): M | undefined {
+  if (mode !== 'progress') return atStep(history, x);
+  const n = history.length;
+  if (!n) return undefined;
+  let lo = 0, hi = n; // the first entry at or after x
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (history[mid].step < x) lo = mid + 1;
+    else hi = mid;
+  }
+  const best = [lo - 1, lo].filter((i) => i >= 0 && i < n).sort((a, b) => Math.abs(history[a].step - x) - Math.abs(history[b].step - x))[0];
+  const half = n > 1 ? (history[n - 1].step - history[0].step) / (n - 1) / 2 : 0.5;
+  return Math.abs(history[best].step - x) <= half + 1e-9 ? history[best] : undefined;
+}
+
+/** The tooltip's heading for a hovered x: "step 12", "50% of each run's steps" (each run's nearest point), "1.2M tokens". */
 export function useXHead(): (x: number) => string {
   const x = useXMode();
-  return useMemo(() => (x === 'progress' ? (v: number) => `${axisTick(v)}% of its run's steps` : x === 'tokens' ? (v: number) => `${axisTick(v)} tokens` : (v: number) => `step ${v}`), [x]);
+  return useMemo(() => (x === 'progress' ? (v: number) => `${axisTick(v)}% of each run's steps` : x === 'tokens' ? (v: number) => `${axisTick(v)} tokens` : (v: number) => `step ${v}`), [x]);
 }
 
 /** The imported run as the x axis shows it (steps or tokens), and where each finding falls on it. */
 export interface TrlOnAxis {
   run: ImportedRunView;
+  mode: XAxisMode;
   steps: readonly StepMetrics[];
   evals: readonly ImportedRunView['evals'][number][];
   /** Each finding's first step on the x axis (its num_tokens in tokens mode). */
@@ -69,7 +90,7 @@ export function useTrl(): TrlOnAxis | null {
     const steps = onAxis(x, run.steps, run.steps);
     const evals = onAxis(x, run.evals, run.steps);
     const at = (f: DoctorFinding) => (x === 'step' ? f.firstStep : fin(onAxis(x, [{ step: f.firstStep }], run.steps)[0]?.step ?? NaN));
-    return { run, steps, evals, at };
+    return { run, mode: x, steps, evals, at };
   }, [run, x]);
 }
 
@@ -94,7 +115,7 @@ export function trlLineElements(lines: readonly TrlLine[], rightDomain: [number 
 /** The imported run's values at the hovered step (the tooltip). */
 export function trlTip(trl: TrlOnAxis | null, lines: readonly TrlLine[], step: number): TipEntry[] {
   if (!trl || !lines.length) return [];
-  const m = atStep(trl.steps, step);
+  const m = atX(trl.mode, trl.steps, step);
   return lines.map((l) => ({ name: l.name, color: l.color, value: m ? fin(l.value(m)) : undefined }));
 }
 
