@@ -10,12 +10,13 @@ import { RunImport } from './lab/runImport.ts';
 import { useImported } from './store/importedRun.ts';
 import { OfflineStatus, startServiceWorker } from './lab/serviceWorker.ts';
 import { UpdateNotice } from './ui/UpdateNotice.tsx';
+import { withClassSeed } from './class/local.ts';
 import './ui/app.css';
 
 const session = new LabSession(useLab);
 const presenter = new Presenter(session, useLab);
 const runImport = new RunImport(useImported);
-void session.init(location.search);
+void session.init(withClassSeed(location.search)); // class mode: this browser's own seed (src/class/local.ts)
 const offline = new OfflineStatus();
 startServiceWorker(offline); // production build only: offline after the first visit
 // Test hooks: browser tests read real metrics from the store (and render crafted model output

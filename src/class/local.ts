@@ -49,3 +49,17 @@ export function classSeed(): number {
   write(CLASS_SEED, String(s));
   return s;
 }
+
+/**
+ * The page's address as the session reads it at start: in class mode (`class=1`, any true value)
+ * the seed is this browser's class seed, whatever seed the address carried (a link copied from a
+ * classmate's page names theirs). Any other address is returned as it is: the teacher's page keeps
+ * its seed (1 unless the address says otherwise).
+ */
+export function withClassSeed(search: string, seed: () => number = classSeed): string {
+  let p: URLSearchParams;
+  try { p = new URLSearchParams(search); } catch { return search; }
+  if (!/^(1|true|yes|on)$/i.test(p.get('class') ?? '')) return search;
+  p.set('seed', String(seed()));
+  return `?${p.toString()}`;
+}

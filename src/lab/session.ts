@@ -108,11 +108,11 @@ export class LabSession {
   /** Read the address, fill the store, keep the address in sync, load the model, offer a saved run. */
   init(search: string): Promise<void> {
     const u = parseLabUrl(search);
-    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, hidden: u.hidden, presenter: u.present ? { item: 0 } : null, taskSpecs: u.taskSpecs });
+    this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, classMode: u.classMode, hidden: u.hidden, presenter: u.present ? { item: 0 } : null, taskSpecs: u.taskSpecs });
     const address = (s: LabState) => location.pathname + labSearch({ ...s, backend: s.backendPref, tour: this.tour.stop });
     this.tour.init(u.tour, () => { if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get())); }); // the class tour's stop is in the address too
     this.store.subscribe((s, prev) => {
-      if (s.settings !== prev.settings || s.lessonId !== prev.lessonId || s.lessonVariant !== prev.lessonVariant || s.classroom !== prev.classroom || s.hidden !== prev.hidden || s.backendPref !== prev.backendPref || s.presenter !== prev.presenter) {
+      if (s.settings !== prev.settings || s.lessonId !== prev.lessonId || s.lessonVariant !== prev.lessonVariant || s.classroom !== prev.classroom || s.classMode !== prev.classMode || s.hidden !== prev.hidden || s.backendPref !== prev.backendPref || s.presenter !== prev.presenter) {
         if (typeof history !== 'undefined') history.replaceState(null, '', address(s));
       }
     });

@@ -134,6 +134,8 @@ export interface LabState {
   lessonVariant: number;
   backendPref: BackendPref;
   classroom: boolean;
+  /** Class mode (`class=1`): this browser runs every lesson on its own seed (src/class/local.ts), and the class results panel opens. */
+  classMode: boolean;
   hidden: string[];
   /** The presenter view, when open (the address carries present=1). */
   presenter: PresenterState | null;
@@ -202,6 +204,7 @@ export const useLab = create<LabState>()(() => ({
   lessonVariant: 0,
   backendPref: 'auto',
   classroom: false,
+  classMode: false,
   hidden: [],
   presenter: null,
   status: 'loading',

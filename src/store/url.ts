@@ -1,7 +1,7 @@
 /**
  * The lab's URL: every setting (from the one settings table, src/rl/settings.ts), the seed
  * (a setting), the lesson and its variant, the backend, and classroom mode with the controls
- * it hides; present=1 opens the presenter view, tour=N the class tour at its stop N (tour=1: from
+ * it hides; class=1 class mode (a seed per browser, the class results panel); present=1 opens the presenter view, tour=N the class tour at its stop N (tour=1: from
  * the start). Opening a link reproduces the run; bad values never break the page, they are
  * clamped or replaced and named in `notices`.
  *
@@ -28,6 +28,8 @@ export interface LabUrlState {
   lessonVariant: number;
   backend: BackendPref;
   classroom: boolean;
+  /** Class mode (`class=1`): each browser its own seed (the page's start applies it: src/class/local.ts), the class results panel open. */
+  classMode: boolean;
   /** Setting keys hidden in classroom mode. */
   hidden: string[];
   /** Open the presenter view on load. */
@@ -74,6 +76,7 @@ export function parseLabUrl(search: string): LabUrlState {
   let lessonVariant = 0;
   let backend: BackendPref = 'auto';
   let classroom = false;
+  let classMode = false;
   let present = false;
   let tour: number | null = null;
   let hidden: string[] = [];
@@ -100,6 +103,8 @@ export function parseLabUrl(search: string): LabUrlState {
       backend = option(key, value, (src, p) => oneOf(src, p, ['cpu', 'webgpu', 'auto'] as const), 'using auto') ?? 'auto';
     } else if (key === 'classroom') {
       classroom = option(key, value, (src, p) => bool(src, p, { text: true }), 'classroom mode is off') ?? false;
+    } else if (key === 'class') {
+      classMode = option(key, value, (src, p) => bool(src, p, { text: true }), 'class mode is off') ?? false;
     } else if (key === 'present') {
       present = option(key, value, (src, p) => bool(src, p, { text: true }), 'the presenter view stays closed') ?? false;
     } else if (key === 'tour') {
@@ -138,14 +143,14 @@ export function parseLabUrl(search: string): LabUrlState {
   const r = settingsFromRecord(known, base);
   hidden = [...new Set(hidden)];
   const taskSpecs: Record<string, Spec> = taskSpec ? { [specTaskId((taskSpec as Spec).name)]: taskSpec } : {};
-  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, hidden, present, tour, taskSpecs, notices: [...notices, ...unknownNotices, ...r.notices] };
+  return { settings: r.settings, lessonId, lessonVariant, backend, classroom, classMode, hidden, present, tour, taskSpecs, notices: [...notices, ...unknownNotices, ...r.notices] };
 }
 
 /**
  * The query string for a state: settings that differ from the defaults, then the page options (`tour`: the class tour's stop, 0-based, or null),
  * then the custom task's spec when the run uses it (`taskSpec`).
  */
-export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; hidden: string[]; presenter?: object | null; tour?: number | null; taskSpecs?: Record<string, Spec> }): string {
+export function labSearch(s: { settings: Settings; lessonId: string | null; lessonVariant: number; backend: BackendPref; classroom: boolean; classMode?: boolean; hidden: string[]; presenter?: object | null; tour?: number | null; taskSpecs?: Record<string, Spec> }): string {
   const p = new URLSearchParams();
   // Every setting that differs from the defaults, so a lesson's own values are explicit too (robust to lesson
   // edits) — and, under a lesson, every setting that differs from what the lesson would set, or a value
@@ -160,6 +165,7 @@ export function labSearch(s: { settings: Settings; lessonId: string | null; less
   }
   if (s.backend !== 'auto') p.set('backend', s.backend);
   if (s.classroom) p.set('classroom', '1');
+  if (s.classMode) p.set('class', '1');
   if (s.hidden.length) p.set('hide', s.hidden.join(','));
   if (s.presenter) p.set('present', '1');
   if (typeof s.tour === 'number') p.set('tour', String(s.tour + 1));

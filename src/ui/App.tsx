@@ -24,6 +24,7 @@ import { ClassTour, ClassTourButton, ClassTourLink } from './ClassTour.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
 import { TaskPanel } from './TaskPanel.tsx';
 import { ImportRun } from './ImportRun.tsx';
+import { ClassResults } from './ClassResults.tsx';
 
 function Notices() {
   const url = useLab((s) => s.urlNotices);
@@ -103,6 +104,7 @@ export function App() {
         </div>
       </div>
       <RunsPanel />
+      <ClassResults />
       <Profiling />
       <Explanations />
       <ClassTour />

@@ -11,6 +11,8 @@ import { useLab } from '../store/labStore.ts';
 import { lessonContrast } from '../store/lessonContrast.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { useSession } from './session.tsx';
+import { Predict } from './Predict.tsx';
+import { ClassShare } from './ClassShare.tsx';
 
 /**
  * A lesson text with its inline `code` as <code> elements (backticks only, nothing else of
@@ -154,7 +156,9 @@ export function Lessons() {
         <div className="lesson-text" data-testid="lesson-text">
           <h2>{lesson.title}</h2>
           <p>{withCode(lesson.watch)}</p>
+          <Predict lesson={lesson} variant={variant} />
           <Verdict lesson={lesson} variant={variant} rate={rate} />
+          <ClassShare lesson={lesson} variant={variant} />
           <div className="variants">
             Compare:{' '}
             {lesson.variants.map((v, i) => (

@@ -1,0 +1,134 @@
+/**
+ * Class results (issue 31): the teacher pastes anything — a whole chat log — under "Paste
+ * results"; the one-way decoder (src/class/code.ts) finds every code, refuses each bad one with
+ * one sentence, drops repeats, and the pool (src/class/pool.ts) shows per lesson and variant the
+ * runs, how many held ✓, a strip plot of the claim's number per seed against its threshold, the
+ * contrast on seeds with both variants, and the class's predictions against the outcomes. Every
+ * pasted character reaches the page as text (React text nodes), never as HTML. CSV and PNG out,
+ * and a large view for the projector. `class=1` (or the switch here) opens it and gives this
+ * browser its own seed; a link `#result=<code>` opens it with that code.
+ */
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useLab } from '../store/labStore.ts';
+import { download } from '../store/exports.ts';
+import { MAX_PASTE } from '../class/code.ts';
+import { classSeed } from '../class/local.ts';
+import { CHOICES } from '../class/question.ts';
+import { poolCsv, poolPaste, predictionLine, type LessonPool } from '../class/pool.ts';
+import { useSession } from './session.tsx';
+import { ClassStrip } from './ClassStrip.tsx';
+import { classPng } from './ClassPng.ts';
+import './class.css';
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toPrecision(2)}`;
+
+/** "On the 12 seeds with both G = 8 and G = 2 (same starting weights): G = 8 − G = 2, median +0.41; higher on 11, lower on 1." */
+export function contrastLine(l: LessonPool, what: string, asked: string, against: string): string {
+  const d = l.pairs.map((p) => p.asked - p.against).filter(Number.isFinite);
+  if (!l.pairs.length) return `Contrast (${what}): no seed has both ${asked} and ${against} from the same starting weights yet.`;
+  const counts = [0, 1, 2].map((c) => l.pairs.filter((p) => p.outcome === c).length);
+  const by = counts.map((n, c) => (n ? `${CHOICES[c]} on ${n}` : '')).filter(Boolean).join(', ');
+  return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against} (same starting weights): ${asked} − ${against}, median ${d.length ? signed(median(d)) : '–'}; ${asked} came out ${by || 'unmeasured'}.`;
+}
+
+function LessonResults({ l }: { l: LessonPool }) {
+  const lesson = l.question ? { asked: l.variants.find((v) => v.variant === l.question!.asked)?.name, against: l.variants.find((v) => v.variant === l.question!.against)?.name } : null;
+  const pred = predictionLine(l);
+  return (
+    <section className="class-lesson" data-testid={`class-lesson-${l.lessonId}`}>
+      <h3 data-png-line="h">{l.title}</h3>
+      <ul className="class-variants">
+        {l.variants.map((v) => (
+          <li key={v.variant} data-testid={`class-variant-${v.variant}`} data-png-line="t">
+            {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓ (seeds {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
+          </li>
+        ))}
+      </ul>
+      {l.variants.map((v) => <ClassStrip key={v.variant} pool={v} />)}
+      {l.question && lesson?.asked && lesson.against && (
+        <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{contrastLine(l, l.question.text.replace(/^.*, the (.*) will be:$/, '$1'), lesson.asked, lesson.against)}</p>
+      )}
+      {pred && <p className="class-predictions" data-testid="class-predictions" data-png-line="t"><strong>Predictions</strong> ({l.question!.text.replace(/ will be:$/, '')}): {pred}</p>}
+    </section>
+  );
+}
+
+/** The hash link's code (`#result=<code>`), read once when the page opens. */
+function codeFromHash(): string {
+  try {
+    const m = /(?:^#|&)result=([^&]{1,400})/.exec(location.hash);
+    return m ? decodeURIComponent(m[1]) : '';
+  } catch {
+    return '';
+  }
+}
+
+export function ClassResults() {
+  const lab = useSession();
+  const classMode = useLab((s) => s.classMode);
+  const [text, setText] = useState(codeFromHash);
+  const [open, setOpen] = useState(() => text !== '' || useLab.getState().classMode);
+  const [presenting, setPresenting] = useState(false);
+  const deferred = useDeferredValue(text);
+  const pool = useMemo(() => poolPaste(deferred), [deferred]);
+  const results = useRef<HTMLDivElement>(null);
+  useEffect(() => { if (classMode) setOpen(true); }, [classMode]);
+  useEffect(() => {
+    if (!presenting) return;
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setPresenting(false); } };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [presenting]);
+  const setClassMode = (on: boolean) => {
+    useLab.setState({ classMode: on });
+    lab.setSetting('seed', on ? classSeed() : 1); // the teacher's page keeps seed 1
+  };
+  const body = (
+    <div ref={results} className="class-pool" data-testid="class-pool">
+      <p className="class-summary" role="status" data-testid="class-summary" data-png-line="t">
+        {pool.accepted} run{pool.accepted === 1 ? '' : 's'} pooled
+        {pool.duplicates > 0 && `, ${pool.duplicates} repeat${pool.duplicates === 1 ? '' : 's'} dropped (same lesson, variant and seed as an earlier code)`}
+        {pool.refused.length > 0 && `, ${pool.refused.length} refused`}.
+        {pool.cut.chars && ` Only the first ${MAX_PASTE.toLocaleString('en')} characters were read.`}
+        {pool.cut.codes && ' Only the first 20,000 codes were read.'}
+      </p>
+      {pool.refused.length > 0 && (
+        <ul className="class-refused" data-testid="class-refused">
+          {pool.refused.slice(0, 50).map((r, i) => <li key={i}>{r.sentence}</li>)}
+          {pool.refused.length > 50 && <li>… and {pool.refused.length - 50} more.</li>}
+        </ul>
+      )}
+      {pool.lessons.map((l) => <LessonResults key={l.lessonId} l={l} />)}
+    </div>
+  );
+  if (presenting) {
+    return (
+      <div className="presenter class-present" role="dialog" aria-modal="true" aria-label="Class results, large" data-testid="class-present">
+        <header className="presenter-bar"><h1>Class results</h1><button className="small" onClick={() => setPresenting(false)}>Leave (Esc)</button></header>
+        <div className="presenter-stage">{body}</div>
+      </div>
+    );
+  }
+  return (
+    <details className="card class-results" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="class-results">
+      <summary><h2>Class results</h2></summary>
+      <p className="note">Each student shares a lesson's result (“Share result” on the lesson card, after its verdict) in the class chat; paste the chat here. Codes are read, never run; anything else in the text is ignored.</p>
+      <label className="class-mode">
+        <input type="checkbox" checked={classMode} onChange={(e) => setClassMode(e.target.checked)} data-testid="class-mode" /> Class mode: this browser runs every lesson on its own seed (kept in this browser; the address carries class=1). Off: seed 1, the teacher's.
+      </label>
+      <label className="class-paste">Paste results
+        <textarea value={text} maxLength={MAX_PASTE} rows={5} spellCheck={false} onChange={(e) => setText(e.target.value.slice(0, MAX_PASTE))} data-testid="class-paste"
+          placeholder="Paste the class chat, or codes like rlvr1.eyJhIjoi….1a2b3c4d" />
+      </label>
+      {text && body}
+      {pool.accepted > 0 && (
+        <p className="class-export">
+          <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')}>CSV</button>{' '}
+          <button className="small" onClick={() => { if (results.current) void classPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }}>PNG</button>{' '}
+          <button className="small" onClick={() => setPresenting(true)} data-testid="class-present-open">Show large (presenter)</button>
+        </p>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * One lesson variant's pooled runs as a strip plot (recharts): each run's claim number is a point
+ * (one per seed; ✓ held in green, ✗ not in vermillion, each with its mark in the legend, never
+ * colour alone) on one axis, against the claim's threshold as a dashed line. Points are spread up
+ * and down by their seed only, so the same paste draws the same picture.
+ */
+import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import type { VariantPool } from '../class/pool.ts';
+import { thresholdText } from '../class/claimNumber.ts';
+import { axisTick } from './chartHooks.ts';
+import { C } from './palette.ts';
+
+/** A seed's height in the strip, in [0.15, 0.85]: a hash of the seed, not a random draw. */
+const jitter = (seed: number) => 0.15 + ((Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) % 1000) / 1000 * 0.7;
+
+interface Point { x: number; y: number; seed: number; held: boolean }
+
+function Tip({ active, payload }: { active?: boolean; payload?: { payload: Point }[] }) {
+  const p = active ? payload?.[0]?.payload : undefined;
+  if (!p) return null;
+  return <div className="chart-tooltip">seed {p.seed}: {axisTick(p.x)} {p.held ? '✓ held' : '✗ not held'}</div>;
+}
+
+export function ClassStrip({ pool, height = 120 }: { pool: VariantPool; height?: number }) {
+  const c = pool.claim;
+  if (!c) return null;
+  const points: Point[] = pool.runs.filter((r) => Number.isFinite(r.claim)).map((r) => ({ x: r.claim, y: jitter(r.seed), seed: r.seed, held: r.held }));
+  const xs = [...points.map((p) => p.x), c.threshold];
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const pad = (hi - lo || Math.abs(hi) || 1) * 0.1;
+  const unmeasured = pool.runs.length - points.length;
+  return (
+    <figure className="class-strip" data-testid={`class-strip-${pool.variant}`} data-points={points.length}>
+      <figcaption>
+        <strong>{pool.name}</strong>: {c.what} per seed; the claim puts it {thresholdText(c)} (dashed).{' '}
+        <span style={{ color: C.green }}>● ✓ held</span> <span style={{ color: C.vermillion }}>◆ ✗ not held</span>
+        {unmeasured > 0 && ` (${unmeasured} run${unmeasured === 1 ? '' : 's'} without the number)`}
+      </figcaption>
+      <div style={{ height }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <ScatterChart margin={{ top: 20, right: 24, bottom: 4, left: 8 }}>
+            <CartesianGrid strokeDasharray="2 4" vertical={false} horizontal={false} />
+            <XAxis type="number" dataKey="x" domain={[lo - pad, hi + pad]} tickFormatter={axisTick} tickCount={7} name={c.what} />
+            <YAxis type="number" dataKey="y" domain={[0, 1]} hide />
+            <ReferenceLine x={c.threshold} stroke={C.black} strokeDasharray="6 4" label={{ value: thresholdText(c), position: 'top', fontSize: 11 }} />
+            <Tooltip content={<Tip />} isAnimationActive={false} />
+            <Scatter name="held" data={points.filter((p) => p.held)} fill={C.green} isAnimationActive={false} />
+            <Scatter name="not held" data={points.filter((p) => !p.held)} fill={C.vermillion} shape="diamond" isAnimationActive={false} />
+          </ScatterChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
