@@ -40,7 +40,7 @@ test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a log
 
   // the output folder, as a student would choose it
   await page.getByTestId('import-trl-folder').setInputFiles(join(FIX, 'grpo-output'));
-  await expect(page.getByTestId('trl-run-label')).toHaveText('TRL run: grpo-output');
+  await expect(page.getByTestId('trl-run-label')).toHaveText('TRL run: grpo-output', { timeout: 30_000 }); // the parquet reader's chunk loads on the first completion log
   await expect(page.getByTestId('trl-run')).toContainText('100 logged steps (2–200), 10 evaluations, 3 completion logs');
   await expect(legend(page, 'reward')).toContainText('reward, TRL run: grpo-output');
   await expect(legend(page, 'reward')).toContainText('reward_std, TRL run: grpo-output');
@@ -131,7 +131,7 @@ test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a log
     mkdirSync(join(dir, 'runs'));
     for (let i = 0; i < 600; i++) writeFileSync(join(dir, `runs/events.${i}`), 'x');
     await page.getByTestId('import-trl-folder').setInputFiles(dir);
-    await expect(page.getByTestId('trl-run')).toContainText('Of 1051 files, read 1 log and 151 of 450 completion logs (every 3rd, and the last); skipped 600 files the lab does not read');
+    await expect(page.getByTestId('trl-run')).toContainText('Of 1051 files, read 1 log and 151 of 450 completion logs (every 3rd, and the last); skipped 600 files the lab does not read', { timeout: 30_000 }); // 151 logs decoded
     await expect(page.getByTestId('trl-run')).toContainText('100 logged steps (2–200), 10 evaluations, 151 completion logs');
   } finally {
     rmSync(dir, { recursive: true, force: true });
