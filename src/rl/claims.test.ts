@@ -58,6 +58,19 @@ describe('claims', () => {
     expect(failureDemo.judge(run(6, (i) => ({ accuracy: 0.4 - 0.05 * i }), evals)).state).toBe('holds');
   });
 
+  it('lesson 10\'s small pool is judged on the gap between the rises (reward\'s minus held-out\'s), not on held-out staying flat', () => {
+    const [small, whole] = getLesson('small-pool')!.variants.map((v) => v.claim);
+    const pool = (r0: number, r1: number, h: number[]) => run(30, (i) => ({ reward: r0 + ((r1 - r0) * i) / 29, accuracy: r0 + ((r1 - r0) * i) / 29 }), h.map((p, k) => ({ step: 10 * k, heldout_accuracy: 0.5, pass_at_k: { '1': p } })));
+    // seed 8 out of sample: held-out crept up 0.26 → 0.31 while the reward climbed 0.21 → 0.68 (the stop signal stays silent)
+    const memorised = small.judge(pool(0.21, 0.68, [0.26, 0.28, 0.31, 0.31]));
+    expect(memorised.state, memorised.sentence).toBe('holds');
+    expect(memorised.evidence).toMatchObject({ signal_fired: 0 });
+    expect(memorised.sentence).toMatch(/reward's rise minus held-out's 0\.39; the stop signal did not fire/);
+    // reward and held-out rising together: the gap stays small, so the small-pool claim fails and the whole split's holds
+    expect(small.judge(pool(0.25, 0.4, [0.26, 0.3, 0.36, 0.36])).state).toBe('fails');
+    expect(whole.judge(pool(0.25, 0.4, [0.26, 0.3, 0.36, 0.36])).state).toBe('holds');
+  });
+
   it('every lesson variant has a claim, and no lesson text quotes a figure from another run', () => {
     for (const l of LESSONS) {
       for (const v of l.variants) {

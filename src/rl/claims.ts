@@ -80,6 +80,12 @@ export const SAMPLED_MARGIN = 0.1;
 /** Below this largest KL to π_ref over the run, the policy did not move (a null run: exactly 0). */
 export const MOVED_KL = 1e-6;
 export const HELDOUT_MARGIN = { sampled: 0.15, greedy: 0.25 };
+/**
+ * `npm run lessons`' rule across seeds (scripts/lessons-table.ts): a variant whose text does not
+ * promise a wreck (Lesson variant's promisesWreck) may not end any seed's run with held-out
+ * accuracy (greedy, the summary's last evaluation) more than this below its first evaluation.
+ */
+export const UNPROMISED_WRECK = 0.15;
 
 /**
  * A claim from its parts: `measure` turns the run into named numbers, `holds` judges them,

@@ -3,7 +3,7 @@
  * mixed groups (by G), lesson 2's length weighting (by loss type), lesson 3's entropy (with and
  * without a leash), lesson 5's matched tokens and lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
  */
-import { claim, early, fmt2, late, overall, type Claim, type RunRecord } from './claims.ts';
+import { claim, early, fmt2, heldout, late, overall, type Claim, type RunRecord } from './claims.ts';
 import { matchedTokensSummary } from './matchedTokens.ts';
 import { detectStopSignals } from './stopSignals.ts';
 import type { EvalMetrics } from './metrics.ts';
@@ -104,18 +104,25 @@ export const processSentence = (e: Record<string, number>) =>
 
 /**
  * The training reward is not a stopping signal. A small training pool is memorised: the
- * training reward (the rollouts' accuracy on the pool's prompts, format reward off) climbs while
- * held-out pass@1 does not, and the lab's stop signal "training reward rises without held-out
- * improvement" (stopSignals.ts, over the run itself) fires. On the whole training split the
- * same run raises held-out pass@1 and the signal stays silent. Either claim fails for a run that
- * learned nothing: its reward does not rise, its held-out accuracy does not either.
+ * training reward (the rollouts' accuracy on the pool's prompts, format reward off) climbs far
+ * more than held-out pass@1, which may stay flat, fall, or creep up a few points. The verdict reads
+ * the gap between the two rises (the lesson's contrast, contrast.ts): reward's rise minus held-out
+ * pass@1's rise above POOL_GAP. The lab's stop signal "training reward rises without held-out
+ * improvement" (stopSignals.ts) fires only where held-out did not rise at all, so it is reported,
+ * not required (seed 8: reward 0.21 → 0.68 while held-out rose 0.26 → 0.31, and it stayed silent).
+ * POOL_GAP was chosen on seeds 2–6 (CPU reference, 30 steps, η = 1e-3 after a 10-step warm-up):
+ * the small pool's gap 0.27, 0.32, 0.47, 0.35, 0.52; the whole split's −0.07, −0.01, 0.03, −0.02,
+ * −0.01 — 0.15 lies between them. On the whole training split the same run raises held-out
+ * pass@1 and the signal stays silent. Either claim fails for a run that learned nothing: its
+ * reward does not rise, its held-out accuracy does not either.
  */
+export const POOL_GAP = 0.15;
 export const poolClaim = (small: boolean): Claim => claim(small ? {
-  text: 'On a small training pool the policy memorises its prompts: the training reward climbs, held-out pass@1 (sampled) does not rise, and the stop signal "training reward rises without held-out improvement" fires.',
+  text: `On a small training pool the policy memorises its prompts: the training reward climbs far more than held-out pass@1 (sampled) — reward's rise minus held-out's rise is above fifteen hundredths. That is the chapter's "training reward rises without held-out improvement", whether or not held-out creeps up a little (the lab's stop signal fires only where it does not rise at all).`,
   steps: 30,
   mayWreck: true, // held-out accuracy may fall: the failure it exists to show
   measure: (r) => ({ ...poolMeasure(r) }),
-  holds: (e) => e.reward_late > e.reward_early + 0.1 && e.heldout_pass1_end <= e.heldout_pass1_start + 0.02 && e.signal_fired === 1,
+  holds: (e) => e.reward_late > e.reward_early + 0.1 && e.gap > POOL_GAP,
   sentence: (e) => poolSentence(e),
   hint: 'Run more steps: the pool is memorised a little more each step.',
 } : {
@@ -129,10 +136,12 @@ export const poolClaim = (small: boolean): Claim => claim(small ? {
 
 function poolMeasure(r: RunRecord): Record<string, number> {
   const fired = detectStopSignals([...r.steps], [...r.evals] as EvalMetrics[]).some((s) => s.id === 'reward-without-heldout');
-  return { reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward), signal_fired: fired ? 1 : 0 };
+  const reward_early = early(r, (m) => m.reward), reward_late = late(r, (m) => m.reward);
+  const h = heldout(r); // the held-out reading claim() adds as heldout_pass1_start / _end
+  return { reward_early, reward_late, gap: h ? reward_late - reward_early - (h.end - h.start) : NaN, signal_fired: fired ? 1 : 0 };
 }
 const poolSentence = (e: Record<string, number>) =>
-  `training reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}, held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; the stop signal ${e.signal_fired === 1 ? 'fired' : 'did not fire'}`;
+  `training reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}, held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}: reward's rise minus held-out's ${fmt2(e.gap)}; the stop signal ${e.signal_fired === 1 ? 'fired' : 'did not fire'}`;
 
 /**
  * Dynamic sampling (DAPO): resample until the batch's groups are mixed. Every kept group teaches

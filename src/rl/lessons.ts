@@ -25,6 +25,8 @@ export interface LessonVariant {
   settings: Partial<Settings>;
   /** What this variant's run must show, checked live on the run's own metrics (claims.ts). */
   claim: Claim;
+  /** Its text promises that held-out accuracy falls (the failure it exists to show); else `npm run lessons` fails when it does (UNPROMISED_WRECK). */
+  promisesWreck?: boolean;
 }
 
 export interface Lesson {
@@ -58,7 +60,7 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: { numGenerations: 2, promptsPerStep: 16, formatReward: 0, evalEvery: 5 },
     variants: [
-      { label: 'G = 2', settings: { numGenerations: 2 }, claim: mixedClaim(2) },
+      { label: 'G = 2', settings: { numGenerations: 2 }, claim: mixedClaim(2), promisesWreck: true },
       { label: 'G = 8', settings: { numGenerations: 8 }, claim: mixedClaim(8) },
       { label: 'G = 16', settings: { numGenerations: 16 }, claim: mixedClaim(16) },
     ],
@@ -105,7 +107,7 @@ export const LESSONS: Lesson[] = [
     id: 'entropy-collapse',
     title: '3. Entropy collapse: β = 0 and a wide ε vs a KL leash',
     base: { task: 'add', difficulty: 2 },
-    settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.001, warmupSteps: 0 },
+    settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.001 },
     variants: [
       {
         label: 'β = 0, ε = 0.5 (no leash)', short: 'β = 0', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
@@ -128,10 +130,10 @@ export const LESSONS: Lesson[] = [
     id: 'reward-hacking',
     title: '4. Reward hacking: a weak verifier',
     base: { task: 'digitsum', difficulty: 1 },
-    settings: { weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1, warmupSteps: 0 },
+    settings: { weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1 },
     variants: [
       {
-        label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' },
+        label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' }, promisesWreck: true,
         claim: claim({
           text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
           steps: 20,
@@ -303,7 +305,7 @@ export const LESSONS: Lesson[] = [
     id: 'dynamic-sampling',
     title: '9. Dynamic sampling: every group teaches, at a price',
     base: { task: 'add', difficulty: 2 },
-    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, maxResample: 3 },
+    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5, maxResample: 3 },
     variants: [
       { label: 'Dynamic sampling (resample until mixed, up to 3 rollouts)', short: 'dynamic sampling', settings: { dynamicSampling: true }, claim: dynamicClaim(true, 16, 8) },
       { label: 'No resampling', short: 'no resampling', settings: { dynamicSampling: false }, claim: dynamicClaim(false, 16, 8) },
@@ -324,17 +326,19 @@ export const LESSONS: Lesson[] = [
     id: 'small-pool',
     title: '10. Training reward is not a stopping signal: a small training pool',
     base: { task: 'add', difficulty: 2 },
-    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5 },
+    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5 },
     variants: [
-      { label: 'A small training pool (16 prompts)', short: '16-prompt pool', settings: { trainPool: 16 }, claim: poolClaim(true) },
+      { label: 'A small training pool (16 prompts)', short: '16-prompt pool', settings: { trainPool: 16 }, claim: poolClaim(true), promisesWreck: true },
       { label: 'The whole training split (new prompts every step)', short: 'whole split', settings: { trainPool: 0 }, claim: poolClaim(false) },
     ],
     watch:
       'The training reward is measured on the prompts the policy trains on. With a pool of 16 prompts, every step ' +
       'draws from the same few questions, and the policy can learn their answers rather than addition: the reward ' +
-      'climbs, while held-out pass@1 (sampled, on prompts it never trains on) stays flat or falls. The chapter\'s rule: ' +
-      'stop and investigate when training reward rises without held-out improvement. The lab runs that rule as a stop ' +
-      'signal on every run: it fires on the small pool. On the whole training split every step brings new prompts, and ' +
+      'climbs far more than held-out pass@1 (sampled, on prompts it never trains on), which stays flat, falls, or creeps ' +
+      'up a few points. The chapter\'s rule: stop and investigate when training reward rises without held-out ' +
+      'improvement. The verdict reads the gap, reward\'s rise minus held-out\'s rise; the lab also runs the rule as a ' +
+      'stop signal on every run, which fires when held-out does not rise at all (on most seeds of the small pool, not ' +
+      'where held-out creeps up). On the whole training split every step brings new prompts, and ' +
       'the reward and held-out accuracy rise together. The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
@@ -344,7 +348,7 @@ export const LESSONS: Lesson[] = [
     id: 'forgetting',
     title: '11. Forgetting without a leash: train on one task, watch another',
     base: { task: 'add', difficulty: 2 },
-    settings: { watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, measureKl: true },
+    settings: { watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5, measureKl: true },
     variants: [
       { label: 'β = 0 (no leash)', short: 'β = 0', settings: { beta: 0 }, claim: forgettingClaim(false) },
       { label: 'β = 0.1 (KL leash to the two-task base)', short: 'β = 0.1', settings: { beta: 0.1 }, claim: forgettingClaim(true) },
