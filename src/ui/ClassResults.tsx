@@ -9,6 +9,7 @@
  * browser its own seed; a link `#result=<code>` opens it with that code.
  */
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { download } from '../store/exports.ts';
 import { MAX_PASTE } from '../class/code.ts';
@@ -33,7 +34,9 @@ export function contrastLine(l: LessonPool, what: string, asked: string, against
 }
 
 function LessonResults({ l }: { l: LessonPool }) {
-  const lesson = l.question ? { asked: l.variants.find((v) => v.variant === l.question!.asked)?.name, against: l.variants.find((v) => v.variant === l.question!.against)?.name } : null;
+  const variants = getLesson(l.lessonId)?.variants ?? [];
+  const name = (v: number) => variants[v]?.short ?? variants[v]?.label;
+  const lesson = l.question ? { asked: name(l.question.asked), against: name(l.question.against) } : null; // named from the lesson: a variant nobody ran is still named
   const pred = predictionLine(l);
   return (
     <section className="class-lesson" data-testid={`class-lesson-${l.lessonId}`}>

@@ -13,6 +13,17 @@ import { C } from './palette.ts';
 /** A seed's height in the strip, in [0.15, 0.85]: a hash of the seed, not a random draw. */
 const jitter = (seed: number) => 0.15 + ((Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) % 1000) / 1000 * 0.7;
 
+/** Round ticks (1, 2 or 5 × a power of ten) over a little more than [lo, hi]. */
+export function niceAxis(lo: number, hi: number): { domain: [number, number]; ticks: number[] } {
+  const span = hi - lo || Math.abs(hi) || 1;
+  const raw = span / 5, p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p;
+  const a = Math.floor((lo - span * 0.05) / step) * step, b = Math.ceil((hi + span * 0.05) / step) * step;
+  const ticks: number[] = [];
+  for (let t = a; t <= b + step / 2 && ticks.length < 20; t += step) ticks.push(Number(t.toPrecision(12)));
+  return { domain: [a, b], ticks };
+}
+
 interface Point { x: number; y: number; seed: number; held: boolean }
 
 function Tip({ active, payload }: { active?: boolean; payload?: { payload: Point }[] }) {
@@ -26,8 +37,7 @@ export function ClassStrip({ pool, height = 120 }: { pool: VariantPool; height?:
   if (!c) return null;
   const points: Point[] = pool.runs.filter((r) => Number.isFinite(r.claim)).map((r) => ({ x: r.claim, y: jitter(r.seed), seed: r.seed, held: r.held }));
   const xs = [...points.map((p) => p.x), c.threshold];
-  const lo = Math.min(...xs), hi = Math.max(...xs);
-  const pad = (hi - lo || Math.abs(hi) || 1) * 0.1;
+  const { domain, ticks } = niceAxis(Math.min(...xs), Math.max(...xs));
   const unmeasured = pool.runs.length - points.length;
   return (
     <figure className="class-strip" data-testid={`class-strip-${pool.variant}`} data-points={points.length}>
@@ -40,7 +50,7 @@ export function ClassStrip({ pool, height = 120 }: { pool: VariantPool; height?:
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 20, right: 24, bottom: 4, left: 8 }}>
             <CartesianGrid strokeDasharray="2 4" vertical={false} horizontal={false} />
-            <XAxis type="number" dataKey="x" domain={[lo - pad, hi + pad]} tickFormatter={axisTick} tickCount={7} name={c.what} />
+            <XAxis type="number" dataKey="x" domain={domain} ticks={ticks} tickFormatter={axisTick} name={c.what} />
             <YAxis type="number" dataKey="y" domain={[0, 1]} hide />
             <ReferenceLine x={c.threshold} stroke={C.black} strokeDasharray="6 4" label={{ value: thresholdText(c), position: 'top', fontSize: 11 }} />
             <Tooltip content={<Tip />} isAnimationActive={false} />
