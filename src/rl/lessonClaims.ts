@@ -111,8 +111,9 @@ export const processSentence = (e: Record<string, number>) =>
  * improvement" (stopSignals.ts) fires only where held-out did not rise at all, so it is reported,
  * not required (seed 8: reward 0.21 → 0.68 while held-out rose 0.26 → 0.31, and it stayed silent).
  * POOL_GAP was chosen on seeds 2–6 (CPU reference, 30 steps, η = 1e-3 after a 10-step warm-up):
- * the small pool's gap 0.27, 0.32, 0.47, 0.35, 0.52; the whole split's −0.07, −0.01, 0.03, −0.02,
- * −0.01 — 0.15 lies between them. On the whole training split the same run raises held-out
+ * the small pool's gap 0.27, 0.31, 0.48, 0.35, 0.52; the whole split's −0.07, −0.01, 0.04, −0.02,
+ * −0.01 — 0.15 lies between them. Out of sample (seeds 7, 8, 9, same settings): 0.42, 0.42, 0.39
+ * and −0.05, 0.03, −0.01. On the whole training split the same run raises held-out
  * pass@1 and the signal stays silent. Either claim fails for a run that learned nothing: its
  * reward does not rise, its held-out accuracy does not either.
  */
@@ -175,7 +176,7 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
  * Forgetting without a leash. From a base that solves add and reverse, GRPO trains on add only;
  * reverse is evaluated at every evaluation (held-out pass@1, never trained on). Without a leash
  * the policy drifts wherever add's reward pulls it, and reverse pays: measured (WebGPU, 30 steps,
- * seeds 2–6) reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers
+ * seeds 2–6, before the lesson kept the 10-step warm-up) reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers
  * the policy samples — add's — so what it holds is the policy there: the KL to π_ref stayed at
  * 0.09–0.17 (β = 0: 0.23–1.41). On reverse, which it never samples, it protected only on some
  * seeds (falls 0.02–0.09, less than β = 0 on three of five): the lesson says so, and its leash
