@@ -113,6 +113,9 @@ export interface CompileProgress {
   kernel: KernelName | null;
 }
 
+/** Compute pipelines created in this page so far (a debug hook reads it: a lesson of the same model shape creates none). */
+export const pipelineStats = { created: 0 };
+
 export class KernelRegistry {
   private constructor(
     private readonly pipelines: Map<KernelName, GPUComputePipeline>,
@@ -156,6 +159,7 @@ export class KernelRegistry {
           compute: { module: modules.get(KERNELS[name])!, entryPoint: name },
         });
         pipelines.set(name, p);
+        pipelineStats.created++;
         onProgress?.({ done: ++done, total, kernel: name });
       }),
     );

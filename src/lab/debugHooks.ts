@@ -63,6 +63,11 @@ export function debugHooks(session: LabSession) {
       const o = await be.engine.getOptimizerState();
       return { weights: maxAbsDiff(w, good.weights), m: maxAbsDiff(o.m, good.optimizer.m), v: maxAbsDiff(o.v, good.optimizer.v), step: [o.step, good.optimizer.step], finite: w.every(Number.isFinite) };
     },
+    /** Compute pipelines compiled and engine self-checks run in this page so far (a lesson of the same model shape adds neither). */
+    async engineWork(): Promise<{ pipelines: number; selfChecks: number }> {
+      const { pipelineStats } = await import('../gpu/kernels.ts');
+      return { pipelines: pipelineStats.created, selfChecks: session.engines.selfChecks };
+    },
     savesSettled: () => session.autosave.settled(),
     /** Write no more saves: the run saved last stays the saved run while this one goes on. */
     holdSaves: () => session.autosave.hold(),

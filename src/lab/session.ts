@@ -28,10 +28,11 @@ import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, type SavedRunSlot } from './autosave.ts';
-import { CheckedAdapters, chooseEngine, rebuildEngine, startingWeights, type ImportedModel } from './engine.ts';
+import { startingWeights, type ImportedModel } from './engine.ts';
+import { EngineKeeper } from './engineKeeper.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
-import { deviceLostSentence, engineErrorSentence } from './sentences.ts';
+import { engineErrorSentence } from './sentences.ts';
 import { Tour } from './tour.ts';
 import { CustomTask } from './customTask.ts';
 import { ViewActions } from './viewActions.ts';
@@ -62,9 +63,11 @@ export class LabSession {
   private pauseRequested = false;
   /** "Play to step N": the loop starts no step once the trainer has completed N (null: play on). */
   private untilStep: number | null = null;
-  private recovering: Promise<void> | null = null;
-  /** Kernel forms that passed the self-check on this page's GPU (a reset or a lesson does not check again). */
-  private readonly checkedAdapters = new CheckedAdapters();
+  /** The engines across runs: the warm WebGPU engine, the CPU → WebGPU hand-over, device-loss recovery (lab/engineKeeper.ts). */
+  readonly engines = new EngineKeeper({
+    get: () => this.get(), set: (p) => this.set(p), fault: (k, t) => this.fault(k, t), backend: () => this.backend, completedSteps: () => this.trainer?.step ?? 0,
+    idle: () => !this.loading && !this.resetting && !this.loopDone && !this.stepThrough.open && !this.get().inStep && !this.get().stepMode && !this.get().coldStart?.running,
+  });
   readonly autosave: Autosave;
   readonly stepThrough: StepThrough;
   readonly frames: FrameBatch<LabState>;
@@ -138,9 +141,10 @@ export class LabSession {
       const s = this.get().settings;
       // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
       const origin = runOrigin(s, { id: this.get().lessonId, variant: this.get().lessonVariant }, this.imported?.name ?? null);
-      this.set({ liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null });
+      this.set({ liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
       await this.stepThrough.abandon();
-      this.backend?.dispose();
+      await this.engines.quiet();
+      this.engines.retire(this.backend); // its WebGPU engine stays warm for the next run of this shape
       this.backend = null;
       this.trainer = null;
       this.autosave.restart();
@@ -151,8 +155,9 @@ export class LabSession {
         const { config, weights } = resume ? { config: resume.reference.config, weights: resume.reference.weights } : await startingWeights(s, this.imported, notices, progress, this.get().taskBases[s.task]);
         const started = startedOrigin(origin, config, weights, this.get().taskBases[s.task]); // the weights' identity; a chosen overlay stays only if comparable
         this.set({ liveOrigin: started, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, started) });
-        const backend = await RecoverableBackend.wrap(await chooseEngine(this.get().backendPref, config, weights, s.seed, notices, progress, this.checkedAdapters));
-        backend.onLost = (info) => this.onDeviceLost(info);
+        const pref = this.get().backendPref;
+        const backend = await RecoverableBackend.wrap(await this.engines.start(resume && pref === 'auto' ? 'webgpu' : pref, config, weights, s.seed, notices, progress)); // a resumed run waits for WebGPU
+        backend.onLost = (info) => this.engines.onDeviceLost(info);
         const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
         if (resume) {
           const rec = resume.record;
@@ -177,7 +182,7 @@ export class LabSession {
         this.set({ status: 'error', error: `Could not start the model: ${(e as Error).message}`, engineNotices: notices, progress: null });
       }
     };
-    this.loading = run().finally(() => { this.loading = null; });
+    this.loading = run().finally(() => { this.loading = null; this.engines.loaded(); });
     return this.loading;
   }
 
@@ -192,7 +197,8 @@ export class LabSession {
 
   /** One whole GRPO step, yielding to the page between its phases. A lost device discards only this step. */
   private async runOneStep(): Promise<void> {
-    if (this.recovering) await this.recovering;
+    if (this.engines.recovering) await this.engines.recovering;
+    await this.engines.beforeStep(); // the CPU → WebGPU hand-over happens only here, at a step boundary
     const t = this.trainer!;
     this.recorder.started();
     const stepBefore = t.step;
@@ -203,28 +209,14 @@ export class LabSession {
       }
     } catch (e) {
       if (!(e instanceof DeviceLostError)) throw e;
-      this.onDeviceLost(e.info);
-      await this.recovering;
+      this.engines.onDeviceLost(e.info);
+      await this.engines.recovering;
       // the step in progress is redone if its update was not recorded; an evaluation after it is skipped
       if (t.step === stepBefore) this.set((s) => ({ discardedSteps: s.discardedSteps + 1, lastRecovery: s.lastRecovery && { ...s.lastRecovery, discardedSteps: s.lastRecovery.discardedSteps + 1 } }));
     } finally {
       this.recorder.ended();
       this.autosave.stepEnded();
     }
-  }
-
-  /** The device was lost: rebuild the engine from the committed state (once). */
-  private onDeviceLost(info: { reason: string; message: string }): void {
-    const be = this.backend;
-    if (this.recovering || !be) return;
-    const recover = async () => {
-      this.set({ progress: { label: 'The GPU device was lost: recreating the engine…' } });
-      const { restoredStep, fellBack } = await rebuildEngine(be, this.get().settings.seed, this.checkedAdapters);
-      const completed = this.trainer?.step ?? 0;
-      this.fault('device-lost', deviceLostSentence(info, completed, fellBack));
-      this.set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack] : s.engineNotices }));
-    };
-    this.recovering = recover().finally(() => { this.recovering = null; });
   }
 
   /** Whether the loop may start another step: no pause asked, the target step (if any) not reached. Read from the trainer, never from the store, whose writes land a frame (or a paced wait) later. */

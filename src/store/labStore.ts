@@ -178,6 +178,8 @@ export interface LabState {
   faults: FaultNotice[];
   /** The last device-loss recovery: the AdamW step restored, and steps discarded (the one in progress, if any). */
   lastRecovery: { restoredStep: number; completedSteps: number; discardedSteps: number; engine: 'cpu' | 'webgpu' } | null;
+  /** The loaded run started on the CPU reference and moved to WebGPU from this step on (lab/engineKeeper.ts); null: one engine throughout. */
+  engineHandover: { fromStep: number; from: 'cpu'; to: 'webgpu' } | null;
   /** Steps whose work was discarded by device losses, in total. */
   discardedSteps: number;
   /** The last update rejected as non-finite, and the step the weights were rolled back to. */
@@ -231,6 +233,7 @@ export const useLab = create<LabState>()(() => ({
   liveOrigin: null,
   faults: [],
   lastRecovery: null,
+  engineHandover: null,
   discardedSteps: 0,
   rejected: null,
   resumeOffer: null,

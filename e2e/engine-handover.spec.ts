@@ -1,0 +1,59 @@
+import { expect, test } from './fixtures.ts';
+
+// First open answers in seconds: the run starts on the CPU reference while WebGPU compiles and
+// checks itself, and moves to WebGPU at a step boundary, said on the engine line and in the store
+// (engineHandover); Play does not move when the line changes. A reset or a lesson of the same
+// model shape keeps the WebGPU engine: no pipeline compiled, no self-check again, and the new
+// run's step 1 is the same as the first run's (the kept engine starts clean).
+
+const lab = (page: import('@playwright/test').Page, expr: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${expr}; })()`);
+
+test('first open: Play before the self-check, step 1 on the CPU reference, WebGPU from step 2, announced', async ({ page }) => {
+  await page.goto('/?numGenerations=4&promptsPerStep=2&numIterations=1&evalEvery=100');
+  const play = page.getByRole('toolbar', { name: 'Transport' }).getByRole('button', { name: /Play$/ });
+  await expect(play).toBeEnabled({ timeout: 60_000 });
+  // usable while WebGPU is still compiling: no self-check has finished, the run is on the CPU reference
+  expect(await page.evaluate(() => (window as any).__lab.engineWork())).toMatchObject({ selfChecks: 0 });
+  expect(await lab(page, 's.backendName')).toBe('cpu');
+  const line = page.getByTestId('engine-line');
+  await expect(line).toContainText('WebGPU is getting ready');
+  const y0 = (await play.boundingBox())!.y;
+  await page.getByRole('button', { name: /^Step/ }).click(); // step 1 starts at once, on the CPU reference
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 120_000 });
+  await page.getByRole('button', { name: /^Step/ }).click(); // step 2 waits for WebGPU, then runs on it
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 2, null, { timeout: 180_000 });
+  expect(await lab(page, '({ be: s.backendName, h: s.engineHandover, finite: s.steps.every((m) => m.finite) })')).toEqual({ be: 'webgpu', h: { fromStep: 2, from: 'cpu', to: 'webgpu' }, finite: true });
+  await expect(line).toContainText('Step 1 ran on the CPU reference; WebGPU from step 2.');
+  await expect(line).toContainText(/Self-check: \d+ kernels passed/);
+  await expect(line).not.toContainText('getting ready');
+  expect((await play.boundingBox())!.y).toBe(y0);
+  // the engine carries the committed state: its mirror equals the engine after the step it ran
+  expect(await page.evaluate(() => (window as any).__lab.checkMirror())).toEqual({ weights: 0, m: 0, v: 0, step: [2, 2], finite: true });
+  await page.screenshot({ path: 'test-results/engine-handover.png' });
+});
+
+test('a reset and a lesson of the same model shape keep the WebGPU engine: nothing compiled or checked again, the same step 1', async ({ page }) => {
+  await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=2&numIterations=1&evalEvery=200');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 180_000 });
+  const work0 = await page.evaluate(() => (window as any).__lab.engineWork());
+  expect(work0.selfChecks).toBe(1);
+  expect(work0.pipelines).toBeGreaterThan(0);
+  const step1 = '({ be: s.backendName, m: s.steps.map((m) => [m.reward, m.policy_loss, m.entropy, m.grad_norm, m.mean_length]) })';
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
+  const first = await lab(page, step1);
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.runs.length === 1 && s.status === 'ready' && s.stepsCompleted === 0 && s.evals.length === 1; }, null, { timeout: 60_000 });
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
+  expect(await lab(page, step1)).toEqual(first); // the kept engine starts from the base with a fresh AdamW state
+  await page.getByTestId('lesson-mixed-groups').click();
+  await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.lessonId === 'mixed-groups' && s.status === 'ready' && s.stepsCompleted === 0 && s.evals.length === 1; }, null, { timeout: 60_000 });
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
+  expect(await page.evaluate(() => (window as any).__lab.engineWork())).toEqual(work0);
+  expect(await lab(page, 's.backendName')).toBe('webgpu');
+  await expect(page.getByTestId('engine-line')).toContainText('Self-check: passed on this GPU earlier in this session');
+  const mu = await lab(page, 's.settings.numIterations'); // the lesson's µ: AdamW steps per GRPO step
+  expect(await page.evaluate(() => (window as any).__lab.checkMirror())).toEqual({ weights: 0, m: 0, v: 0, step: [mu, mu], finite: true });
+});

@@ -1,0 +1,202 @@
+/**
+ * The page's engines across runs (one per LabSession): which engine a new run starts on, the
+ * WebGPU engine kept warm between runs of the same model shape, the hand-over from the CPU
+ * reference to WebGPU, and rebuilding a lost GPU engine.
+ *
+ * - Kept warm: a reset, a lesson or a resumed run of the same model shape (and adapter) reuses
+ *   the last run's WebGPU engine — its device, compiled pipelines, buffers and the kernel forms
+ *   its self-check chose — with the new run's weights and a fresh AdamW state. Nothing is
+ *   compiled or checked again (a lesson switch took 20 s of shader compiling on SwiftShader).
+ * - Hand-over (backend 'auto' only, the default): while WebGPU compiles and checks itself, a new
+ *   run starts on the CPU reference, so Play answers in seconds. The hand-over happens at a step
+ *   boundary only: before step 1 when WebGPU is ready by then (the run is a WebGPU run; its π_ref
+ *   and step-0 evaluation were the CPU reference's), else right after step 1 (step 2 waits for
+ *   it). The draws are fixed by (seed, step, sample, position), not by the engine, so the same
+ *   seed with the same engines per step gives the same run; the run says which step changed
+ *   engine (`engineHandover` in the store, the engine line, the metrics JSON). `?backend=webgpu`
+ *   waits for WebGPU (a pure WebGPU run, as the CLI's), `?backend=cpu` never uses it.
+ */
+import type { Backend } from '../model/backend.ts';
+import { paramLayout, type ModelConfig } from '../model/config.ts';
+import { initWeights } from '../model/init.ts';
+import { createBackend } from '../model/engines.ts';
+import { RecoverableBackend } from '../model/recoverable.ts';
+import type { WebGPUBackend } from '../gpu/backend.ts';
+import type { BackendPref } from '../store/url.ts';
+import type { LabState } from '../store/labStore.ts';
+import { CheckedAdapters, chooseEngine, rebuildEngine } from './engine.ts';
+import { deviceLostSentence } from './sentences.ts';
+
+type Progress = (p: LabState['progress']) => void;
+
+/** What the keeper needs from the session. */
+export interface KeeperHost {
+  get(): LabState;
+  set(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void;
+  fault(kind: 'device-lost', text: string): void;
+  backend(): RecoverableBackend | null;
+  /** Completed steps of the loaded run (the trainer's count). */
+  completedSteps(): number;
+  /** No load, step, step-through or cold start in progress: the engine may change now. */
+  idle(): boolean;
+}
+
+const shapeKey = (config: ModelConfig) => JSON.stringify(config);
+const zeroAdam = (n: number) => ({ step: 0, m: new Float32Array(n), v: new Float32Array(n) });
+
+export class EngineKeeper {
+  /** Kernel forms that passed the self-check on this page's GPU (a reset or a lesson does not check again). */
+  readonly checked = new CheckedAdapters();
+  /** A checked WebGPU engine no run uses, kept for the next run of its shape. */
+  private warm: { key: string; engine: Backend; lost: boolean } | null = null;
+  /** WebGPU getting ready (compile + self-check) while runs of this shape start on the CPU reference; null once settled. */
+  private pending: { key: string; ready: Promise<Backend | null>; engine: Backend | null; settled: boolean; notices: string[] } | null = null;
+  /** The loaded run started on the CPU reference and waits for `pending`. */
+  private interim = false;
+  private switching: Promise<void> | null = null;
+  /** Counts started runs: a hand-over waiting for WebGPU applies only to the run it was waiting for. */
+  private runs = 0;
+  recovering: Promise<void> | null = null;
+  /** Self-checks run in this session (a debug hook: a lesson of the same shape adds none). */
+  selfChecks = 0;
+
+  constructor(private readonly host: KeeperHost) {}
+
+  /** The engine a new run starts on (its notices into `notices`); the caller wraps it. */
+  async start(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress): Promise<Backend> {
+    this.interim = false;
+    this.runs++;
+    const key = shapeKey(config);
+    if (this.warm && (this.warm.key !== key || this.warm.lost || pref === 'cpu')) this.drop();
+    if (this.warm) {
+      const { engine } = this.warm;
+      this.warm = null;
+      try {
+        await engine.setWeights(weights ?? initWeights(paramLayout(config), seed));
+        await engine.setOptimizerState(zeroAdam(engine.layout.total));
+        const known = this.checked.get(engine as WebGPUBackend);
+        if (known) notices.push(this.checked.sentence(known));
+        return engine;
+      } catch {
+        try { engine.dispose(); } catch { /* gone already */ }
+      }
+    }
+    const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator && !!navigator.gpu;
+    if (pref !== 'auto' || !hasGpu) return this.blocking(pref, config, weights, seed, notices, progress);
+    if (this.pending && this.pending.key !== key) this.pending = null; // a shape change: its own WebGPU engine (the old one is disposed when it settles)
+    const p = this.pending ?? this.prepare(key, config, weights, seed);
+    if (p.settled && !p.engine) { notices.push(...p.notices); return createBackend('cpu', config, { seed, weights }); }
+    if (p.settled && p.engine) { this.pending = null; this.warm = { key, engine: p.engine, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
+    this.interim = true;
+    notices.push('WebGPU is getting ready (compiling, then checking itself): the run starts here and moves to WebGPU before step 1 if it is ready by then, else after step 1.');
+    return createBackend('cpu', config, { seed, weights });
+  }
+
+  /** Today's choice, waited for: WebGPU if it can run a GRPO update here (checked once per shape), else the CPU reference. */
+  private async blocking(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress): Promise<Backend> {
+    const before = notices.length;
+    const be = await chooseEngine(pref, config, weights, seed, notices, progress, this.checked);
+    if (be.name === 'webgpu' && !notices.slice(before).some((n) => n.includes('not run again'))) this.selfChecks++;
+    return be;
+  }
+
+  /** Compile and check a WebGPU engine in the background; the loaded run is handed over when it is ready. */
+  private prepare(key: string, config: ModelConfig, weights: Float32Array | null, seed: number) {
+    const notices: string[] = [];
+    const p = { key, ready: null as unknown as Promise<Backend | null>, engine: null as Backend | null, settled: false, notices };
+    p.ready = (async () => {
+      const be = await this.blocking('webgpu', config, weights, seed, notices, () => {});
+      if (be.name !== 'webgpu') { be.dispose(); return null; }
+      return be;
+    })().catch(() => null).then((be) => {
+      p.engine = be;
+      p.settled = true;
+      if (this.pending !== p) { be?.dispose(); return null; }
+      void this.handOverIfIdle();
+      return be;
+    });
+    this.pending = p;
+    return p;
+  }
+
+  /** The loaded run is over (a reset, a lesson, a resume): keep its WebGPU engine for the next run. */
+  retire(be: RecoverableBackend | null): void {
+    if (!be) return;
+    be.onLost = null;
+    const engine = be.engine;
+    if (engine.name !== 'webgpu' || this.recovering) { be.dispose(); return; }
+    this.drop();
+    const warm = { key: shapeKey(engine.config), engine, lost: false };
+    void (engine as WebGPUBackend).lost.then(() => { warm.lost = true; });
+    this.warm = warm;
+  }
+
+  private drop(): void {
+    try { this.warm?.engine.dispose(); } catch { /* gone already */ }
+    this.warm = null;
+  }
+
+  /** A run finished loading: hand it over now if WebGPU is ready already. */
+  loaded(): void {
+    if (this.pending?.settled) void this.handOverIfIdle();
+  }
+
+  /** Wait for a hand-over in progress (a new load must not dispose the engine mid-swap). */
+  async quiet(): Promise<void> {
+    if (this.switching) await this.switching;
+  }
+
+  /** Before each step of the run loop: the hand-over, if this run waits for one (before step 1 if ready, else after step 1). */
+  async beforeStep(): Promise<void> {
+    if (this.switching) await this.switching;
+    if (!this.interim || !this.pending) return;
+    if (this.host.completedSteps() === 0 && !this.pending.settled) return; // step 1 runs on the CPU reference
+    await this.handOver();
+  }
+
+  /** WebGPU became ready while the run waits at step 0: hand over now, so the engine line says so before Play. */
+  private async handOverIfIdle(): Promise<void> {
+    if (this.interim && this.host.idle() && this.host.completedSteps() === 0 && this.host.get().stepsStarted === 0) await this.handOver();
+  }
+
+  private handOver(): Promise<void> {
+    if (this.switching) return this.switching;
+    const run = async () => {
+      const p = this.pending;
+      const be = this.host.backend();
+      const run = this.runs;
+      if (!p || !be || !this.interim) return;
+      if (!p.settled) this.host.set({ progress: { label: 'Waiting for WebGPU to be ready before step 2 (step 1 ran on the CPU reference)…' } });
+      const gpu = await p.ready;
+      if (this.runs !== run || this.pending !== p || this.host.backend() !== be) return; // another run started meanwhile: it takes the engine over
+      this.interim = false;
+      if (!gpu) { // settled without an engine: this run and later ones stay on the CPU reference, with the reason
+        this.host.set((s) => ({ progress: null, engineNotices: [...s.engineNotices.filter((n) => !n.startsWith('WebGPU is getting ready')), ...p.notices] }));
+        return;
+      }
+      this.pending = null;
+      const step = this.host.completedSteps();
+      await be.replaceEngine(async (w) => { await gpu.setWeights(w); return gpu; });
+      const sentence = step === 0
+        ? 'Moved to WebGPU before step 1 (π_ref and the step-0 evaluation came from the CPU reference).'
+        : `Step${step > 1 ? 's 1-' : ' '}${step} ran on the CPU reference; WebGPU from step ${step + 1}.`;
+      this.host.set((s) => ({ backendName: be.name, progress: null, engineHandover: { fromStep: step + 1, from: 'cpu', to: 'webgpu' }, engineNotices: [...s.engineNotices.filter((n) => !n.startsWith('WebGPU is getting ready')), ...p.notices, sentence] }));
+    };
+    this.switching = run().finally(() => { this.switching = null; });
+    return this.switching;
+  }
+
+  /** The device was lost: rebuild the engine from the committed state (once). */
+  onDeviceLost(info: { reason: string; message: string }): void {
+    const be = this.host.backend();
+    if (this.recovering || !be) return;
+    const recover = async () => {
+      this.host.set({ progress: { label: 'The GPU device was lost: recreating the engine…' } });
+      const { restoredStep, fellBack } = await rebuildEngine(be, this.host.get().settings.seed, this.checked);
+      const completed = this.host.completedSteps();
+      this.host.fault('device-lost', deviceLostSentence(info, completed, fellBack));
+      this.host.set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack] : s.engineNotices }));
+    };
+    this.recovering = recover().finally(() => { this.recovering = null; });
+  }
+}
