@@ -22,6 +22,8 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await expect(chart).not.toHaveAttribute('data-frozen');
   await kl.scrollIntoViewIfNeeded();
   await expect(kl).not.toHaveAttribute('data-frozen');
+  // a line needs two points: step 1 runs on the CPU reference while WebGPU gets ready, step 2 waits for it (lab/engineKeeper.ts)
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 2, null, { timeout: 180_000 });
   await expect(kl.locator('.recharts-line path').first()).toBeVisible();
   await page.locator('h1').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 5, null, { timeout: 180_000 });
