@@ -1,8 +1,8 @@
 // The engine's self-check on this adapter: it passes as it is and prints its coverage; a kernel
 // broken on purpose is found at the first tensor it makes, and replaced by its safer form alone
 // (tiled matmul, tiled attention, its multi-tile path, the workgroup-tree reductions, the GELU fused
-// into the vec4 matmuls) or, where the kernel has one form (sampling, its temperature, the sequence-level
-// loss, AdamW), the lab falls back to the CPU reference with a sentence that says so. The engine's
+// into the vec4 matmuls) or, where the kernel has one form (sampling, its temperature, the fused decode
+// block, the sequence-level loss, AdamW), the lab falls back to the CPU reference with a sentence that says so. The engine's
 // weights come back unchanged each time. In the page, a reset does not run the check again.
 import { expect, test } from './fixtures.ts';
 import { stubViteClient } from './reliability-page.ts';
@@ -11,7 +11,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'none'] as const;
+  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'decode-block', 'none'] as const;
   const results = await page.evaluate(async (c) => {
     const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
     return m.runSelfChecks([...c]);
@@ -48,6 +48,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
     ['temperature', /^sampling at τ = 0\.7: log-probs row 0 token 0: /, null], // a kernel that ignores τ: only a τ ≠ 1 sees it
     ['sequence-loss', /^gradient, dr_grpo, sequence ratio, k1: loss/, null], // 1 % off
     ['adamw', /^update: AdamW v/, null],
+    ['decode-block', /^greedy sampling: log-probs row \d+ token \d+: /, null], // 1 % off in the rollout's fused decode only
   ];
   for (const [broken, first, forms] of expectations) {
     const x = r[broken];

@@ -7,9 +7,10 @@
  *   slots of src/gpu/metricSlots.ts). The loss gradient per token: uploaded for 'ce' (the
  *   gradient of src/model/crossEntropy.ts) and 'pertoken'; computed on the GPU for 'policy'
  *   (Ops.policyLoss, shaders/policy_loss.wgsl).
- * - sample: batched decoding of P·G rows with a KV cache; every position of every row is
- *   decoded in the same submit (one compute pass per position, the position copied into a
- *   uniform between passes), tokens chosen on the GPU, one readback of tokens, log-probs and
+ * - sample: batched decoding of P·G rows with a KV cache (src/gpu/decoder.ts); every position of
+ *   every row is decoded in the same submit (one compute pass per position, the position copied
+ *   into a uniform between passes; a pass is one fused decode_block dispatch per layer and
+ *   sample_next), tokens chosen on the GPU, one readback of tokens, log-probs and
  *   lengths at the end. Rows advance in lockstep from position 0: while a row is still inside
  *   its prompt the next token is the prompt's, so prompts of different lengths need no
  *   padding or masks, and the draw for response token i of row s is uniform4(seed, stream, s, i)
@@ -37,6 +38,7 @@ import type { ContextOptions } from './context.ts';
 import { GpuContext } from './context.ts';
 import type { CompileProgress } from './kernels.ts';
 import { M, METRIC_FLOATS, METRIC_SLOTS, POLICY_METRIC_SLOTS } from './metricSlots.ts';
+import { Decoder } from './decoder.ts';
 import { GpuModel } from './model.ts';
 import { Ops } from './ops.ts';
 import { policyInputs } from './policyLoss.ts';
@@ -66,25 +68,6 @@ export interface WebGPUBackendOptions {
   mirrorState?: boolean;
 }
 
-/** Buffers of the batched decoder, sized for R rows × S positions (grown when needed). */
-interface DecodeBuffers {
-  capR: number;
-  capS: number;
-  /** [R,S] i32 token table: prompts written by the CPU, responses by sample_next. */
-  tokens: GPUBuffer;
-  /** [R,2] u32: prompt length, response budget. */
-  rows: GPUBuffer;
-  /** [R] u32: response tokens so far, bit 31 once EOS came. */
-  state: GPUBuffer;
-  /** [R,S] f32 log-prob of each sampled token, at its position. */
-  logprobs: GPUBuffer;
-  /** [R,H,S] attention scores of the position being decoded (scratch, shared by the layers). */
-  scores: GPUBuffer;
-  /** Per layer [R,S,D] keys and values. */
-  kcache: GPUBuffer[];
-  vcache: GPUBuffer[];
-}
-
 export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBackendOptions): Promise<WebGPUBackend> {
   const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps, matmulForm: opts.matmulForm, reductionForm: opts.reductionForm, attentionForm: opts.attentionForm };
   const ctx = await GpuContext.create(ctxOpts);
@@ -109,14 +92,12 @@ export class WebGPUBackend implements Backend {
    * exact-KL rows, the policy loss's inputs (policyIn) and per-row partial sums.
    */
   private scratchBuffers = new Map<string, GPUBuffer>();
-  private decode: DecodeBuffers | null = null;
+  /** The batched KV-cache decoder of sample() (src/gpu/decoder.ts). */
+  private readonly decoder: Decoder;
   /** Uniforms rewritten every call (AdamW's: one per inner epoch, grown on demand). */
   private readonly adamUniforms: GPUBuffer[] = [];
   private readonly normUniform: GPUBuffer;
   private readonly sampleUniform: GPUBuffer;
-  private readonly stepUniform: GPUBuffer;
-  /** Row pos holds [pos, 0, 0, 0]: copied into stepUniform before each decode position. */
-  private readonly posTable: GPUBuffer;
   private disposed = false;
   /**
    * CPU copy of the state after the last finite trainStep (or the last setWeights /
@@ -142,11 +123,7 @@ export class WebGPUBackend implements Backend {
     const o = ctx.ops;
     this.normUniform = o.dynamicUniform('gradnorm', 4);
     this.sampleUniform = o.dynamicUniform('sample', 8);
-    this.stepUniform = o.dynamicUniform('decode.step', 4);
-    const table = new Uint32Array(config.seqLen * 4);
-    for (let p = 0; p < config.seqLen; p++) table[p * 4] = p;
-    this.posTable = ctx.arena.create('decode.posTable', table.byteLength, GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
-    ctx.device.queue.writeBuffer(this.posTable, 0, table);
+    this.decoder = new Decoder(ctx, config, this.model);
   }
 
   /** Live GPU buffers owned by this backend (a leak test watches it). */
@@ -366,7 +343,7 @@ export class WebGPUBackend implements Backend {
 
   async sample(req: SampleRequest): Promise<SampleResult> {
     const { prompts, numGenerations: G, temperature, maxNewTokens, seed, stream } = req;
-    const { seqLen, vocabSize: V, dModel: D, nHeads: H } = this.config;
+    const { seqLen, vocabSize: V } = this.config;
     if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
     prompts.forEach((p, i) => {
       if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
@@ -386,7 +363,7 @@ export class WebGPUBackend implements Backend {
       }
     }
     this.ctx.ops.trimCaches();
-    const dec = this.ensureDecode(R, S);
+    const dec = this.decoder.ensure(R, S);
     const q = this.ctx.device.queue;
     // rows of the token table, the log-probs and the KV cache are `stride` positions apart;
     // positions S..stride-1 are never touched, so one allocation serves every rollout shape
@@ -405,22 +382,8 @@ export class WebGPUBackend implements Backend {
     o.phase = 'rollout';
     o.writeUniform(this.sampleUniform, Ops.sampleUniform(R, V, stride, seed >>> 0, stream >>> 0, temperature, EOS));
 
-    const m = this.model;
-    const a = m.ensureActivations(R, 1);
-    const P = (n: string) => m.t(m.params, n);
     const enc = this.ctx.device.createCommandEncoder({ label: 'sample' });
-    // the last position whose next token is needed: S − 2
-    for (let pos = 0; pos + 1 < S; pos++) {
-      const setPos = (e: GPUCommandEncoder) => e.copyBufferToBuffer(this.posTable, pos * 16, this.stepUniform, 0, 16);
-      setPos(enc);
-      o.prelude = setPos; // a profiler replay sets the same position before this pass's dispatches
-      const pass = enc.beginComputePass();
-      o.embeddingDecode(pass, a.encoded, dec.tokens, P('wte'), P('wpe'), this.stepUniform, R, stride, D);
-      m.recordBlocks(pass, m.params, R, (x, l) => o.attentionDecode(pass, x.atty, dec.scores, dec.kcache[l], dec.vcache[l], x.qkv, this.stepUniform, R, stride, D, H));
-      o.sampleNext(pass, dec.tokens, dec.rows, dec.state, dec.logprobs, a.logits, this.stepUniform, this.sampleUniform, R);
-      pass.end();
-    }
-    o.prelude = null;
+    this.decoder.record(enc, dec, R, S, this.sampleUniform);
     const [tok, lps, st] = await this.ctx.submitAndRead(enc, [
       { buffer: dec.tokens, floats: R * stride },
       { buffer: dec.logprobs, floats: R * stride },
@@ -448,37 +411,13 @@ export class WebGPUBackend implements Backend {
    */
   reserve(rows: number): void {
     this.model.ensureActivations(rows, this.config.seqLen);
-    this.ensureDecode(rows, this.config.seqLen);
+    this.decoder.ensure(rows, this.config.seqLen);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.ctx.destroy();
-  }
-
-  /** The decoder's buffers for R rows × S positions (grown, never shrunk). */
-  private ensureDecode(R: number, S: number): DecodeBuffers {
-    const d = this.decode;
-    if (d && R <= d.capR && S <= d.capS) return d;
-    const capR = Math.max(R, d?.capR ?? 0);
-    const capS = Math.max(S, d?.capS ?? 0);
-    const arena = this.ctx.arena;
-    if (d) for (const b of [d.tokens, d.rows, d.state, d.logprobs, d.scores, ...d.kcache, ...d.vcache]) arena.destroy(b);
-    if (d) this.ctx.ops.clearBindGroups();
-    const D = this.config.dModel;
-    const L = this.config.nLayers;
-    this.decode = {
-      capR, capS,
-      tokens: arena.storage('decode.tokens', capR * capS),
-      rows: arena.storage('decode.rows', 2 * capR),
-      state: arena.storage('decode.state', capR),
-      logprobs: arena.storage('decode.logprobs', capR * capS),
-      scores: arena.storage('decode.scores', capR * this.config.nHeads * capS),
-      kcache: Array.from({ length: L }, () => arena.storage('decode.k', capR * capS * D)),
-      vcache: Array.from({ length: L }, () => arena.storage('decode.v', capR * capS * D)),
-    };
-    return this.decode;
   }
 
   /** Write a batch's token ids, targets and mask into the activation buffers (validateBatch first). */

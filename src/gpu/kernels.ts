@@ -8,6 +8,7 @@
 import adamwSrc from '../../shaders/adamw.wgsl?raw';
 import attentionSrc from '../../shaders/attention.wgsl?raw';
 import attentionTiledSrc from '../../shaders/attention_tiled.wgsl?raw';
+import decodeBlockSrc from '../../shaders/decode_block.wgsl?raw';
 import embeddingSrc from '../../shaders/embedding.wgsl?raw';
 import geluSrc from '../../shaders/gelu.wgsl?raw';
 import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
@@ -27,6 +28,7 @@ const FILES = {
   adamw: adamwSrc,
   attention: attentionSrc,
   attention_tiled: attentionTiledSrc,
+  decode_block: decodeBlockSrc,
   embedding: embeddingSrc,
   gelu: geluSrc,
   gradnorm: gradnormSrc,
@@ -84,6 +86,7 @@ export const KERNELS = {
   attention_decode: 'attention',
   attention_forward_tiled: 'attention_tiled',
   attention_backward_tiled: 'attention_tiled',
+  decode_block: 'decode_block',
   gelu_forward: 'gelu',
   gelu_backward: 'gelu',
   gelu_backward_inplace: 'gelu',

@@ -382,6 +382,35 @@ export class Ops {
   }
 
 
+  /**
+   * How the KV-cache decode runs a block: 'fused' = one decode_block dispatch per layer (the
+   * embedding in the first, the final LayerNorm and LM head in the last: shaders/decode_block.wgsl),
+   * 'ops' = the op kernels one by one (7 per layer + 3). Shapes past decode_block's limits take
+   * 'ops' whatever this says (Ops.decodeFusable).
+   */
+  decodeForm: 'fused' | 'ops' = 'fused';
+
+  /** Whether decode_block takes this shape (its workgroup arrays: D ≤ 256, H·S ≤ 1024). */
+  static decodeFusable(D: number, H: number, S: number): boolean {
+    return D <= 256 && D % H === 0 && H * S <= 1024;
+  }
+
+  /**
+   * One block of the decode step for R rows at the position in `step` (see decode_block.wgsl):
+   * `P` is the flat parameter buffer, `offsets` the block's tensors' offsets in it (floats, the
+   * layout's order: wte wpe ln1g ln1b qkvw qkvb projw projb ln2g ln2b fcw fcb fc2w fc2b lnfg lnfb lm),
+   * `first` embeds tokens[r, pos] into xres, `last` writes logits [R,V] instead of xres.
+   */
+  decodeBlock(
+    pass: GPUComputePassEncoder, P: GPUBuffer, offsets: number[], tokens: Binding, xres: Binding, kcache: Binding, vcache: Binding, logits: Binding,
+    step: GPUBuffer, R: number, S: number, D: number, H: number, V: number, first: boolean, last: boolean,
+  ): void {
+    if (!Ops.decodeFusable(D, H, S)) throw new Error(`decode_block: D ${D}, H ${H}, S ${S} past its limits (D ≤ 256, H·S ≤ 1024)`);
+    if (offsets.length !== 17) throw new Error(`decode_block: 17 tensor offsets, got ${offsets.length}`);
+    const u = this.uniform([R, S, D, H, V, (first ? 1 : 0) | (last ? 2 : 0), ...offsets, 0]);
+    this.dispatch(pass, 'decode_block', u, { 1: P, 2: tokens, 3: xres, 4: kcache, 5: vcache, 6: logits, 7: step }, grid1d(R, 1));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // GELU
 

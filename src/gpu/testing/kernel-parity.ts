@@ -10,6 +10,7 @@ import { GpuContext } from '../context.ts';
 import type { ContextOptions } from '../context.ts';
 import { M, METRIC_FLOATS } from '../metricSlots.ts';
 import { Ops } from '../ops.ts';
+import { decodeParityRows } from './decode-parity.ts';
 
 export const ATOL = 1e-5;
 export const RTOL = 1e-4;
@@ -342,6 +343,8 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
       compare('adamw_step (v)', shape, r[3], v2),
     );
   }
+  // ---- the fused decode block against the CPU reference and the op-by-op decode (decode-parity.ts)
+  rows.push(...(await decodeParityRows(ctx, compare)));
   ctx.destroy();
   return rows;
 }

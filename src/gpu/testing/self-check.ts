@@ -14,7 +14,9 @@
  *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01;
  *   layernorm         LayerNorm's output scaled by 1.01 in the workgroup-tree form only;
  *   layernorm-backward its dx scaled by 1.01, in the workgroup-tree form only (a backward kernel);
- *   adamw             the second moment off by a factor, in every form.
+ *   adamw             the second moment off by a factor, in every form;
+ *   decode-block      the fused decode block's attention output scaled by 1.01 (the rollout's
+ *                     KV-cache decode only: the batch forward never runs it).
  */
 import { createWebGPUBackend } from '../backend.ts';
 import { SHADER_SOURCES, type KernelName } from '../kernels.ts';
@@ -22,7 +24,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { selfCheck } from '../../model/selfCheck.ts';
 
-export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw';
+export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw' | 'decode-block';
 
 const TILE_READ = 'let bv = Bs[k * 8u + lid.x];';
 const TILED = ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4'] as const;
@@ -39,6 +41,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   // the workgroup-tree LayerNorm backward's dx (the second `var d = …` of the file; the first is the row form's)
   'layernorm-backward': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: /(?<pre>let acc = \(u\.flags & 1u\) != 0u;\n\s*for \(var i = lid; i < u\.C; i \+= 64u\) \{\n\s*let xhat = \(inp\[x \+ i\] - m\) \* s;\n\s*let g = gamma\[i\] \* dout\[x \+ i\];\n\s*var d = )/, to: '$<pre>1.01 * ' },
   adamw: { kernels: ['adamw_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
+  'decode-block': { kernels: ['decode_block'], file: 'decode_block', from: '    ln[i] = s;', to: '    ln[i] = 1.01 * s;' },
 };
 
 export async function runSelfChecks(cases: Breakage[]) {
