@@ -57,10 +57,16 @@ function LessonResults({ l }: { l: LessonPool }) {
   );
 }
 
+/**
+ * The address's fragment as the page opened: read when this module loads, before the session's
+ * start rewrites the address (its settings and page options, without a fragment).
+ */
+const OPENED_HASH = typeof location === 'undefined' ? '' : location.hash;
+
 /** The hash link's code (`#result=<code>`), read once when the page opens. */
 function codeFromHash(): string {
   try {
-    const m = /(?:^#|&)result=([^&]{1,400})/.exec(location.hash);
+    const m = /(?:^#|&)result=([^&]{1,400})/.exec(OPENED_HASH);
     return m ? decodeURIComponent(m[1]) : '';
   } catch {
     return '';
