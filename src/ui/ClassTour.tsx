@@ -14,6 +14,7 @@ import { useLab, type LabState } from '../store/labStore.ts';
 import { TOUR, type TourInput } from '../store/tour.ts';
 import { chartReadout, readoutText } from '../store/presenterView.ts';
 import { usePresenter, useSession } from './session.tsx';
+import { TourPredict } from './Predict.tsx';
 
 /** The tour's controller: the session's (src/lab/tour.ts). */
 export const useTour = (): Tour => useSession().tour;
@@ -168,6 +169,7 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
           <button className="small tour-close" aria-label="Leave the class tour (Esc)" title="Leave the class tour (Esc)" onClick={() => tour.close()}>✕</button>
         </header>
         <p className="tour-text" data-testid="tour-text">{say.text}</p>
+        <TourPredict stopId={stop.id} />
         {a && (
           <p className="tour-act">
             <button className="primary" data-testid="tour-action" disabled={busy !== null} onClick={() => (pauseInstead ? lab.pause() : void tour.act(a))}>{actionLabel}</button>

@@ -5,42 +5,31 @@
  * of the same seed and starting weights, from the runs panel's list). In class mode it also says
  * the seed this browser runs on.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
+import { create } from 'zustand';
+import { getLesson } from '../rl/lessons.ts';
 import type { Lesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
-import { comparable } from '../store/overlays.ts';
 import { CHOICES, lessonQuestion, outcomeSentence, type Choice } from '../class/question.ts';
 import { readPredictions, writePrediction, type Prediction } from '../class/local.ts';
+import { questionReading, type QuestionReading } from '../class/reading.ts';
 
-/** This browser's predictions, and a setter that keeps them (localStorage). */
+/** This browser's predictions, shared by the lesson card and the class tour's card (kept in localStorage). */
+const usePredictionStore = create<{ all: Record<string, Prediction> }>()(() => ({ all: readPredictions() }));
+
+/** This browser's predictions, and a setter that keeps them. */
 export function usePredictions(): [Record<string, Prediction>, (lessonId: string, p: Prediction) => void] {
-  const [all, setAll] = useState(readPredictions);
-  return [all, (id, p) => setAll(writePrediction(id, p))];
+  const all = usePredictionStore((s) => s.all);
+  return [all, (id, p) => usePredictionStore.setState({ all: writePrediction(id, p) })];
 }
 
-/**
- * The question's two numbers on this seed, once the live run has its verdict: the live run's
- * contrast number and that of a finished run of the question's other variant, comparable to it
- * (same seed, same starting weights). `other`: the variant to run when there is none yet.
- */
-export function useQuestionReading(lesson: Lesson, variant: number): { asked: number; against: number } | { other: number } | null {
+/** The question's two numbers on this seed once the live run has its verdict (src/class/reading.ts). */
+export function useQuestionReading(lesson: Lesson, variant: number): QuestionReading | null {
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
   const runs = useLab((s) => s.runs);
-  const live = useLab((s) => s.liveOrigin);
-  return useMemo(() => {
-    const q = lessonQuestion(lesson);
-    const claim = lesson.variants[variant]?.claim;
-    if (!q || !claim || !lesson.contrast || !live || live.lessonId !== lesson.id || live.variant !== variant || steps.length < claim.steps) return null;
-    if (variant !== q.asked && variant !== q.against) return null;
-    const otherVariant = variant === q.asked ? q.against : q.asked;
-    const otherClaim = lesson.variants[otherVariant].claim;
-    const sib = runs.find((r) => r.origin.lessonId === lesson.id && r.origin.variant === otherVariant && r.steps.length >= otherClaim.steps && comparable(r.origin, live));
-    if (!sib) return { other: otherVariant };
-    const here = lesson.contrast.of(claim.judge({ steps, evals }).measured);
-    const there = lesson.contrast.of(otherClaim.judge({ steps: sib.steps, evals: sib.evals }).measured);
-    return variant === q.asked ? { asked: here, against: there } : { asked: there, against: here };
-  }, [lesson, variant, steps, evals, runs, live]);
+  const liveOrigin = useLab((s) => s.liveOrigin);
+  return useMemo(() => questionReading({ steps, evals, runs, liveOrigin }, lesson, variant), [lesson, variant, steps, evals, runs, liveOrigin]);
 }
 
 export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }) {
@@ -63,16 +52,7 @@ export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }
   return (
     <div className="predict" data-testid="predict">
       {seedLine}
-      {p === undefined && !started && (
-        <p role="group" aria-label="Predict first" data-testid="predict-question">
-          <strong>Predict first:</strong> {q.text}{' '}
-          {CHOICES.map((c, i) => (
-            <button key={c} className="small" onClick={() => setPrediction(lesson.id, i as Choice)} data-testid={`predict-${i}`}>{c}</button>
-          ))}{' '}
-          <button className="small dismiss" onClick={() => setPrediction(lesson.id, 'skipped')} title="No prediction for this lesson">Skip</button>
-          <span className="note"> One click, kept in this browser; Play works without it.</span>
-        </p>
-      )}
+      {p === undefined && !started && <Ask lesson={lesson} text={q.text} choose={(c) => setPrediction(lesson.id, c)} />}
       {choice !== null && (
         <p className="prediction" data-testid="prediction">
           <strong>Your prediction</strong> ({q.text.replace(/ will be:$/, '')}):{' '}
@@ -85,4 +65,39 @@ export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }
       )}
     </div>
   );
+}
+
+/** The question and its one-click answers (the card's and the tour's; `tour`: test ids of its own). */
+function Ask({ lesson, text, choose, tour = false }: { lesson: Lesson; text: string; choose: (p: Prediction) => void; tour?: boolean }) {
+  const id = tour ? 'tour-predict' : 'predict';
+  return (
+    <p role="group" aria-label={`Predict first: ${lesson.title}`} data-testid={`${id}-question`}>
+      <strong>Predict first:</strong> {text}{' '}
+      {CHOICES.map((c, i) => (
+        <button key={c} className="small" onClick={() => choose(i as Choice)} data-testid={`${id}-${i}`}>{c}</button>
+      ))}{' '}
+      <button className="small dismiss" onClick={() => choose('skipped')} title="No prediction for this lesson">Skip</button>
+      <span className="note"> One click, kept in this browser; Play works without it.</span>
+    </p>
+  );
+}
+
+/** The class tour's lesson stops, by stop id: the lesson each loads (src/store/tour.ts). */
+const TOUR_LESSONS: Record<string, string> = { 'mixed-groups': 'mixed-groups', thinking: 'scratchpad', hacking: 'reward-hacking' };
+
+/**
+ * The class tour asks the lesson card's question at its lesson stops, once the stop's lesson is
+ * loaded and before its first step (the same answer: one per lesson, in this browser); after
+ * that it says the answer given.
+ */
+export function TourPredict({ stopId }: { stopId: string }) {
+  const [predictions, setPrediction] = usePredictions();
+  const lessonId = useLab((s) => s.lessonId);
+  const done = useLab((s) => s.stepsCompleted);
+  const lesson = TOUR_LESSONS[stopId] && lessonId === TOUR_LESSONS[stopId] ? getLesson(lessonId) : undefined;
+  const q = lesson ? lessonQuestion(lesson) : null;
+  if (!lesson || !q) return null;
+  const p = Object.prototype.hasOwnProperty.call(predictions, lesson.id) ? predictions[lesson.id] : undefined;
+  if (p === undefined) return done === 0 ? <Ask lesson={lesson} text={q.text} choose={(c) => setPrediction(lesson.id, c)} tour /> : null;
+  return p === 'skipped' ? null : <p className="note" data-testid="tour-prediction">Your prediction: {q.text.replace(/ will be:$/, '')} — {CHOICES[p]}.</p>;
 }
