@@ -1,4 +1,6 @@
+import { chromium } from '@playwright/test';
 import { expect, test, type Page } from './fixtures.ts';
+import { findBrowser } from '../scripts/find-browser.mjs';
 import { LESSONS } from '../src/rl/lessons.ts';
 import { buildAndServe, NO_SW_PATH, SUB_PATH, V2_MARK, type StaticSite } from './host-static.ts';
 
@@ -115,9 +117,33 @@ test('a new deployment is announced once; Reload switches to it and the user\'s 
   site.version = 1;
 });
 
+test('storage too small for the precache (a quota error): one sentence, and the lab runs', async ({ page, context }) => {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: site.url, quotaSize: 200_000 }); // under the checkpoints alone
+  await page.goto(`${site.url}${SUB_PATH}?backend=cpu`);
+  await ready(page);
+  await expect(page.getByTestId('offline-notice')).toContainText('could not be stored', { timeout: 60_000 });
+  await step(page);
+});
+
 test('a failed service worker registration is one sentence; the lab runs', async ({ page }) => {
   await page.goto(`${site.url}${NO_SW_PATH}?backend=cpu`);
   await ready(page);
   await expect(page.getByTestId('offline-notice')).toContainText('Offline use is not available in this browser');
   await step(page);
+});
+
+test('served over plain http from another machine (no HTTPS): one sentence says why there is no offline use, and the lab runs', async () => {
+  // lab.test resolves to this machine: an http:// origin that is not localhost, so not a secure context
+  const browser = await chromium.launch({ executablePath: findBrowser() ?? undefined, args: ['--no-sandbox', '--host-resolver-rules=MAP lab.test 127.0.0.1'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${site.url.replace('127.0.0.1', 'lab.test')}${SUB_PATH}`);
+    await ready(page);
+    await expect(page.getByTestId('offline-notice')).toContainText('not served over HTTPS');
+    await expect(page.getByTestId('cpu-badge')).toBeVisible();
+    await step(page);
+  } finally {
+    await browser.close();
+  }
 });

@@ -85,11 +85,11 @@ export function offlineFailureSentence(e: unknown): string {
   return `Offline use is not available in this browser (${short(e)}): the lab runs, but needs the network on each visit.`;
 }
 
-/** Watch an installing worker: one that goes redundant (a failed precache: quota, a file that would not download) is said once. */
+/** Watch an installing worker: one that goes redundant with no other in line (a failed precache: quota, a file that would not download) is said once. */
 function watchInstall(reg: ServiceWorkerRegistration, status: OfflineStatus): void {
   const watch = (w: ServiceWorker | null) => {
     w?.addEventListener('statechange', () => {
-      if (w.state === 'redundant' && !reg.waiting && !status.get().updateWaiting && reg.active !== w) status.set({ sentence: offlineFailureSentence(null) });
+      if (w.state === 'redundant' && !reg.installing && !reg.waiting && !status.get().updateWaiting && reg.active !== w) status.set({ sentence: offlineFailureSentence(null) });
     });
   };
   watch(reg.installing);
@@ -99,6 +99,10 @@ function watchInstall(reg: ServiceWorkerRegistration, status: OfflineStatus): vo
 /** Register the service worker (production build only; the dev server and its tests never have one). */
 export function startServiceWorker(status: OfflineStatus): void {
   if (!import.meta.env.PROD) return;
+  if (typeof window !== 'undefined' && !window.isSecureContext) {
+    status.set({ sentence: 'This page is not served over HTTPS (or from localhost), so the browser allows no offline use and no WebGPU: the lab runs on the CPU reference and needs the network on each visit.' });
+    return;
+  }
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return; // a browser without them: the lab runs, online only
   import('virtual:pwa-register').then(({ registerSW }) => {
     const update = registerSW({
