@@ -14,11 +14,13 @@
  * compositing, garbage collection and the rest.
  *
  * Prints the milliseconds per step (median, p95, mean), the steps per second the page alone
- * would sustain (1000 / mean), store commits per step, and the history's length during the
- * replay. --root measures another checkout (e.g. a worktree of an older commit).
+ * would sustain (1000 / mean), what one redraw of the charts costs (redraw_ms: each store update
+ * that brings new steps, its main-thread time less the replay's own step work) and the seconds
+ * between redraws (charts_redrawn_every_s), store commits per step, and the history's length
+ * during the replay. --root measures another checkout (e.g. a worktree of an older commit).
  */
 import { chromium } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -77,7 +79,7 @@ const freePort = () => new Promise<number>((ok, no) => {
 
 // ---- the trace -----------------------------------------------------------------------------
 
-interface TraceEvent { name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
+interface TraceEvent { name: string; cat: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: Record<string, unknown> }
 
 const KIND: [RegExp, 'script' | 'style_layout' | 'paint' | 'gc'][] = [
   [/^(FunctionCall|EvaluateScript|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|v8\.callFunction|V8\.Execute|v8\.run|FireIdleCallback|XHRReadyStateChange|ResizeObserverCallback|IntersectionObserverController::computeIntersections|PerformanceObserver.*|v8\.evaluateModule|ScheduleStyleRecalculation)$/, 'script'],
@@ -94,15 +96,76 @@ function covered(iv: [number, number][], lo: number, hi: number): number {
   return t;
 }
 
-/** Outermost intervals of `evs` (an event inside a taken one is skipped). */
-function outermost(evs: TraceEvent[]): [number, number][] {
-  const out: [number, number][] = [];
+/** Outermost events of `evs` (an event inside a taken one is skipped). */
+function outermostEvents(evs: TraceEvent[]): TraceEvent[] {
+  const out: TraceEvent[] = [];
   for (const e of [...evs].sort((x, y) => x.ts - y.ts || (y.dur ?? 0) - (x.dur ?? 0))) {
     const last = out.at(-1);
-    if (last && e.ts < last[1]) continue;
-    out.push([e.ts, e.ts + (e.dur ?? 0)]);
+    if (last && e.ts < last.ts + (last.dur ?? 0)) continue;
+    out.push(e);
   }
   return out;
+}
+
+/** Outermost intervals of `evs` (an event inside a taken one is skipped). */
+function outermost(evs: TraceEvent[]): [number, number][] {
+  return outermostEvents(evs).map((e) => [e.ts, e.ts + (e.dur ?? 0)]);
+}
+
+/**
+ * CPU milliseconds of the tasks in `tasks` that start in [lo, hi): the thread's own clock (tdur),
+ * which a loaded machine does not stretch as it stretches the wall clock (a task waiting for a
+ * core counts in its wall time only).
+ */
+function cpuIn(tasks: TraceEvent[], lo: number, hi: number, skip: (e: TraceEvent) => boolean = () => false): number {
+  let t = 0;
+  for (const e of tasks) if (e.ts >= lo && e.ts < hi && !skip(e)) t += e.tdur ?? e.dur ?? 0;
+  return t / 1000;
+}
+
+/** How long after the task that lands a redraw its follow-up work is looked for (React's effects, recharts' follow-up update and its frame). */
+const REDRAW_WINDOW_US = 400_000;
+
+/**
+ * The charts' redraws during the measured steps: each store update that brought new steps (the
+ * page marks it `redraw:k` as it lands) starts one. Its cost is the renderer main thread's busy
+ * time from the start of the task that landed it until the next redraw (at most 400 ms after that task's end),
+ * less the replay's own per-step work in that span (each step's marked interval `replay:i` to
+ * `stepend:i`): what one redraw of the visible charts costs, small or large (a threshold on the
+ * step windows, as before, would miss every redraw under it). Also the seconds between redraws.
+ */
+export function redrawsOf(events: TraceEvent[], from: string, to: string) {
+  const main = mainThreadOf(events);
+  const user = events.filter((e) => e.pid === main.pid && e.tid === main.tid && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b' || e.ph === 'i'));
+  const ts = (name: string) => user.find((e) => e.name === name)?.ts;
+  const lo = ts(from), hi = ts(to);
+  if (lo === undefined || hi === undefined) throw new Error(`no ${from} / ${to} marks in the trace`);
+  const topEvents = outermostEvents(main.events.filter((e) => TOP.test(e.name)));
+  const top = topEvents.map((e): [number, number] => [e.ts, e.ts + (e.dur ?? 0)]);
+  const stepMarks = user.filter((e) => e.name.startsWith('replay:') || e.name.startsWith('stepend:')).map((e) => e.ts).sort((x, y) => x - y);
+  const holdsStep = (e: TraceEvent) => stepMarks.some((t) => t >= e.ts && t <= e.ts + (e.dur ?? 0));
+  const starts = new Map<string, number>(), ends = new Map<string, number>();
+  for (const e of user) {
+    if (e.name.startsWith('replay:')) starts.set(e.name.slice(7), e.ts);
+    else if (e.name.startsWith('stepend:')) ends.set(e.name.slice(8), e.ts);
+  }
+  const stepIv = [...starts].flatMap(([i, a]) => (ends.has(i) ? [[a, ends.get(i)!] as [number, number]] : [])).sort((x, y) => x[0] - y[0]);
+  const marks = user.filter((e) => e.name.startsWith('redraw:') && e.ts >= lo && e.ts < hi).map((e) => e.ts).sort((a, b) => a - b);
+  const task = (t: number) => top.find(([a, b]) => a <= t && t < b) ?? [t, t];
+  const spans = marks.map((t, k) => {
+    const [a, end] = task(t);
+    return [a, Math.min(end + REDRAW_WINDOW_US, k + 1 < marks.length ? task(marks[k + 1])[0] : hi)];
+  });
+  const costs = spans.map(([a, b]) => (covered(top, a, b) - covered(stepIv, a, b)) / 1000);
+  const cpu = spans.map(([a, b]) => cpuIn(topEvents, a, b, holdsStep)); // the tasks that hold a replayed step are the step's
+  const gaps = marks.slice(1).map((t, k) => (t - marks[k]) / 1e6);
+  return { costs, cpu, gaps, seconds: (hi - lo) / 1e6 };
+}
+
+function mainThreadOf(events: TraceEvent[]) {
+  const m = events.find((e) => e.name.startsWith('replay:'));
+  if (!m) throw new Error('no replay marks in the trace (blink.user_timing)');
+  return { pid: m.pid, tid: m.tid, events: events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.ph === 'X' && e.dur !== undefined) };
 }
 
 /** Busy milliseconds of the renderer main thread in each step's window, by kind. */
@@ -113,15 +176,16 @@ export function mainThreadPerStep(events: TraceEvent[], markPrefix: string) {
   const at = new Map<number, number>();
   for (const m of marks) at.set(Number(m.name.slice(markPrefix.length)), m.ts);
   const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.dur !== undefined);
-  const top = outermost(main.filter((e) => TOP.test(e.name)));
+  const topEvents = outermostEvents(main.filter((e) => TOP.test(e.name)));
+  const top = topEvents.map((e): [number, number] => [e.ts, e.ts + (e.dur ?? 0)]);
   const kinds = Object.fromEntries(['script', 'style_layout', 'paint', 'gc'].map((k) => [k, outermost(main.filter((e) => KIND.find(([re]) => re.test(e.name))?.[1] === k))])) as Record<string, [number, number][]>;
   const n = Math.max(...at.keys());
-  const rows: { busy: number; script: number; style_layout: number; paint: number; gc: number }[] = [];
+  const rows: { busy: number; cpu: number; script: number; style_layout: number; paint: number; gc: number }[] = [];
   for (let i = 0; i < n; i++) {
     const lo = at.get(i), hi = at.get(i + 1);
     if (lo === undefined || hi === undefined) continue;
     const ms = (iv: [number, number][]) => covered(iv, lo, hi) / 1000;
-    rows.push({ busy: ms(top), script: ms(kinds.script), style_layout: ms(kinds.style_layout), paint: ms(kinds.paint), gc: ms(kinds.gc) });
+    rows.push({ busy: ms(top), cpu: cpuIn(topEvents, lo, hi), script: ms(kinds.script), style_layout: ms(kinds.style_layout), paint: ms(kinds.paint), gc: ms(kinds.gc) });
   }
   return rows;
 }
@@ -157,7 +221,7 @@ function topFunctions(p: CpuProfile): void {
     const seen = new Set<string>();
     for (let x: number | undefined = id; x !== undefined; x = parent.get(x)) { const k = key(x); if (!seen.has(k)) { seen.add(k); incl.set(k, (incl.get(k) ?? 0) + t); } }
   }
-  for (const [k, t] of [...incl].sort((x, y) => y[1] - x[1]).slice(0, 60)) log(`profile incl ${(t / 1000).toFixed(0).padStart(6)} ms ${((100 * t) / total).toFixed(1).padStart(5)} %  ${k}`);
+  for (const [k, t] of [...incl].sort((x, y) => y[1] - x[1]).slice(0, 150)) log(`profile incl ${(t / 1000).toFixed(0).padStart(6)} ms ${((100 * t) / total).toFixed(1).padStart(5)} %  ${k}`);
 }
 
 // ---- the run ---------------------------------------------------------------------------------
@@ -200,7 +264,12 @@ async function main() {
       const { __lab: lab, __benchRun: rec } = w;
       let commits = 0;
       const lengths: number[] = [];
-      const unsub = lab.store.subscribe(() => { commits++; });
+      let drawnSteps = lab.store.getState().steps, redraws = 0;
+      const unsub = lab.store.subscribe(() => {
+        commits++;
+        const st = lab.store.getState().steps;
+        if (st !== drawnSteps) { drawnSteps = st; performance.mark(`redraw:${redraws++}`); } // new steps landed: the charts redraw
+      });
       const t0 = performance.now() + 100;
       let late = 0, commitsAtWarm = 0;
       for (let i = 0; i < N; i++) {
@@ -211,6 +280,7 @@ async function main() {
         performance.mark(`replay:${i}`);
         const m = rec.steps[H + i];
         await lab.replay.step(m, rec.rollouts[i % rec.rollouts.length], rec.evals.find((e) => e.step === m.step + 1) ?? null);
+        performance.mark(`stepend:${i}`);
         lengths.push(lab.store.getState().steps.length);
       }
       const wait = t0 + N * interval - performance.now();
@@ -219,13 +289,20 @@ async function main() {
       unsub();
       return { late, commits: commits - commitsAtWarm, seconds: (performance.now() - t0) / 1000, lengths };
     }, { H: a.history, N: a.steps, interval: 1000 / a.rate, warmup: a.warmup });
-    if (cdp) topFunctions((await cdp.send('Profiler.stop')).profile as unknown as CpuProfile);
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+    if (cdp) {
+      const profile = (await cdp.send('Profiler.stop')).profile as unknown as CpuProfile;
+      if (process.env.PAGE_BENCH_PROFILE) writeFileSync(process.env.PAGE_BENCH_PROFILE, JSON.stringify(profile)); // a .cpuprofile for DevTools
+      topFunctions(profile);
+    }
+    const traceText = (await browser.stopTracing()).toString('utf8');
+    if (process.env.PAGE_BENCH_TRACE) writeFileSync(process.env.PAGE_BENCH_TRACE, traceText); // for a look in DevTools' Performance panel
+    const trace = JSON.parse(traceText) as { traceEvents: TraceEvent[] } | TraceEvent[];
     const events = Array.isArray(trace) ? trace : trace.traceEvents;
     const rows = mainThreadPerStep(events, 'replay:').slice(a.warmup);
     const busy = rows.map((r) => r.busy);
     const per = (k: keyof (typeof rows)[number]) => ({ median: r2(quantile(rows.map((r) => r[k]), 0.5)), mean: r2(mean(rows.map((r) => r[k]))) });
     const counted = a.steps - a.warmup;
+    const redraws = redrawsOf(events, `replay:${a.warmup}`, `replay:${a.steps}`);
     const report = {
       build: 'production (vite build, vite preview)',
       root: a.root,
@@ -237,15 +314,21 @@ async function main() {
       steps_replayed: a.steps,
       steps_measured: rows.length,
       main_thread_ms_per_step: { median: r2(quantile(busy, 0.5)), p95: r2(quantile(busy, 0.95)), mean: r2(mean(busy)), max: r2(Math.max(...busy)) },
+      // the same in the thread's CPU time: what a loaded machine (other processes on the cores) does not inflate
+      main_thread_cpu_ms_per_step: per('cpu'),
       script_ms_per_step: per('script'),
       style_layout_ms_per_step: per('style_layout'),
       paint_ms_per_step: per('paint'),
       gc_ms_per_step: per('gc'),
       page_sustains_steps_per_s: r2(1000 / mean(busy)),
-      // steps whose window holds a chart redraw (over 50 ms of main thread): how many, and what one costs
-      redraw_steps: { count: busy.filter((b) => b > 50).length, median_ms: r2(quantile(busy.filter((b) => b > 50), 0.5)) },
-      // how often a student sees the charts move while the run streams (the pacing's price)
-      charts_redrawn_every_s: r2(rows.length / a.rate / Math.max(1, busy.filter((b) => b > 50).length)),
+      // the charts' redraws (each store update that brought new steps): what one costs in main-thread ms (the replay's own step work excluded)
+      redraw_ms: { count: redraws.costs.length, median: r2(quantile(redraws.costs, 0.5)), p95: r2(quantile(redraws.costs, 0.95)), mean: r2(mean(redraws.costs)) },
+      redraw_cpu_ms: { median: r2(quantile(redraws.cpu, 0.5)), p95: r2(quantile(redraws.cpu, 0.95)), mean: r2(mean(redraws.cpu)) },
+      // how often a student sees the charts move while the run streams (the pacing's price): measured seconds / redraws, and the median gap
+      charts_redrawn_every_s: r2(redraws.seconds / Math.max(1, redraws.costs.length)),
+      charts_redraw_gap_s: { median: r2(quantile(redraws.gaps, 0.5)), max: r2(Math.max(...redraws.gaps)) },
+      // the old measure: step windows over 50 ms of main thread (a redraw above that, or a stall)
+      steps_over_50ms: { count: busy.filter((b) => b > 50).length, median_ms: r2(quantile(busy.filter((b) => b > 50), 0.5)) },
       store_commits_per_step: r2(replay.commits / counted),
       late_steps: replay.late,
       replay_seconds: r2(replay.seconds),

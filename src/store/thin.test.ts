@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_POINTS, stepLine, stepRows, thinSeries } from './thin.ts';
+import { MAX_LINE_POINTS, lineKey, mergeLines, stepLine, stepRows, thinSeries } from './thin.ts';
 
 interface P { step: number; v: number | null }
 const series = (n: number, f: (i: number) => number | null): P[] => Array.from({ length: n }, (_, i) => ({ step: i * 3, v: f(i) }));
@@ -58,6 +58,26 @@ describe('thinSeries', () => {
     expect(t.slice(1, -1).filter((p) => p.v !== null && Number.isNaN(p.v))).toEqual([]); // first and last are kept whatever they hold
   });
 
+  it('keeps the first and the last point that holds a number, as well as the line\'s ends, within max', () => {
+    // a line that starts and ends without numbers (KL before π_ref is evaluated, a share with no answers yet)
+    const s = series(500, (i) => (i < 7 ? NaN : i >= 496 ? null : 0.5 + 0.1 * Math.sin(i * 0.9) + (i === 200 ? 2 : 0) + (i === 301 ? -2 : 0)));
+    s[7].v = 0.5; s[495].v = 0.5; // middling: no run's low or high, so only the rule keeps them
+    for (const max of [120, 60, 9, 4]) {
+      const t = thinSeries(s, val, max);
+      expect(t.length).toBeLessThanOrEqual(max);
+      expect(t[0]).toBe(s[0]);
+      expect(t.at(-1)).toBe(s.at(-1));
+      expect(t).toContain(s[7]);
+      expect(t).toContain(s[495]);
+      if (max >= 9) { expect(t).toContain(s[200]); expect(t).toContain(s[301]); }
+    }
+  });
+
+  it('draws at most MAX_LINE_POINTS points a line, fewer than the 240 a 440 px plot cannot show', () => {
+    expect(MAX_LINE_POINTS).toBeLessThanOrEqual(120);
+    expect(thinSeries(series(500, noisy), val).length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+  });
+
   it('refuses a max too small to keep first, last and the extremes', () => {
     expect(() => thinSeries(series(10, noisy), val, 3)).toThrow(/at least 4/);
   });
@@ -95,6 +115,30 @@ describe('stepLine on a recorded run (scripts/fixtures/page-run.json.gz)', () =>
   });
 });
 
+describe('the chart readout (presenterView.chartReadout) quotes drawn points', () => {
+  it('each first and last point it reads is a point the chart\'s thinned line draws', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { gunzipSync } = await import('node:zlib');
+    const { readRecordedRun } = await import('../lab/replay.ts');
+    const { pushBounded } = await import('./history.ts');
+    const { chartReadout } = await import('./presenterView.ts');
+    const run = readRecordedRun(gunzipSync(readFileSync(new URL('../../scripts/fixtures/page-run.json.gz', import.meta.url))).toString('utf8'));
+    const full = run.steps.reduce<typeof run.steps>((h, m) => pushBounded(h, m), []);
+    // the predicted share without a number at the first and the last steps: its first and last points are then inside the line
+    const history = full.map((m, i) => (i < 5 || i >= full.length - 3 ? { ...m, mixed_predicted: NaN } : m));
+    type M = (typeof history)[number];
+    const drawn: Record<string, (m: M) => number> = { // the groups chart's lines (Charts.tsx GroupsChart)
+      mixed: (m) => m.frac_mixed, 'mixed, predicted (batch pass rate)': (m) => m.mixed_predicted, 'all pass': (m) => m.frac_all_pass, 'all fail': (m) => m.frac_all_fail,
+    };
+    const lines = chartReadout('groups', { steps: history, evals: [] })!;
+    expect(lines.map((l) => l.name).sort()).toEqual(Object.keys(drawn).sort());
+    for (const l of lines) {
+      const line = stepLine(history, drawn[l.name]);
+      for (const p of l.points) expect(line, `${l.name} at step ${p.step}`).toContainEqual({ step: p.step, v: p.value });
+    }
+  });
+});
+
 describe('stepRows', () => {
   it('gives each step any line keeps once, in order, and nothing else', () => {
     const history = Array.from({ length: 500 }, (_, i) => ({ step: i, a: noisy(i), b: Math.cos(i * 0.21) * (i % 7) }));
@@ -105,5 +149,21 @@ describe('stepRows', () => {
     expect(rows.length).toBeLessThan(500); // two thinned lines do not keep every step
     expect(stepRows([])).toEqual([]);
     expect(stepRows([[{ step: 5, v: 1 }, { step: 2, v: 0 }], [{ step: 5, v: 3 }]])).toEqual([{ step: 2 }, { step: 5 }]);
+  });
+});
+
+describe('mergeLines', () => {
+  it('gives each line exactly its own points under its key, every step once and in order, and other lines\' steps without values', () => {
+    const history = Array.from({ length: 500 }, (_, i) => ({ step: i, a: noisy(i), b: i % 9 === 0 ? NaN : Math.cos(i * 0.21) * (i % 7) }));
+    const lines = [stepLine(history, (m) => m.a), stepLine(history, (m) => m.b)];
+    const other = [{ step: 2.5, v: 1 }, { step: 7, v: 0 }];
+    const rows = mergeLines(lines, [other]);
+    expect(rows.map((r) => r.step)).toEqual([...new Set([...lines.flat(), ...other].map((p) => p.step))].sort((x, y) => x - y));
+    lines.forEach((l, i) => {
+      const drawn = rows.filter((r) => lineKey(i) in r).map((r) => ({ step: r.step, v: r[lineKey(i)] }));
+      expect(drawn).toEqual(l); // the line draws its thinned points, nothing else (a null stays null)
+    });
+    expect(rows.find((r) => r.step === 2.5)).toEqual({ step: 2.5 });
+    expect(mergeLines([])).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { useImported } from '../store/importedRun.ts';
 import { download, svgToPng } from '../store/exports.ts';
 import { PointingAt, useDrawnWhenSeen, useLabStable } from './chartHooks.ts';
 import { fmt } from './palette.ts';
-import { stepRows, type LinePoint } from '../store/thin.ts';
+import { mergeLines, type LinePoint } from '../store/thin.ts';
 
 export const AXIS = { fontSize: 15, fill: '#111' };
 /** A sentence with `key names` set as code (as text: never HTML). */
@@ -116,18 +116,21 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
 }
 
 /**
- * A per-step LineChart whose lines carry their own points (`lines`: each one's thinned points),
- * given the chart's rows (stepRows: every step a line keeps) only while the pointer or focus is
- * on it: the tooltip needs them to find the hovered step. While a run streams the rows are
- * neither made nor drawn, so a redraw costs what it did before (page-bench: 101–111 ms a redraw,
- * against 124–211 ms with the rows always given, on a noisy machine).
+ * A per-step LineChart. The live run's lines (`live`: each one's thinned points) are the chart's
+ * rows (mergeLines: one table, each line's value under lineKey(i)), so a redraw is ONE data update
+ * for recharts: the <Line>s keep their props (dataKey, name, look), React and recharts skip them
+ * and their legend entries and tooltip settings, and only their points are recomputed. Lines that
+ * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are
+ * those lines' points, whose steps are added as rows while the pointer or focus is on the chart
+ * (the tooltip finds the hovered step among the rows).
  */
-export function PointedLineChart({ lines, children }: { lines: readonly (readonly LinePoint[])[]; children: ReactNode }) {
+export function PointedLineChart({ live, others = NONE, children }: { live: readonly (readonly LinePoint[])[]; others?: readonly (readonly LinePoint[])[]; children: ReactNode }) {
   const pointing = useContext(PointingAt);
-  const rows = useMemo(() => (pointing ? stepRows(lines) : undefined), [pointing, lines]);
+  const rows = useMemo(() => mergeLines(live, pointing ? others : NONE), [pointing, live, others]);
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={rows} margin={margin}>{children}</LineChart>
     </ResponsiveContainer>
   );
 }
+const NONE: readonly (readonly LinePoint[])[] = [];

@@ -5,15 +5,19 @@
  *
  * Kept cheap while a run streams (the page must never be the bottleneck): each chart's body is
  * memoised on its own data, so a store update redraws only the charts whose data changed;
- * per-step lines are thinned to real points (src/store/thin.ts: first, last and each stretch's
- * extremes, never averaged); selectors that derive arrays return the previous array while its
- * contents are unchanged; no series animates; while a run streams, a card off screen keeps its
- * last drawing until it scrolls into view or the run stops (chartHooks.ts, useDrawnWhenSeen).
+ * per-step lines are thinned to at most 120 real points (src/store/thin.ts: first, last, the
+ * first and last with a number, and each stretch's extremes, never averaged); the live run's
+ * lines are the chart's rows (PointedLineChart), so a redraw is one data update and the <Line>s,
+ * legend and axes keep their props; axes show their ticks as computed (interval 0: no label is
+ * measured in the DOM at each redraw); selectors that derive arrays return the previous array
+ * while its contents are unchanged; no series animates; while a run streams, a card off screen
+ * keeps its last drawing until it scrolls into view or the run stops (chartHooks.ts,
+ * useDrawnWhenSeen).
  * The card, the axes and the per-step tooltip are in ChartCard.tsx.
  */
 import { useMemo } from 'react';
 import {
-  Bar, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
+  Bar, CartesianGrid, Cell, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
 } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -26,7 +30,7 @@ import { MatchedTokensChart } from './MatchedTokensChart.tsx';
 import { AXIS, ChartCard, PointedLineChart, fin, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
 import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
-import { stepLine } from '../store/thin.ts';
+import { lineKey, stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
@@ -54,7 +58,7 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
     return { ...o, name: `${main.name}, ${o.name}`, at, line: stepLine(at, main.value) };
   }), [overlays, main, xMode]);
   const imported = useMemo(() => trlLines(trl, trlSeries), [trl, trlSeries]);
-  const all = useMemo(() => [...lines, ...others.map((o) => o.line), ...imported.map((l) => l.line)], [lines, others, imported]);
+  const rest = useMemo(() => [...others.map((o) => o.line), ...imported.map((l) => l.line)], [others, imported]);
   const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atX(xMode, steps, step);
@@ -65,20 +69,20 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
     ];
   }, head), [steps, series, others, main, trl, imported, head, xMode]);
   const body = useMemo(() => (
-    <PointedLineChart lines={all}>
+    <PointedLineChart live={lines} others={rest}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
-      <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} />
+      <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} />
       <ChartTooltip content={tip} />
       {legendEl}
       {series.map((sr, i) => (
-        <Line key={i} data={lines[i]} dataKey="v" name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
+        <Line key={i} dataKey={lineKey(i)} name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
       ))}
       {others.map((o) => <Line key={`run${o.run.id}`} data={o.line} dataKey="v" name={o.name} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />)}
       {trlLineElements(imported)}
       {doctorMarks(trl, id)}
     </PointedLineChart>
-  ), [all, lines, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth]);
+  ), [rest, lines, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth]);
   return <ChartCard id={id} title={title} question={question} points={steps.length + (imported.length ? trl!.steps.length : 0)}>{body}</ChartCard>;
 }
 
@@ -86,6 +90,7 @@ const reward = (m: StepMetrics) => m.reward;
 const accuracy = (m: StepMetrics) => m.accuracy;
 const heldout = (e: Pick<EvalMetrics, 'heldout_accuracy'>) => e.heldout_accuracy;
 const TRAIN_ACC = 'training accuracy (sampled)';
+const HELDOUT_DOT = { r: 4 };
 
 /** The imported run on the reward chart: its reward and reward_std by step, and its held-out figure. */
 const TRL_REWARD: TrlSeries[] = [
@@ -113,7 +118,8 @@ export function RewardChart() {
     const at = onAxis(xMode, o.run.steps, o.run.steps), evalsAt = onAxis(xMode, o.run.evals, o.run.steps);
     return { ...o, at, evalsAt, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(at, reward), heldout: stepLine(evalsAt, heldout) };
   }), [overlays, xMode]);
-  const all = useMemo(() => [rewardLine, accuracyLine, heldoutLine, ...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [rewardLine, accuracyLine, heldoutLine, others, imported, trlHeldout]);
+  const live = useMemo(() => [rewardLine, accuracyLine, heldoutLine], [rewardLine, accuracyLine, heldoutLine]); // the chart's rows: its lines keep their props (see PointedLineChart)
+  const rest = useMemo(() => [...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [others, imported, trlHeldout]);
   const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])]);
   const tip = useMemo(() => stepTip((step) => {
     const m = atX(xMode, steps, step), e = atX(xMode, evals, step);
@@ -130,22 +136,22 @@ export function RewardChart() {
     ];
   }, head), [steps, evals, others, trl, imported, trlHeldout, head, xMode]);
   const body = useMemo(() => (
-    <PointedLineChart lines={all}>
+    <PointedLineChart live={live} others={rest}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
-      <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} />
+      <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
       <ChartTooltip content={tip} />
       {legendEl}
-      <Line data={rewardLine} dataKey="v" name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-      <Line data={accuracyLine} dataKey="v" name={TRAIN_ACC} stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} />
-      <Line data={heldoutLine} dataKey="v" name={HELDOUT_GREEDY} stroke={C.vermillion} strokeWidth={2.5} dot={{ r: 4 }} isAnimationActive={false} />
+      <Line dataKey={lineKey(0)} name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
+      <Line dataKey={lineKey(1)} name={TRAIN_ACC} stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+      <Line dataKey={lineKey(2)} name={HELDOUT_GREEDY} stroke={C.vermillion} strokeWidth={2.5} dot={HELDOUT_DOT} isAnimationActive={false} connectNulls />
       {others.map((o) => <Line key={`r${o.run.id}`} data={o.reward} dataKey="v" name={o.rewardName} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} />)}
       {others.map((o) => <Line key={`h${o.run.id}`} data={o.heldout} dataKey="v" name={o.heldoutName} stroke={C.purple} strokeDasharray={o.dash} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />)}
       {trlLineElements(imported, outside ? ['auto', 'auto'] : [0, 1])}
       {trlHeldout && <Line key="trl-heldout" data={trlHeldout.line} dataKey="v" name={trlHeldout.name} stroke={C.vermillion} strokeDasharray="9 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
       {doctorMarks(trl, 'reward')}
     </PointedLineChart>
-  ), [all, rewardLine, accuracyLine, heldoutLine, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl]);
+  ), [live, rest, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl]);
   return (
     <ChartCard id="reward" title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned), or an imported TRL run." points={steps.length + evals.length + (trl ? trl.steps.length : 0)}>
       {body}
@@ -171,38 +177,41 @@ export function GroupsChart() {
 const verdictMark = (p: { cx?: number; cy?: number; payload?: { mark: string; advantage: number | null } }) => (
   p.payload?.mark ? <text x={p.cx} y={(p.cy ?? 0) + ((p.payload.advantage ?? 0) < 0 ? 16 : -5)} textAnchor="middle" fontSize={13} fill="#000" className="verdict-mark">{p.payload.mark}</text> : <g />
 );
-const KINDS = Object.keys(VERDICT) as (keyof typeof VERDICT)[];
+/** The tooltip names the answer's verdict beside its advantage ("correct: 0.53"). */
+const advantageTip = (v: unknown, _name: unknown, item: { payload?: { kind?: string } }): [string, string] => [fmt(Number(v)), VERDICT[item.payload?.kind as keyof typeof VERDICT]?.word ?? 'advantage'];
+/** The advantages chart's margin, one object: recharts stores a new margin (and recomputes the whole chart) whenever the object changes. */
+const ADV_MARGIN = { ...margin, top: 18 };
 /** Marks are drawn up to this many answers (beyond, they would overlap). */
 const MAX_MARKS = 96;
 
 export function AdvantagesChart() {
   const rollout = useLab((s) => s.lastRollout);
   const { rows, n, ticks } = useMemo(() => {
-    const out: ({ label: string; advantage: number | null; kind: string; mark: string } & Partial<Record<keyof typeof VERDICT, number | null>>)[] = [];
+    const out: { label: string; advantage: number | null; kind: string; mark: string; fill: string }[] = [];
     const groups = rollout?.groups ?? [];
     // Label at most 8 prompts so the names stay readable with 32 prompts on a projector.
     const every = Math.max(1, Math.ceil(groups.length / 8));
     const ticks: string[] = [];
     groups.forEach((g, p) => {
-      if (p > 0) out.push({ label: `gap${p}`, advantage: null, kind: 'gap', mark: '' });
+      if (p > 0) out.push({ label: `gap${p}`, advantage: null, kind: 'gap', mark: '', fill: 'none' });
       if (p % every === 0) ticks.push(`P${p + 1}`);
       g.answers.forEach((a, i) => {
         const k = verdictKind(a);
         const advantage = fin(a.advantage);
-        out.push({ label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, advantage, kind: k, mark: VERDICT[k].mark, [k]: advantage }); // one bar per answer, in its verdict's colour
+        out.push({ label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, advantage, kind: k, mark: VERDICT[k].mark, fill: VERDICT[k].color }); // one bar per answer, in its verdict's colour
       });
     });
     return { rows: out, n: out.length - Math.max(0, groups.length - 1), ticks };
   }, [rollout]);
   const body = useMemo(() => (
     <ResponsiveContainer width="100%" height="100%">
-      <ComposedChart data={rows} margin={{ ...margin, top: 18 }} barCategoryGap={1}>
+      <ComposedChart data={rows} margin={ADV_MARGIN} barCategoryGap={1}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="label" interval={0} ticks={ticks} tick={AXIS} />
-        <YAxis tick={AXIS} tickFormatter={axisTick} width={44} />
+        <YAxis tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
         <ReferenceLine y={0} stroke="#000" />
-        <ChartTooltip formatter={(v) => fmt(Number(v))} />
-        {KINDS.map((k) => <Bar key={k} dataKey={k} name={VERDICT[k].word} stackId="advantage" fill={VERDICT[k].color} isAnimationActive={false} />)}
+        <ChartTooltip formatter={advantageTip} />
+        <Bar dataKey="advantage" name="advantage" isAnimationActive={false}>{rows.map((r) => <Cell key={r.label} fill={r.fill} />)}</Bar>
         {n <= MAX_MARKS && <Scatter dataKey="advantage" isAnimationActive={false} shape={verdictMark} />}
       </ComposedChart>
     </ResponsiveContainer>
@@ -296,7 +305,7 @@ export function PassAtKChart() {
         <LineChart data={rows} margin={margin}>
           <CartesianGrid strokeDasharray="3 3" />
           {xAxis}
-          <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} />
+          <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
           <ChartTooltip content={tip} />
           {legendEl}
           {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
@@ -319,8 +328,8 @@ export function TheoryChart() {
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart margin={margin}>
         <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-        <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} />
+        <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+        <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
         <ChartTooltip formatter={(v) => fmt(Number(v))} />
         {legend}
         <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />

@@ -44,8 +44,13 @@ export function useOverlays(): readonly Overlay[] {
   return useMemo(() => shownOverlays(runs, chosen, live).map((o, i) => ({ ...o, ...OVERLAY_LOOKS[i % OVERLAY_LOOKS.length] })), [runs, chosen, live]);
 }
 
-/** How far outside the viewport a card still counts as on screen (it is drawn before it scrolls in). */
-const ON_SCREEN_MARGIN = '150px 0px';
+/**
+ * How far outside the viewport a card still counts as on screen: none. A card below the fold is
+ * not drawn while a run streams (at 1280×800 two of the four cards in the first two rows show, so
+ * a redraw draws half of what it did with a 150 px margin); it catches up in the frame after it
+ * scrolls in.
+ */
+const ON_SCREEN_MARGIN = '0px';
 
 /** Whether the element is on screen (or near it); true until the first observation and where IntersectionObserver is missing. */
 export function useOnScreen(ref: RefObject<Element | null>): boolean {
@@ -68,8 +73,8 @@ export function useOnScreen(ref: RefObject<Element | null>): boolean {
 /**
  * A chart body that redraws only where a student can see it: while a run streams, a card off
  * screen keeps the body it last drew (the same React element, so React skips the whole chart)
- * and catches up when it scrolls into view or the run stops. At 1280×800 about four of the ten
- * cards are on screen, so a redraw costs about 40 % of redrawing all of them.
+ * and catches up when it scrolls into view or the run stops. At 1280×800 two of the ten cards
+ * are on screen when the page opens.
  */
 export function useDrawnWhenSeen(ref: RefObject<Element | null>, body: ReactNode): { body: ReactNode; frozen: boolean } {
   const onScreen = useOnScreen(ref);

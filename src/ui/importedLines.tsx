@@ -42,8 +42,8 @@ export const X_LABEL: Record<XAxisMode, string> = { step: 'step', progress: "% o
 export function useXAxis() {
   const x = useXMode();
   return useMemo(() => (x === 'progress'
-    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
+    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} interval={0} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
 }
 
 /**
@@ -107,7 +107,7 @@ export function trlLines(trl: TrlOnAxis | null, series: readonly TrlSeries[] | u
 export function trlLineElements(lines: readonly TrlLine[], rightDomain: [number | 'auto', number | 'auto'] = [0, 1]) {
   const right = lines.some((l) => l.right);
   return [
-    ...(right ? [<YAxis key="trl-right" yAxisId="right" orientation="right" domain={rightDomain} tick={AXIS} tickFormatter={axisTick} width={44} />] : []),
+    ...(right ? [<YAxis key="trl-right" yAxisId="right" orientation="right" domain={rightDomain} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />] : []),
     ...lines.map((l, i) => <Line key={`trl${i}`} data={l.line} dataKey="v" name={l.name} yAxisId={l.right ? 'right' : 0} stroke={l.color} strokeDasharray={l.dash ?? '9 4'} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />),
   ];
 }
