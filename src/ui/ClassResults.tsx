@@ -44,7 +44,7 @@ function LessonResults({ l }: { l: LessonPool }) {
       <ul className="class-variants">
         {l.variants.map((v) => (
           <li key={v.variant} data-testid={`class-variant-${v.variant}`} data-png-line="t">
-            {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓ (seeds {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
+            {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓ (seed{v.runs.length === 1 ? '' : 's'} {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
           </li>
         ))}
       </ul>

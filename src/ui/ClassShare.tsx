@@ -48,13 +48,15 @@ async function copy(text: string, field: HTMLInputElement | null): Promise<boole
 
 export function ClassShare({ lesson, variant }: { lesson: Lesson; variant: number }) {
   const code = useResultCode(lesson, variant);
-  const [open, setOpen] = useState(false);
+  const [openFor, setOpenFor] = useState<string | null>(null); // open for one lesson variant: another variant's card starts closed
   const [copied, setCopied] = useState<string | null>(null);
+  const key = `${lesson.id}/${variant}`;
+  const open = openFor === key;
   if (!code) return null;
   const link = resultLink(code);
   return (
     <div className="class-share" data-testid="class-share">
-      <button className="small" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="share-result">Share result</button>
+      <button className="small" aria-expanded={open} onClick={() => { setOpenFor(open ? null : key); setCopied(null); }} data-testid="share-result">Share result</button>
       {open && (
         <div className="share-fields">
           <label>Code (paste it into the class chat):{' '}

@@ -18,10 +18,11 @@ export function niceAxis(lo: number, hi: number): { domain: [number, number]; ti
   const span = hi - lo || Math.abs(hi) || 1;
   const raw = span / 5, p = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p;
-  const a = Math.floor((lo - span * 0.05) / step) * step, b = Math.ceil((hi + span * 0.05) / step) * step;
+  const ka = Math.floor((lo - span * 0.05) / step), kb = Math.ceil((hi + span * 0.05) / step);
+  const at = (k: number) => Number((k * step).toPrecision(12)); // k · step, not a running sum: 0 is 0, not 1.39e−17
   const ticks: number[] = [];
-  for (let t = a; t <= b + step / 2 && ticks.length < 20; t += step) ticks.push(Number(t.toPrecision(12)));
-  return { domain: [a, b], ticks };
+  for (let k = ka; k <= kb && ticks.length < 20; k++) ticks.push(at(k));
+  return { domain: [at(ka), at(kb)], ticks };
 }
 
 interface Point { x: number; y: number; seed: number; held: boolean }
