@@ -6,8 +6,8 @@
  *   load            navigation start → the page's load event
  *   play_usable     navigation start → the engine is ready (Play and Step enabled: status leaves 'loading')
  *   first_step      navigation start → the first step recorded, Play pressed as soon as it is usable
- *   lesson_switch   a lesson's button pressed → Play usable again (each lesson in --lessons, in order;
- *                   default: lesson 1, then lesson 2)
+ *   lesson_switch   a lesson's button pressed → its run loaded, Play usable (each lesson in --lessons, in
+ *                   order, the run paused before; default: lesson 1, then lesson 2)
  * --second-visit: the page opened again in the same profile once the service worker has stored
  * it (load and play_usable from its cache). Milliseconds; the store's status changes are
  * timestamped in the page (performance.now()), so polling adds nothing.
@@ -50,7 +50,7 @@ function parseArgs(argv: string[]): Args {
 
 const log = (m: string) => process.stderr.write(`first-open: ${m}\n`);
 
-type Mark = { t: number; status: string; steps: number };
+type Mark = { t: number; status: string; steps: number; lesson: string | null };
 
 /** Before any page script: timestamp every store change of status or steps once the lab's hooks exist
  * (a string, not a function: tsx's transform would wrap a function's inner names in a helper the page lacks). */
@@ -60,9 +60,9 @@ const RECORD_STATUS = `(() => {
     if (!window.__lab) { setTimeout(hook, 5); return; }
     const s = window.__lab.store;
     const note = () => {
-      const { status, stepsCompleted } = s.getState();
+      const { status, stepsCompleted, lessonId } = s.getState();
       const last = window.__marks.at(-1);
-      if (!last || last.status !== status || last.steps !== stepsCompleted) window.__marks.push({ t: performance.now(), status, steps: stepsCompleted });
+      if (!last || last.status !== status || last.steps !== stepsCompleted || last.lesson !== lessonId) window.__marks.push({ t: performance.now(), status, steps: stepsCompleted, lesson: lessonId });
     };
     note();
     s.subscribe(note);
@@ -77,7 +77,6 @@ const usable = (page: Page) => page.waitForFunction(() => {
   return !!m?.length && m.at(-1)!.status !== 'loading';
 }, null, { timeout: 600_000, polling: 100 });
 const loadMs = (page: Page) => page.evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd));
-const firstNotLoading = (ms: Mark[], after: number) => ms.find((m) => m.t >= after && m.status !== 'loading' && ms.some((l) => l.status === 'loading' && l.t >= after && l.t <= m.t));
 
 async function main() {
   const a = parseArgs(process.argv.slice(2));
@@ -107,18 +106,26 @@ async function main() {
     await page.waitForFunction(() => (window as unknown as { __marks: Mark[] }).__marks.some((m) => m.steps >= 1), null, { timeout: 600_000, polling: 100 });
     const firstStep = Math.round((await marks(page)).find((m) => m.steps >= 1)!.t);
     await transport(page).getByRole('button', { name: /Pause$/ }).click();
+    await page.waitForFunction(() => (window as unknown as { __marks: Mark[] }).__marks.at(-1)!.status === 'paused', null, { timeout: 600_000, polling: 100 });
     const lessonSwitch: Record<string, number> = {};
     for (const id of a.lessons) {
       const t0 = await page.evaluate(() => performance.now());
       await page.getByTestId(`lesson-${id}`).click();
-      // usable again: the load the click started is over (a switch that never shows 'loading' counts from its first change)
-      await page.waitForFunction((t) => {
-        const m = (window as unknown as { __marks: Mark[] }).__marks;
-        const i = m.findIndex((x) => x.t >= t && x.status === 'loading');
-        return i >= 0 ? m.slice(i).some((x) => x.status !== 'loading') : performance.now() - t > 3000 && m.at(-1)!.status !== 'loading';
-      }, t0, { timeout: 600_000, polling: 100 });
+      // usable again: the lesson's new run has loaded (a run starts 'loading' and is 'ready' once loaded;
+      // a 'ready' before the 'loading' is the previous run's, still unplayed)
+      const done = (ms: Mark[], t: number, id: string) => {
+        const i = ms.findIndex((x) => x.t >= t && x.lesson === id && x.status === 'loading');
+        return i < 0 ? undefined : ms.slice(i).find((x) => x.status === 'ready');
+      };
+      await page.waitForFunction(({ t, id }) => {
+        const ms = (window as unknown as { __marks: Mark[] }).__marks;
+        const i = ms.findIndex((x) => x.t >= t && x.lesson === id && x.status === 'loading');
+        return i >= 0 && ms.slice(i).some((x) => x.status === 'ready');
+      }, { t: t0, id }, { timeout: 600_000, polling: 100 });
       const ms = await marks(page);
-      lessonSwitch[id] = Math.round((firstNotLoading(ms, t0)?.t ?? ms.find((m) => m.t >= t0)?.t ?? t0) - t0);
+      lessonSwitch[id] = Math.round(done(ms, t0, id)!.t - t0);
+      const after = ms.filter((x) => x.t >= t0);
+      log(`lesson ${id}: ${after.map((x) => `${Math.round(x.t - t0)} ms ${x.status}${x.lesson === id ? '' : ` (lesson ${x.lesson})`}`).join(', ')}`);
       log(`lesson ${id}: Play usable ${lessonSwitch[id]} ms after the click`);
     }
     const report: Record<string, unknown> = {
