@@ -28,6 +28,10 @@ describe('Dawn in Node', () => {
     // a GRPO step stays on the GPU at any µ: one submit and one readback for the rollout, one of each for the update
     for (const row of out.bench.grpo_step.by_mu) expect({ submits: row.submits, readbacks: row.readbacks }, `µ = ${row.mu}`).toEqual({ submits: 2, readbacks: 2 });
     expect(out.bench.grpo_step.by_mu.map((x: { mu: number }) => x.mu)).toEqual([1, 2]);
+    // issue 32's dispatch budget at µ = 2 (392 before the fused decode block: a decode position was 7L + 4 dispatches, now L + 1)
+    const mu2 = out.bench.grpo_step.by_mu[1];
+    expect(mu2.dispatches, JSON.stringify(mu2)).toBeLessThanOrEqual(250);
+    expect(mu2.rollout_dispatches + mu2.update_dispatches + (mu2.evaluation_in_step ? mu2.evaluation_dispatches : 0)).toBe(mu2.dispatches);
   }, 320_000);
 
   it('npm run train -- --backend dawn: a GRPO run on the WGSL engine in Node, JSONL as on the CPU', () => {

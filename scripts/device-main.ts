@@ -9,6 +9,10 @@
  *             the sampling of 64 rows, apart; one GRPO step of the lab's default lesson (its
  *             phases, steps per second) and its GPU traffic at µ = 1, 2, 4; the matmul and
  *             row-reduction kernel forms
+ *   grpo_by_mu  per µ = 1, 2, 4: steps per second of the default lesson's GRPO step, its
+ *             dispatches per phase (rollout, update, evaluation), and — where the adapter has
+ *             'timestamp-query' — GPU ms per phase (rollout, forward, loss, backward, optimizer)
+ *             and per kernel family, from the profiler's replay of one real step
  *
  *   device-main [--quick]   (--quick: kernels + 3 micro GRPO steps, and of the bench only the
  *                            GRPO step and its traffic at µ = 1, 2: what the unit test runs here)
@@ -37,13 +41,26 @@ export async function runDeviceCheck(quick: boolean) {
     };
   }
   const grpo = await b.benchGrpoStep(defs.tiny.model, reps);
-  const traffic = await b.benchGrpoTraffic(defs.tiny.model, quick ? [1, 2] : [1, 2, 4]);
+  const mus = quick ? [1, 2] : [1, 2, 4];
+  const traffic = await b.benchGrpoTraffic(defs.tiny.model, mus);
+  const byMu = [];
+  for (const mu of mus) {
+    const st = await b.benchGrpoStep(defs.tiny.model, reps, mu);
+    const prof = quick ? null : await b.profileGrpoStep(defs.tiny.model, mu);
+    const t = traffic.find((r) => r.mu === mu)!;
+    const ms = (rows: { name: string; ms: number; dispatches: number }[]) => Object.fromEntries(rows.map((r) => [r.name, { ms: Math.round(r.ms * 1000) / 1000, dispatches: r.dispatches }]));
+    byMu.push({
+      mu, steps_per_s: 1000 / st.ms_median, ms_median: st.ms_median, rollout_ms: st.rollout_ms, update_ms: st.update_ms,
+      dispatches: { step: t.dispatches, rollout: t.rollout_dispatches, update: t.update_dispatches, evaluation: t.evaluation_dispatches },
+      gpu: prof ? { source: prof.source, gpu_ms: prof.gpuMs, phases: ms(prof.phases), families: ms(prof.families) } : quick ? 'not profiled (--quick)' : 'no timestamp-query on this adapter',
+    });
+  }
   const matmul = quick ? null : await b.benchMatmul(1024, 1024, 1024, 3, info.swiftshader ? 2 : 20);
   const reductions = quick ? null : await b.benchReductions(2048, 128, 51, 3, info.swiftshader ? 2 : 20);
   return {
     adapter: { ...info, dawn: adapter },
     check,
-    bench: { reps, configs, grpo_step: { ...grpo, steps_per_s: 1000 / grpo.ms_median, by_mu: traffic }, matmul, reductions },
+    bench: { reps, configs, grpo_step: { ...grpo, steps_per_s: 1000 / grpo.ms_median, by_mu: traffic }, grpo_by_mu: byMu, matmul, reductions },
     seconds: (performance.now() - t0) / 1000,
   };
 }

@@ -58,6 +58,7 @@ export interface WebGPUBackendOptions {
   matmulForm?: 'tiled' | 'direct';
   reductionForm?: 'row' | 'workgroup' | 'subgroup';
   attentionForm?: 'tiled' | 'row';
+  decodeForm?: 'fused' | 'ops';
   /** Start from these weights [layout.total] instead of the seeded init. */
   weights?: Float32Array;
   /**
@@ -69,7 +70,7 @@ export interface WebGPUBackendOptions {
 }
 
 export async function createWebGPUBackend(config: ModelConfig, opts: WebGPUBackendOptions): Promise<WebGPUBackend> {
-  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps, matmulForm: opts.matmulForm, reductionForm: opts.reductionForm, attentionForm: opts.attentionForm };
+  const ctxOpts: ContextOptions = { device: opts.device, limits: opts.limits ?? 'default', onProgress: opts.onProgress, timestamps: opts.timestamps, matmulForm: opts.matmulForm, reductionForm: opts.reductionForm, attentionForm: opts.attentionForm, decodeForm: opts.decodeForm };
   const ctx = await GpuContext.create(ctxOpts);
   const layout = paramLayout(config);
   const weights = opts.weights ?? initWeights(layout, opts.seed);

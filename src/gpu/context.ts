@@ -21,6 +21,8 @@ export interface ContextOptions extends DeviceOptions {
   reductionForm?: 'row' | 'workgroup' | 'subgroup';
   /** Override the per-adapter choice of attention form (see Ops.attentionForm). */
   attentionForm?: 'tiled' | 'row';
+  /** Override the per-adapter choice of decode form (see Ops.decodeForm). */
+  decodeForm?: 'fused' | 'ops';
 }
 
 /** An adapter that runs compute on the CPU (SwiftShader, or one that says it is a CPU). */
@@ -63,6 +65,7 @@ export class GpuContext {
     ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');
     ops.reductionForm = opts.reductionForm ?? (cpuAdapter ? 'row' : kernels.has('layernorm_forward_sg') ? 'subgroup' : 'workgroup');
     ops.attentionForm = opts.attentionForm ?? (cpuAdapter || !kernels.has('attention_forward_tiled') ? 'row' : 'tiled');
+    ops.decodeForm = opts.decodeForm ?? (cpuAdapter ? 'ops' : 'fused');
     return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena));
   }
 

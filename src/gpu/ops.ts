@@ -386,7 +386,9 @@ export class Ops {
    * How the KV-cache decode runs a block: 'fused' = one decode_block dispatch per layer (the
    * embedding in the first, the final LayerNorm and LM head in the last: shaders/decode_block.wgsl),
    * 'ops' = the op kernels one by one (7 per layer + 3). Shapes past decode_block's limits take
-   * 'ops' whatever this says (Ops.decodeFusable).
+   * 'ops' whatever this says (Ops.decodeFusable). Set per adapter by GpuContext: GPUs 'fused'
+   * (a dispatch costs tens of µs there); CPU adapters 'ops' (SwiftShader runs decode_block's
+   * one-row workgroups and their barriers about 12× slower than the op kernels).
    */
   decodeForm: 'fused' | 'ops' = 'fused';
 

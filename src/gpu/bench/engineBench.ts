@@ -183,6 +183,8 @@ export interface GrpoStepBench {
   task: string;
   prompts: number;
   G: number;
+  /** µ: inner epochs of the update (the lesson's own unless the caller set it). */
+  mu: number;
   reps: number;
   ms: number[];
   ms_median: number;
@@ -198,16 +200,17 @@ export interface GrpoStepBench {
 /**
  * Time `reps` full GRPO steps (GrpoTrainer.trainStep: rollout → verify → advantages → update)
  * of the lab's default lesson on model `config`, after one warm-up step. Phase times are the
- * trainer's own (rollout_ms, verify_ms, update_ms), medians over the steps.
+ * trainer's own (rollout_ms, verify_ms, update_ms), medians over the steps. `mu` sets µ (the
+ * update's inner epochs; default the lesson's).
  */
-export async function benchGrpoStep(config: ModelConfig, reps: number): Promise<GrpoStepBench> {
+export async function benchGrpoStep(config: ModelConfig, reps: number, mu?: number): Promise<GrpoStepBench> {
   const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }] = await Promise.all([
     import('../../rl/trainer.ts'),
     import('../../rl/lessons.ts'),
     import('../../rl/settings.ts'),
   ]);
   const lesson = LESSONS[0];
-  const settings = lessonSettings(lesson, defaultSettings());
+  const settings = { ...lessonSettings(lesson, defaultSettings()), ...(mu ? { numIterations: mu } : {}) };
   const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter' });
   try {
     const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
@@ -222,7 +225,7 @@ export async function benchGrpoStep(config: ModelConfig, reps: number): Promise<
     const med = (k: keyof (typeof rows)[number]) => median(rows.map((r) => r[k]));
     const ms = med('ms');
     return {
-      lesson: lesson.id, task: settings.task, prompts: settings.promptsPerStep, G: settings.numGenerations, reps,
+      lesson: lesson.id, task: settings.task, prompts: settings.promptsPerStep, G: settings.numGenerations, mu: settings.numIterations, reps,
       ms: rows.map((r) => r.ms), ms_median: ms, rollout_ms: med('rollout'), verify_ms: med('verify'), update_ms: med('update'),
       other_ms: ms - med('rollout') - med('verify') - med('update'), readbacks: Math.max(...rows.map((r) => r.readbacks)), tokens_generated: med('tokens'),
     };
@@ -234,18 +237,33 @@ export async function benchGrpoStep(config: ModelConfig, reps: number): Promise<
 /** GPU traffic of one GRPO step of the default lesson at each µ: what stays on the GPU. */
 export interface GrpoTrafficRow {
   mu: number;
+  /** The decode form counted (Ops.decodeForm). */
+  decode_form: 'fused' | 'ops';
   /** queue.submit calls in the whole step (rollout + update; the verifier and advantages are CPU-only). */
   submits: number;
   /** buffer.mapAsync readbacks in the whole step. */
   readbacks: number;
   /** Compute dispatches recorded in the whole step (sampling's per-position dispatches included). */
   dispatches: number;
+  /** Of them, in the rollout (the KV-cache decode of every prompt × G rows). */
+  rollout_dispatches: number;
   /** Of them, in the update (µ epochs of forward, loss, backward, clip and AdamW, π_ref once). */
   update_dispatches: number;
+  /**
+   * One held-out evaluation (greedy decode of the trainer's evalSize prompts), counted on its
+   * own: a step pays it every evalEvery steps, and `dispatches` counts it only when this step did.
+   */
+  evaluation_dispatches: number;
+  /** Whether the counted step included its evaluation. */
+  evaluation_in_step: boolean;
 }
 
-/** Submits, readbacks and dispatches of one GRPO step (the default lesson) at µ = 1, 2, 4, after a warm-up step. */
-export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 2, 4]): Promise<GrpoTrafficRow[]> {
+/**
+ * Submits, readbacks and dispatches of one GRPO step (the default lesson) at µ = 1, 2, 4, after a
+ * warm-up step, in the decode form a GPU runs (`decodeForm`, default 'fused': L + 1 dispatches
+ * per decode position); a CPU adapter such as SwiftShader decodes op by op (7L + 4), faster there.
+ */
+export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 2, 4], decodeForm: 'fused' | 'ops' = 'fused'): Promise<GrpoTrafficRow[]> {
   const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }, { installGpuCounters }] = await Promise.all([
     import('../../rl/trainer.ts'),
     import('../../rl/lessons.ts'),
@@ -255,27 +273,66 @@ export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 
   const rows: GrpoTrafficRow[] = [];
   for (const mu of mus) {
     const settings = { ...lessonSettings(LESSONS[0], defaultSettings()), numIterations: mu };
-    const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter' });
+    const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', decodeForm });
     try {
       const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
       await trainer.trainStep();
       const { counts, restore } = installGpuCounters();
-      const d0 = be.ctx.ops.dispatches;
-      let dUpdate = 0;
+      const ops = be.ctx.ops;
+      const d0 = ops.dispatches;
+      let [dRollout, dUpdate, dEval, mark] = [0, 0, -1, d0];
       try {
         for await (const ph of trainer.runStep()) {
-          if (ph.kind === 'advantages') dUpdate = be.ctx.ops.dispatches;
-          if (ph.kind === 'update') dUpdate = be.ctx.ops.dispatches - dUpdate;
+          if (ph.kind === 'rollout') dRollout = ops.dispatches - d0;
+          if (ph.kind === 'advantages' || ph.kind === 'metrics') mark = ops.dispatches;
+          if (ph.kind === 'update') dUpdate = ops.dispatches - mark;
+          if (ph.kind === 'evaluation') dEval = ops.dispatches - mark;
         }
       } finally {
         restore();
       }
-      rows.push({ mu, submits: counts.submits, readbacks: counts.maps, dispatches: be.ctx.ops.dispatches - d0, update_dispatches: dUpdate });
+      const dispatches = ops.dispatches - d0;
+      const inStep = dEval >= 0;
+      if (!inStep) {
+        const e0 = ops.dispatches;
+        await trainer.evaluate();
+        dEval = ops.dispatches - e0;
+      }
+      rows.push({ mu, decode_form: decodeForm, submits: counts.submits, readbacks: counts.maps, dispatches, rollout_dispatches: dRollout, update_dispatches: dUpdate, evaluation_dispatches: dEval, evaluation_in_step: inStep });
     } finally {
       be.dispose();
     }
   }
   return rows;
+}
+
+/**
+ * Where a GRPO step's GPU time goes (the default lesson at µ, after a warm-up step): the
+ * profiler (src/gpu/profiler.ts) replays one real step's dispatches per phase (rollout, forward,
+ * loss, backward, optimizer) and per kernel family. Null where the adapter has no
+ * 'timestamp-query' unless `cpuClock` (the CPU clock around each replay: slow on SwiftShader,
+ * and includes each submit's fixed cost).
+ */
+export async function profileGrpoStep(config: ModelConfig, mu: number, cpuClock = false): Promise<Pick<Profile, 'label' | 'source' | 'wallMs' | 'gpuMs' | 'dispatches' | 'phases' | 'families'> | null> {
+  const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }] = await Promise.all([
+    import('../../rl/trainer.ts'),
+    import('../../rl/lessons.ts'),
+    import('../../rl/settings.ts'),
+  ]);
+  const settings = { ...lessonSettings(LESSONS[0], defaultSettings()), numIterations: mu };
+  const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', timestamps: true });
+  const profiler = new Profiler(be, cpuClock ? { maxRepeat: 4 } : {});
+  try {
+    if (profiler.source !== 'timestamp-query' && !cpuClock) return null;
+    const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
+    await trainer.trainStep();
+    be.reserve(settings.promptsPerStep * settings.numGenerations); // the profiled step allocates nothing its replay would miss
+    const p = await profiler.profile(`GRPO step (${LESSONS[0].id}, µ = ${mu})`, () => trainer.trainStep());
+    return { label: p.label, source: p.source, wallMs: p.wallMs, gpuMs: p.gpuMs, dispatches: p.dispatches, phases: p.phases, families: p.families };
+  } finally {
+    profiler.destroy();
+    be.dispose();
+  }
 }
 
 export interface MatmulBench {

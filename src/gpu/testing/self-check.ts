@@ -1,7 +1,7 @@
 /**
  * Browser-side body of e2e/gpu-self-check.spec.ts: the engine's self-check (src/model/selfCheck.ts)
  * on this adapter with the GPU forms forced (tiled matmul, workgroup-tree reductions, tiled
- * attention), as it is, and with one kernel broken on purpose per case, put back after it:
+ * attention, the fused decode block), as it is, and with one kernel broken on purpose per case, put back after it:
  *   tiled-matmul      a tile read from the wrong lane (the tiled matmul only);
  *   tiled-attention   its V sum scaled by 1.01 (the tiled attention only);
  *   multi-tile        the V sum over every K/V tile after the first scaled by 1.01: the lab's model
@@ -45,7 +45,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
 };
 
 export async function runSelfChecks(cases: Breakage[]) {
-  const be = await createWebGPUBackend({ vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 4, matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled' });
+  const be = await createWebGPUBackend({ vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 4, matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled', decodeForm: 'fused' });
   const { device, kernels, ops } = be.ctx;
   const swap = async (names: readonly KernelName[], code: string) => {
     for (const k of names) await kernels.replace(device, k, code);
@@ -58,6 +58,7 @@ export async function runSelfChecks(cases: Breakage[]) {
       ops.forceScalarMatmul = false;
       ops.reductionForm = 'workgroup';
       ops.attentionForm = 'tiled';
+      ops.decodeForm = 'fused';
       if (broken === 'tiled-matmul') {
         if (!SHADER_SOURCES.matmul_vec4.includes(TILE_READ)) throw new Error('the tiled matmul changed: update the injected bug');
         // a lane mix-up in the workgroup tile: exactly the kind of bug a CPU emulator can hide
