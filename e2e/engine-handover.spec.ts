@@ -47,11 +47,14 @@ test('a reset and a lesson of the same model shape keep the WebGPU engine: nothi
   await page.getByRole('button', { name: /^Step/ }).click();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
   expect(await lab(page, step1)).toEqual(first); // the kept engine starts from the base with a fresh AdamW state
+  // the lesson's step-0 evaluation does not block Play: the run is 'ready' (Play enabled) before its evals[0] lands
+  await page.evaluate(() => { const w = window as any; w.__readyBeforeE0 = false; w.__lab.store.subscribe((s: any) => { if (s.status === 'ready' && s.evals.length === 0) w.__readyBeforeE0 = true; }); });
   await page.getByTestId('lesson-mixed-groups').click();
   await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.lessonId === 'mixed-groups' && s.status === 'ready' && s.stepsCompleted === 0 && s.evals.length === 1; }, null, { timeout: 60_000 });
   await page.getByRole('button', { name: /^Step/ }).click();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
   expect(await page.evaluate(() => (window as any).__lab.engineWork())).toEqual(work0);
+  expect(await page.evaluate(() => (window as any).__readyBeforeE0)).toBe(true);
   expect(await lab(page, 's.backendName')).toBe('webgpu');
   await expect(page.getByTestId('engine-line')).toContainText('Self-check: passed on this GPU earlier in this session');
   const mu = await lab(page, 's.settings.numIterations'); // the lesson's µ: AdamW steps per GRPO step

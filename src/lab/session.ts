@@ -175,9 +175,10 @@ export class LabSession {
           this.set({ steps: rec.steps, evals: rec.evals, signals: detectStopSignals(rec.steps, rec.evals), stepsStarted: rec.trainer.step, stepsCompleted: rec.trainer.step, status: 'ready', progress: null, lastSave: { step: rec.trainer.step, at: rec.savedAt } });
           return;
         }
+        this.set({ status: 'ready' }); // Play is usable: a step pressed now starts once the step-0 evaluation is in (ensureReady waits for this load)
         await tick();
         const e0 = await trainer.evaluate(s);
-        this.set({ evals: [e0], status: 'ready', progress: null });
+        this.set({ evals: [e0], progress: null });
       } catch (e) {
         this.set({ status: 'error', error: `Could not start the model: ${(e as Error).message}`, engineNotices: notices, progress: null });
       }
