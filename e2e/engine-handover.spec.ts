@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
 
 // First open answers in seconds: the run starts on the CPU reference while WebGPU compiles and
@@ -29,6 +30,10 @@ test('first open: Play before the self-check, step 1 on the CPU reference, WebGP
   expect((await play.boundingBox())!.y).toBe(y0);
   // the engine carries the committed state: its mirror equals the engine after the step it ran
   expect(await page.evaluate(() => (window as any).__lab.checkMirror())).toEqual({ weights: 0, m: 0, v: 0, step: [2, 2], finite: true });
+  // the run's record says so too
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Metrics JSON' }).click()]);
+  const rec = JSON.parse(readFileSync((await dl.path())!, 'utf8'));
+  expect([rec.backend, rec.engineHandover, rec.steps.length]).toEqual(['webgpu', { fromStep: 2, from: 'cpu', to: 'webgpu' }, 2]);
   await page.screenshot({ path: 'test-results/engine-handover.png' });
 });
 
