@@ -104,7 +104,7 @@ export function ClassResults() {
       </p>
       {pool.refused.length > 0 && (
         <ul className="class-refused" data-testid="class-refused">
-          {pool.refused.slice(0, 50).map((r, i) => <li key={i}>{r.sentence}</li>)}
+          {pool.refused.slice(0, 50).map((r, i) => <li key={i} data-png-line="t">{r.sentence}</li>)}
           {pool.refused.length > 50 && <li>… and {pool.refused.length - 50} more.</li>}
         </ul>
       )}

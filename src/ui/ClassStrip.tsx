@@ -42,14 +42,14 @@ export function ClassStrip({ pool, height = 120 }: { pool: VariantPool; height?:
   const unmeasured = pool.runs.length - points.length;
   return (
     <figure className="class-strip" data-testid={`class-strip-${pool.variant}`} data-points={points.length}>
-      <figcaption>
+      <figcaption data-png-line="t">
         <strong>{pool.name}</strong>: {c.what} per seed; the claim puts it {thresholdText(c)} (dashed).{' '}
         <span style={{ color: C.green }}>● ✓ held</span> <span style={{ color: C.vermillion }}>◆ ✗ not held</span>
         {unmeasured > 0 && ` (${unmeasured} run${unmeasured === 1 ? '' : 's'} without the number)`}
       </figcaption>
       <div style={{ height }}>
         <ResponsiveContainer width="100%" height="100%">
-          <ScatterChart margin={{ top: 20, right: 24, bottom: 4, left: 8 }}>
+          <ScatterChart margin={{ top: 20, right: 32, bottom: 4, left: 16 }}>
             <CartesianGrid strokeDasharray="2 4" vertical={false} horizontal={false} />
             <XAxis type="number" dataKey="x" domain={domain} ticks={ticks} tickFormatter={axisTick} name={c.what} />
             <YAxis type="number" dataKey="y" domain={[0, 1]} hide />
