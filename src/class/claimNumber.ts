@@ -8,6 +8,8 @@
  * run-level checks, still decide), so the pooled view counts verdicts (✓) from the codes, not
  * from these numbers. Engine-free: read from a verdict's evidence.
  */
+import { POOL_GAP } from '../rl/lessonClaims.ts';
+
 export interface ClaimNumber {
   /** The number in a few words ("held-out pass@1 (sampled), end − start"). */
   what: string;
@@ -65,7 +67,7 @@ const TABLE: Record<string, ClaimNumber[]> = {
     below('mixed share of the groups', key('frac_mixed'), 0.9),
   ],
   'small-pool': [
-    below(HELDOUT_GAIN, diff('heldout_pass1_end', 'heldout_pass1_start'), 0.02),
+    above('training reward\'s rise − held-out pass@1\'s rise', key('gap'), POOL_GAP),
     above(HELDOUT_GAIN, diff('heldout_pass1_end', 'heldout_pass1_start'), 0.03),
   ],
   forgetting: [

@@ -3,6 +3,7 @@
  * this browser's own seed. Nothing leaves the browser except inside a code the student chooses to
  * share. Storage refused (private mode, quota): the value lives for this visit only, never an error.
  */
+import { createStore } from 'zustand/vanilla';
 import type { Choice } from './question.ts';
 
 const PREDICTIONS = 'rlvr-lab:predictions';
@@ -62,4 +63,12 @@ export function withClassSeed(search: string, seed: () => number = classSeed): s
   if (!/^(1|true|yes|on)$/i.test(p.get('class') ?? '')) return search;
   p.set('seed', String(seed()));
   return `?${p.toString()}`;
+}
+
+/** This browser's predictions as a store the lesson card and the class tour's card both read (one answer per lesson). */
+export const predictionStore = createStore<{ all: Record<string, Prediction> }>()(() => ({ all: readPredictions() }));
+
+/** Keep a prediction (localStorage) and tell every reader. */
+export function choosePrediction(lessonId: string, p: Prediction): void {
+  predictionStore.setState({ all: writePrediction(lessonId, p) });
 }

@@ -77,7 +77,7 @@ export function ClassResults() {
   const lab = useSession();
   const classMode = useLab((s) => s.classMode);
   const [text, setText] = useState(codeFromHash);
-  const [open, setOpen] = useState(() => text !== '' || useLab.getState().classMode);
+  const [open, setOpen] = useState(() => text !== '' || classMode);
   const [presenting, setPresenting] = useState(false);
   const deferred = useDeferredValue(text);
   const pool = useMemo(() => poolPaste(deferred), [deferred]);
@@ -89,10 +89,7 @@ export function ClassResults() {
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, [presenting]);
-  const setClassMode = (on: boolean) => {
-    useLab.setState({ classMode: on });
-    lab.setSetting('seed', on ? classSeed() : 1); // the teacher's page keeps seed 1
-  };
+  const setClassMode = (on: boolean) => lab.view.setClassMode(on, classSeed()); // off: seed 1, the teacher's
   const body = (
     <div ref={results} className="class-pool" data-testid="class-pool">
       <p className="class-summary" role="status" data-testid="class-summary" data-png-line="t">

@@ -6,21 +6,17 @@
  * the seed this browser runs on.
  */
 import { useEffect, useMemo } from 'react';
-import { create } from 'zustand';
+import { useStore } from 'zustand';
 import { getLesson } from '../rl/lessons.ts';
 import type { Lesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { CHOICES, lessonQuestion, outcomeSentence, type Choice } from '../class/question.ts';
-import { readPredictions, writePrediction, type Prediction } from '../class/local.ts';
+import { choosePrediction, predictionStore, type Prediction } from '../class/local.ts';
 import { questionReading, type QuestionReading } from '../class/reading.ts';
 
-/** This browser's predictions, shared by the lesson card and the class tour's card (kept in localStorage). */
-const usePredictionStore = create<{ all: Record<string, Prediction> }>()(() => ({ all: readPredictions() }));
-
-/** This browser's predictions, and a setter that keeps them. */
+/** This browser's predictions (src/class/local.ts: the card and the tour's card read one store), and the setter that keeps them. */
 export function usePredictions(): [Record<string, Prediction>, (lessonId: string, p: Prediction) => void] {
-  const all = usePredictionStore((s) => s.all);
-  return [all, (id, p) => usePredictionStore.setState({ all: writePrediction(id, p) })];
+  return [useStore(predictionStore, (s) => s.all), choosePrediction];
 }
 
 /** The question's two numbers on this seed once the live run has its verdict (src/class/reading.ts). */
