@@ -65,3 +65,17 @@ test('a reset and a lesson of the same model shape keep the WebGPU engine: nothi
   const mu = await lab(page, 's.settings.numIterations'); // the lesson's µ: AdamW steps per GRPO step
   expect(await page.evaluate(() => (window as any).__lab.checkMirror())).toEqual({ weights: 0, m: 0, v: 0, step: [mu, mu], finite: true });
 });
+
+test('WebGPU asked for while it gets ready (a resume, ?backend=webgpu): the run waits for that engine, nothing compiled twice', async ({ page }) => {
+  await page.goto('/?numGenerations=4&promptsPerStep=2&numIterations=1&evalEvery=100');
+  await expect(page.getByRole('toolbar', { name: 'Transport' }).getByRole('button', { name: /Play$/ })).toBeEnabled({ timeout: 60_000 });
+  expect(await lab(page, 's.backendName')).toBe('cpu');
+  await page.evaluate(() => (window as any).__lab.store.setState({ backendPref: 'webgpu' })); // the run reloads for it at the next step
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 180_000 });
+  const kernels = await page.evaluate(async () => Object.keys((await import('/src/gpu/kernels.ts' as string)).KERNELS).length);
+  const work = await page.evaluate(() => (window as any).__lab.engineWork());
+  expect(await lab(page, '({ be: s.backendName, h: s.engineHandover })')).toEqual({ be: 'webgpu', h: null });
+  expect(work.selfChecks).toBe(1);
+  expect(work.pipelines).toBeLessThanOrEqual(kernels); // one engine's pipelines
+});

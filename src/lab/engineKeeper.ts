@@ -82,6 +82,12 @@ export class EngineKeeper {
       }
     }
     const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator && !!navigator.gpu;
+    if (pref === 'webgpu' && this.pending?.key === key) { // WebGPU asked for (or a resume) while it gets ready: wait for that engine, do not compile a second
+      const p = this.pending;
+      const gpu = await p.ready;
+      if (!gpu) { notices.push(...p.notices); return createBackend('cpu', config, { seed, weights }); } // it could not: the reason, once
+      if (this.pending === p) { this.pending = null; this.warm = { key, engine: gpu, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
+    }
     if (pref !== 'auto' || !hasGpu) return this.blocking(pref, config, weights, seed, notices, progress);
     if (this.pending && this.pending.key !== key) this.pending = null; // a shape change: its own WebGPU engine (the old one is disposed when it settles)
     const p = this.pending ?? this.prepare(key, config, weights, seed);
