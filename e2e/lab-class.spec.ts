@@ -87,7 +87,8 @@ test('two students share lesson 1 (G = 8) results; the teacher pools both from c
   const opened = await page.context().newPage();
   await opened.goto(link);
   await expect(opened.getByTestId('class-summary')).toHaveText('1 run pooled.');
-  await expect(opened.getByTestId('class-variant-1')).toContainText('seeds 9311');
+  await expect(opened.getByTestId('class-variant-1')).toContainText('G = 8: 1 run,');
+  await expect(opened.getByTestId('class-variant-1')).toContainText('(seed 9311)');
   await opened.close();
   await a.context.close();
   await b.context.close();
