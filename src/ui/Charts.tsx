@@ -33,6 +33,10 @@ import { onAxis } from '../store/importedRun.ts';
 import { lineKey, stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
+/** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
+const UNIT: [number, number] = [0, 1];
+const UNIT_TICKS = [0, 0.25, 0.5, 0.75, 1];
+
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
 interface Series {
   name: string;
@@ -72,7 +76,7 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
     <PointedLineChart live={lines} others={rest}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
-      <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} />
+      {yDomain === UNIT ? <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} /> : <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} />}
       <ChartTooltip content={tip} />
       {legendEl}
       {series.map((sr, i) => (
@@ -139,7 +143,7 @@ export function RewardChart() {
     <PointedLineChart live={live} others={rest}>
       <CartesianGrid strokeDasharray="3 3" />
       {xAxis}
-      <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
+      <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
       <ChartTooltip content={tip} />
       {legendEl}
       <Line dataKey={lineKey(0)} name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
@@ -163,7 +167,7 @@ const TRL_GROUPS: TrlSeries[] = [{ name: 'mixed = 1 − frac_reward_zero_std (pa
 
 export function GroupsChart() {
   return (
-    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages. Dashed: 1 − p̄^G − (1 − p̄)^G at the batch pass rate p̄; dotted: averaged over the prompts at their own rates from G answers each (low: so few answers). The gap is Jensen's: see the theory panel." yDomain={[0, 1]} series={[
+    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages. Dashed: 1 − p̄^G − (1 − p̄)^G at the batch pass rate p̄; dotted: averaged over the prompts at their own rates from G answers each (low: so few answers). The gap is Jensen's: see the theory panel." yDomain={UNIT} series={[
       { name: 'mixed', value: (m) => m.frac_mixed, color: C.blue },
       { name: 'mixed, predicted (batch pass rate)', value: (m) => m.mixed_predicted, color: C.black, dash: '5 4', width: 2 },
       { name: 'predicted, each prompt at its own rate (plug-in)', value: (m) => m.mixed_predicted_per_prompt, color: C.black, dash: '1 3', width: 2 },
@@ -252,7 +256,7 @@ export function ThinkingChart() {
   const task = useLab((s) => s.settings.task);
   if (!getTask(task).processReward) return null; // tasks with checkable scratchpad steps are the ones that can think
   return (
-    <StepLines id="thinking" title="Thinking: share and what it pays" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={[0, 1]} series={[
+    <StepLines id="thinking" title="Thinking: share and what it pays" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={UNIT} series={[
       { name: 'share thinking', value: (m) => m.think_fraction, color: C.blue, width: 3 },
       { name: 'accuracy, thinking', value: (m) => m.accuracy_think, color: C.green },
       { name: 'accuracy, direct', value: (m) => m.accuracy_direct, color: C.vermillion, dash: '6 3' },
@@ -305,7 +309,7 @@ export function PassAtKChart() {
         <LineChart data={rows} margin={margin}>
           <CartesianGrid strokeDasharray="3 3" />
           {xAxis}
-          <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
+          <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
           <ChartTooltip content={tip} />
           {legendEl}
           {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
@@ -329,7 +333,7 @@ export function TheoryChart() {
       <ComposedChart margin={margin}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-        <YAxis domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
+        <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
         <ChartTooltip formatter={(v) => fmt(Number(v))} />
         {legend}
         <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />

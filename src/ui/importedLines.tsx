@@ -38,7 +38,12 @@ export function useOnAxis<M extends { step: number }>(history: readonly M[], ste
 /** The axis label says what x is: with an import, "% of each run's steps" puts a 6-step browser run and a 500-step import side by side. */
 export const X_LABEL: Record<XAxisMode, string> = { step: 'step', progress: "% of each run's steps", tokens: 'tokens' };
 
-/** The per-step charts' x axis, in steps, % of each run's steps, or tokens; ticks are short numbers (axisTick). */
+/**
+ * The per-step charts' x axis, in steps, % of each run's steps, or tokens; ticks are short numbers
+ * (axisTick), all shown (interval 0: no label is measured in the DOM at each redraw to drop
+ * overlapping ones; recharts' five nice ticks never overlap). Not niceTicks="none": the axis then
+ * ticks every row.
+ */
 export function useXAxis() {
   const x = useXMode();
   return useMemo(() => (x === 'progress'
