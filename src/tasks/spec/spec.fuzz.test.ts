@@ -217,6 +217,9 @@ describe('task-spec decoder, structured fuzz', () => {
     console.log(`expressions: 20000 (${parsed} parsed, ${typed} type-checked, ${valued} evaluated, ${refused} refused with a LanguageError) in ${(performance.now() - t0).toFixed(0)} ms; slowest ${slowest.toFixed(2)} ms`);
     expect(valued).toBeGreaterThan(2000);
     expect(refused).toBeGreaterThan(2000);
-    expect(slowest).toBeLessThan(200);
+    // bounded, not fast: a parser with catastrophic backtracking or unbounded recursion takes
+    // seconds to minutes on the 5000-deep inputs; 2 s leaves room for a loaded 2-core CI machine
+    // (one expression took 205 ms there under a 200 ms bound). Speed itself lives in the bench.
+    expect(slowest).toBeLessThan(2000);
   });
 });
