@@ -108,33 +108,6 @@ export function Verdict({ lesson, variant, rate, compact = false }: { lesson: Le
   );
 }
 
-/**
- * First open: no lesson yet, so one line says where to start, until dismissed (remembered in
- * this browser). `tour` is where a link to the class tour goes, when there is one.
- */
-export function StartHere({ tour }: { tour?: ReactNode }) {
-  const lab = useSession();
-  const lessonId = useLab((s) => s.lessonId);
-  const [dismissed, setDismissed] = useState(() => readFlag(START_KEY));
-  if (lessonId || dismissed) return null;
-  const first = LESSONS[0];
-  return (
-    <p className="notice start-here" data-testid="start-here">
-      <strong>New here?</strong> Start with lesson 1, “{first.title.replace(/^\d+\.\s*/, '')}”{' '}
-      <button className="small" onClick={() => void lab.applyLesson(first.id)}>Open lesson 1</button>: it loads a small trained model and says what to watch; then press ▶ Play.
-      {tour && <> Or {tour}.</>}
-      <button className="small dismiss" aria-label="Dismiss where to start" title="Dismiss" onClick={() => { writeFlag(START_KEY); setDismissed(true); }}>✕</button>
-    </p>
-  );
-}
-const START_KEY = 'rlvr-lab:start-here-dismissed';
-function readFlag(key: string): boolean {
-  try { return localStorage.getItem(key) === '1'; } catch { return false; }
-}
-function writeFlag(key: string) {
-  try { localStorage.setItem(key, '1'); } catch { /* storage refused: dismissed for this visit only */ }
-}
-
 export function Lessons() {
   const lab = useSession();
   const lessonId = useLab((s) => s.lessonId);
