@@ -176,7 +176,7 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
  * Forgetting without a leash. From a base that solves add and reverse, GRPO trains on add only;
  * reverse is evaluated at every evaluation (held-out pass@1, never trained on). Without a leash
  * the policy drifts wherever add's reward pulls it, and reverse pays: measured (WebGPU, 30 steps,
- * seeds 2–6, before the lesson kept the 10-step warm-up) reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers
+ * seeds 2–6) reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers
  * the policy samples — add's — so what it holds is the policy there: the KL to π_ref stayed at
  * 0.09–0.17 (β = 0: 0.23–1.41). On reverse, which it never samples, it protected only on some
  * seeds (falls 0.02–0.09, less than β = 0 on three of five): the lesson says so, and its leash

@@ -38,7 +38,10 @@ async function steps(t: GrpoTrainer, n: number) {
 describe('lessons as data', () => {
   it('a lesson that steps faster than the lab\'s default η keeps its warm-up: fresh AdamW moments move every weight by ~η in each first update, whatever its gradient', () => {
     const d = defaultSettings();
-    for (const l of LESSONS) {
+    // Lesson 11's β = 0 claim is the drift itself, on a base whose add greedy accuracy is low (0.09–0.25 on seeds 7–11):
+    // with the warm-up its claim held on 2 of seeds 7–11 (reverse barely fell); without it seeds 8 and 9 held too, add's greedy +0.03, +0.09, +0.09.
+    const driftIsTheLesson = new Set(['forgetting']);
+    for (const l of LESSONS.filter((x) => !driftIsTheLesson.has(x.id))) {
       l.variants.forEach((_, i) => {
         const s = lessonSettings(l, d, i);
         // measured on lesson 9's settings (η = 1e-3), seeds 2–6: two steps in, held-out accuracy (greedy) moved −0.20 on average without the warm-up, +0.04 with it

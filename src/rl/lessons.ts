@@ -348,7 +348,7 @@ export const LESSONS: Lesson[] = [
     id: 'forgetting',
     title: '11. Forgetting without a leash: train on one task, watch another',
     base: { task: 'add', difficulty: 2 },
-    settings: { watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5, measureKl: true },
+    settings: { watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, measureKl: true }, // no warm-up: the drift is the lesson (lessons.test.ts)
     variants: [
       { label: 'β = 0 (no leash)', short: 'β = 0', settings: { beta: 0 }, claim: forgettingClaim(false) },
       { label: 'β = 0.1 (KL leash to the two-task base)', short: 'β = 0.1', settings: { beta: 0.1 }, claim: forgettingClaim(true) },
