@@ -339,7 +339,7 @@ export const LESSONS: Lesson[] = [
       'improvement. The verdict reads the gap, reward\'s rise minus held-out\'s rise; the lab also runs the rule as a ' +
       'stop signal on every run, which fires when held-out does not rise at all (on most seeds of the small pool, not ' +
       'where held-out creeps up). On the whole training split every step brings new prompts, and ' +
-      'the reward and held-out accuracy rise together. The format reward is off, so the reward is the training accuracy. ' +
+      'the reward and held-out accuracy move together (in 30 steps both rise a few points, or neither does). The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
     contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0] },

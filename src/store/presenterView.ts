@@ -83,8 +83,8 @@ const LESSON_CAPTIONS: Record<string, Partial<Record<PresenterChart, string>>> =
     passk: 'Held-out pass@1 and pass@k: compare the gain per generated token, not per step — each resampled step costs more tokens.',
   },
   'small-pool': {
-    reward: 'Training reward against held-out accuracy: on the 16-prompt pool the reward climbs while held-out does not, and the stop signal marks it; on the whole split they rise together.',
-    passk: 'Held-out pass@1 (sampled), on prompts the policy never trains on: flat or falling on the small pool, rising on the whole split.',
+    reward: 'Training reward against held-out accuracy: on the 16-prompt pool the reward climbs far beyond what held-out gains (the gap the verdict reads; the stop signal marks it on some seeds); on the whole split the two move together.',
+    passk: 'Held-out pass@1 (sampled), on prompts the policy never trains on: on the small pool it gains far less than the training reward (it may even rise a little, or fall); on the whole split it keeps up with it.',
     groups: 'Mixed groups: on the small pool the same prompts come back until they are all-pass, and the mixed share falls.',
   },
   forgetting: {
