@@ -136,12 +136,13 @@ export class LabSession {
   }
 
   /** (Re)load the model: starting weights (or a saved run), engine, π_ref, the step-0 evaluation. */
-  private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null): Promise<void> {
+  private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null, next?: (s: LabState) => Partial<LabState>): Promise<void> {
     const run = async () => {
-      const s = this.get().settings;
+      const st = { ...this.get(), ...next?.(this.get()) }; // `next` (a lesson) lands in the same update that clears the old run
+      const s = st.settings;
       // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
-      const origin = runOrigin(s, { id: this.get().lessonId, variant: this.get().lessonVariant }, this.imported?.name ?? null);
-      this.set({ liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
+      const origin = runOrigin(s, { id: st.lessonId, variant: st.lessonVariant }, this.imported?.name ?? null);
+      this.set({ lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
       await this.stepThrough.abandon();
       await this.engines.quiet();
       this.engines.retire(this.backend); // its WebGPU engine stays warm for the next run of this shape
@@ -303,9 +304,9 @@ export class LabSession {
     if (r.ok) this.autosave.request();
   }
 
-  /** Reset to the starting weights (the current run is kept in the recent runs list, overlaid on the next one if comparable: overlays.ts). */
-  /** A new run from the base; a Step or Play pressed meanwhile waits for it (ensureReady), never runs on the old one. */
-  reset(): Promise<void> {
+  /** Reset to the starting weights (the current run is kept in the recent runs list, overlaid on the next one if comparable: overlays.ts).
+   * A new run from the base; a Step or Play pressed meanwhile waits for it (ensureReady), never runs on the old one. */
+  reset(next?: (s: LabState) => Partial<LabState>): Promise<void> {
     const before = this.resetting;
     const done = (async () => {
       if (before) await before; // one reset at a time: a second starts from the first's new run (nothing to archive twice)
@@ -314,7 +315,7 @@ export class LabSession {
       this.archiveRun();
       this.set({ stepMode: false });
       await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
-      await this.load();
+      await this.load(null, next);
     })().finally(() => { if (this.resetting === done) this.resetting = null; });
     return (this.resetting = done);
   }
@@ -344,9 +345,9 @@ export class LabSession {
     const lesson = getLesson(id);
     if (!lesson) return;
     this.imported = null;
-    const base = { ...defaultSettings(), seed: this.get().settings.seed };
-    this.set({ lessonId: id, lessonVariant: variant, settings: { ...lessonSettings(lesson, base, variant), ...over } }); // `over`: lesson 1 on a custom task
-    await this.reset();
+    // the lesson and its settings land with the new run's load, never beside the old run's steps
+    // (a tour stop or a lesson card would read the old run's numbers as the new lesson's)
+    await this.reset((s) => ({ lessonId: id, lessonVariant: variant, settings: { ...lessonSettings(lesson, { ...defaultSettings(), seed: s.settings.seed }, variant), ...over } })); // `over`: lesson 1 on a custom task
   }
 
   // ---- saved runs and files -----------------------------------------------------------------
