@@ -19,6 +19,7 @@
  * sentence: truncated, damaged (checksum), another format or app version, unreadable, a field
  * missing or extra, a value of the wrong type or out of range. About 160–190 characters.
  */
+import { crc32 } from '../export/zip.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { describeValue, isRecord } from '../model/validate.ts';
 import { claimNumber, onClaimSide } from './claimNumber.ts';
@@ -51,21 +52,9 @@ export interface ResultCode {
 
 const round4 = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : null);
 
-// ---- CRC-32 (IEEE 802.3, reflected, 0xEDB88320) -------------------------------------------------
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
 /** CRC-32 of an ASCII string, as 8 lowercase hex digits. */
 export function crc32Hex(s: string): string {
-  let c = 0xffffffff;
-  for (let i = 0; i < s.length; i++) c = CRC_TABLE[(c ^ s.charCodeAt(i)) & 0xff] ^ (c >>> 8);
-  return ((c ^ 0xffffffff) >>> 0).toString(16).padStart(8, '0');
+  return crc32(new TextEncoder().encode(s)).toString(16).padStart(8, '0'); // the ZIP writer's CRC-32 (IEEE 802.3)
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

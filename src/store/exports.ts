@@ -93,16 +93,16 @@ export function download(name: string, data: BlobPart, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Rasterise a chart's SVG (white background) to a PNG blob. */
-export async function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
-  const { width, height } = svg.getBoundingClientRect();
+/** Rasterise an SVG (white background) to a PNG blob: a chart on the page at its drawn size, or a picture built off the page (`size`). */
+export async function svgToPng(svg: SVGSVGElement, scale = 2, size?: { width: number; height: number }): Promise<Blob> {
+  const { width, height } = size ?? svg.getBoundingClientRect();
   const clone = svg.cloneNode(true) as SVGSVGElement;
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   clone.setAttribute('width', String(width));
   clone.setAttribute('height', String(height));
   const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(clone))}`;
   const img = new Image();
-  await new Promise<void>((res, rej) => { img.onload = () => res(); img.onerror = () => rej(new Error('could not render the chart')); img.src = src; });
+  await new Promise<void>((res, rej) => { img.onload = () => res(); img.onerror = () => rej(new Error('could not render the picture')); img.src = src; });
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(width * scale);
   canvas.height = Math.ceil(height * scale);

@@ -3,6 +3,8 @@
  * charts' own SVGs), stacked in the panel's order on white. Built with DOM calls (text as text
  * nodes: nothing pasted becomes markup), rasterised through an <img> of the SVG.
  */
+import { svgToPng } from '../store/exports.ts';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 function wrap(text: string, perLine: number): string[] {
@@ -48,18 +50,5 @@ export async function classPng(root: HTMLElement, scale = 2): Promise<Blob> {
     y += 6;
   }
   const height = y + 12;
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  const src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
-  const img = new Image();
-  await new Promise<void>((res, rej) => { img.onload = () => res(); img.onerror = () => rej(new Error('could not render the class results')); img.src = src; });
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.ceil(width * scale);
-  canvas.height = Math.ceil(height * scale);
-  const ctx = canvas.getContext('2d')!;
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.scale(scale, scale);
-  ctx.drawImage(img, 0, 0, width, height);
-  return new Promise((res, rej) => canvas.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+  return svgToPng(svg, scale, { width, height });
 }
