@@ -87,13 +87,14 @@ test('a lesson and its variants keep the seed the teacher chose (the same held-o
   await page.goto('/?backend=cpu&lesson=mixed-groups&seed=3');
   await ready(page);
   expect((await settingsOf(page)).seed).toBe(3);
+  // the variant's settings land with its new run's load (after the old run stops): wait for them, not for a status the old run also shows
   await page.getByRole('button', { name: 'G = 16', exact: true }).click();
+  await expect.poll(() => settingsOf(page), { timeout: 60_000 }).toMatchObject({ seed: 3, numGenerations: 16 });
   await ready(page);
-  expect(await settingsOf(page)).toMatchObject({ seed: 3, numGenerations: 16 });
   expect(page.url()).toContain('seed=3');
   await page.getByTestId('lesson-length-bias').click();
+  await expect.poll(() => settingsOf(page), { timeout: 60_000 }).toMatchObject({ seed: 3, lossType: 'grpo' });
   await ready(page);
-  expect(await settingsOf(page)).toMatchObject({ seed: 3, lossType: 'grpo' });
   expect(page.url()).toContain('seed=3');
 });
 
