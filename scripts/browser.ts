@@ -4,11 +4,12 @@
  * `opts.path`, e.g. the lab itself — and hands the page to `fn`.
  * Used by `npm run train -- --backend webgpu`, `npm run bench` and `npm run soak`.
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 import { findBrowser } from './find-browser.mjs';
 
-export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>, opts: { path?: string } = {}): Promise<T> {
+/** Vite on a free port and headless Chromium with WebGPU, handed to `fn` with the server's origin; both closed after. */
+export async function withBrowser<T>(fn: (browser: Browser, origin: string) => Promise<T>): Promise<T> {
   process.env.RLVR_TEST_SERVER = '1'; // an edit elsewhere never reloads the page mid-run
   const executablePath = findBrowser();
   if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
@@ -16,21 +17,30 @@ export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>, opts: {
   await server.listen();
   const address = server.httpServer?.address();
   const port = typeof address === 'object' && address ? address.port : 5173;
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
   try {
+    const browser = await chromium.launch({
+      executablePath,
+      args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      return await fn(browser, `http://127.0.0.1:${port}`);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+export async function withBrowserPage<T>(fn: (page: Page) => Promise<T>, opts: { path?: string } = {}): Promise<T> {
+  return withBrowser(async (browser, origin) => {
     const page = await browser.newPage();
     page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-    if (opts.path) await page.goto(`http://127.0.0.1:${port}${opts.path}`);
+    if (opts.path) await page.goto(`${origin}${opts.path}`);
     else {
-      await page.goto(`http://127.0.0.1:${port}/e2e/harness.html`);
+      await page.goto(`${origin}/e2e/harness.html`);
       await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     }
     return await fn(page);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }

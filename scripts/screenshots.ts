@@ -10,12 +10,11 @@
  * Each file must stay under 1 MB (the script fails otherwise). docs/ is not in the build, so the
  * service worker never precaches these.
  */
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServer } from 'vite';
 import gifenc from 'gifenc';
-import { findBrowser } from './find-browser.mjs';
+import { withBrowser } from './browser.ts';
 import { LESSONS } from '../src/rl/lessons.ts';
 
 const USAGE = 'usage: npm run screenshots -- [--backend webgpu|cpu] [--lesson ID] [--frames N] [--out DIR]';
@@ -119,19 +118,11 @@ const round = (b: Box): Box => ({ x: Math.floor(b.x), y: Math.floor(b.y), width:
 
 async function main() {
   const a = parseArgs(process.argv.slice(2));
-  process.env.RLVR_TEST_SERVER = '1'; // no HMR: an edit elsewhere never reloads the page mid-run
-  const executablePath = findBrowser();
-  if (!executablePath) throw new Error('No Chromium or Chrome found: install one (e.g. "apt-get install -y chromium") or set CHROMIUM_PATH.');
-  const server = await createServer({ logLevel: 'error', server: { port: 0, host: '127.0.0.1' } });
-  await server.listen();
-  const address = server.httpServer?.address();
-  const port = typeof address === 'object' && address ? address.port : 5173;
-  const browser = await chromium.launch({ executablePath, args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  try {
+  await withBrowser(async (browser, origin) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1200 }, deviceScaleFactor: 1 });
     const decoder = await browser.newPage();
     page.on('pageerror', (e) => log(`[page error] ${e.message}`));
-    await page.goto(`http://127.0.0.1:${port}/?backend=${a.backend}&lesson=${a.lesson}`);
+    await page.goto(`${origin}/?backend=${a.backend}&lesson=${a.lesson}`);
     log(`lesson ${a.lesson}, ${a.backend}: waiting for the engine…`);
     await page.waitForFunction(() => (window as unknown as { __lab?: Lab }).__lab?.store.getState().status === 'ready', null, { timeout: 600_000, polling: 250 });
     const transport = page.getByRole('toolbar', { name: 'Transport' });
@@ -171,10 +162,7 @@ async function main() {
       if (bytes >= MAX_BYTES) throw new Error(`${f} is ${bytes} bytes, over the 1 MB the README allows`);
     }
     log(`still taken at step ${steps}`);
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 main().catch((e) => {
