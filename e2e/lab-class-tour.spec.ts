@@ -159,6 +159,17 @@ async function makeLive(page: Page, steps = 3) {
   }
 }
 
+/** Make stop `id` live; on the objectives stop a batch whose groups all have equal rewards teaches nothing: the card offers another. */
+async function makeStopLive(page: Page, id: string) {
+  if (id !== 'objectives') return makeLive(page);
+  for (let i = 0; i < 5; i++) {
+    await makeLive(page);
+    if (expected('objectives', await store(page))) return;
+    await page.getByTestId('tour-action').click();
+    await idle(page);
+  }
+}
+
 test('class tour: ?tour=1, eight stops with → on the live run, back with ←, and inside the presenter view', async ({ page }) => {
   test.setTimeout(420_000); // about 2 min on an idle 2-core machine; lessons 1, 6 and 4 are played twice (page, presenter)
   const errors: string[] = [];
@@ -180,15 +191,7 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
       await page.keyboard.press('ArrowRight');
       await expect(page).toHaveURL(new RegExp(`[?&]tour=${n}`));
     }
-    if (TOUR[n - 1].id === 'objectives') {
-      // a batch whose groups all have equal rewards teaches nothing: the card offers another
-      for (let i = 0; i < 5; i++) {
-        await makeLive(page);
-        if (expected('objectives', await store(page))) break;
-        await page.getByTestId('tour-action').click();
-        await idle(page);
-      }
-    } else await makeLive(page);
+    await makeStopLive(page, TOUR[n - 1].id);
     await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`, true, true);
     if (TOUR[n - 1].view.kind === 'chart') await expect(page.getByTestId('tour-readout')).toBeInViewport(); // the chart's points, read off beside it
   }
@@ -227,14 +230,7 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
       await expect(page.getByTestId('tour-text')).toContainText('The lesson\'s verdict is in');
       // the verdict's held-out end is the mean of the last two evaluations: the card says so, with both
       await expect(view.getByTestId('presenter-verdict-window')).toContainText('the mean of the last two evaluations');
-    } else if (id === 'objectives') {
-      for (let i = 0; i < 5; i++) {
-        await makeLive(page);
-        if (expected('objectives', await store(page))) break;
-        await page.getByTestId('tour-action').click();
-        await idle(page);
-      }
-    } else await makeLive(page);
+    } else await makeStopLive(page, id);
     await checkStop(page, n, `present-${n}-${id}`, true, true);
     if (TOUR[n - 1].view.kind === 'chart') await expect(view).toHaveAttribute('data-item', (TOUR[n - 1].view as Any).chart);
     else await expect(view).toHaveAttribute('data-item', 'step-through');
