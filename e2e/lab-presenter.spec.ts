@@ -1,5 +1,7 @@
 import { expect, test, type Page } from './fixtures.ts';
 import { LESSONS, getLesson } from '../src/rl/lessons.ts';
+import { encodeResult } from '../src/class/code.ts';
+import { sample } from '../src/class/testSample.ts';
 
 // The presenter view for classroom demos: one chart or one step-through phase at a time, in
 // large type, the controls hidden, driven by the keyboard alone (→ ← 1–9 0 Space Esc), opened by
@@ -7,6 +9,17 @@ import { LESSONS, getLesson } from '../src/rl/lessons.ts';
 // Screenshots go to test-results/ (or $PRESENTER_SHOTS): a chart and a phase at each size.
 
 const shots = process.env.PRESENTER_SHOTS ?? 'test-results';
+
+// A class's lesson 1 results, as the students' "Share result" codes (src/class/code.ts): five seeds
+// with both G = 2 and G = 8 (one G = 8 run misses its claim; one seed came out lower), pasted in
+// chat text with one altered code.
+const CLASS = [4127, 9311, 512, 2048, 777].flatMap((seed, i) => [
+  sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02, 0.12, 0.05][i], held: i !== 2, contrast: [0.82, 0.77, 0.4, 0.85, 0.8][i], prediction: i < 3 ? 0 : 2 }),
+  sample({ seed, variant: 0, claim: [-0.03, 0.01, -0.06, -0.02, -0.04][i], held: i !== 1, contrast: [0.41, 0.38, 0.52, 0.35, 0.44][i], prediction: null }),
+]);
+const CODES = CLASS.map(encodeResult);
+const ALTERED = CODES[0].slice(0, 30) + (CODES[0][30] === 'Q' ? 'R' : 'Q') + CODES[0].slice(31);
+const CHAT = [...CODES.map((c, i) => `[10:${String(i).padStart(2, '0')}] student ${i + 1}: ${c}`), `[10:11] Cy: ${ALTERED}`].join('\n');
 const store = (page: Page) => page.evaluate(() => (window as any).__lab.store.getState());
 const ready = (page: Page, text = 'paused · 0 steps') => expect(page.getByTestId('presenter-run').or(page.getByTestId('run-status'))).toContainText(text, { timeout: 60_000 });
 test.setTimeout(120_000);
@@ -104,6 +117,33 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await ready(page);
   expect((await store(page)).lessonId).toBe(LESSONS[10].id);
 
+  // C: the class results in the view (issue 31): the teacher pastes the class chat, the class sees the pool large; Esc back to the item
+  const itemBefore = await item.textContent();
+  await page.keyboard.press('c');
+  await expect(heading).toHaveText('Class results');
+  const paste = view.getByLabel('Paste results');
+  await expect(paste).toBeFocused(); // nothing pasted yet: Ctrl+V at once
+  await paste.fill(CHAT);
+  await page.keyboard.type(' 1 1 '); // typing in the box is typing: no lesson, no play
+  await expect(paste).toHaveValue(`${CHAT} 1 1 `);
+  await expect(page.getByTestId('class-summary')).toHaveText(`${CLASS.length} runs pooled, 1 refused.`);
+  await expect(page.getByTestId('class-refused')).toContainText('Code 11 (line 11, ');
+  await expect(page.getByTestId('class-variant-1')).toContainText('G = 8: 5 runs, 4 held ✓');
+  const strip = page.getByTestId('class-strip-1');
+  await expect(strip.locator('.recharts-scatter-symbol')).toHaveCount(5);
+  await expect(page.getByTestId('class-predictions')).toContainText('3 of 5 predicted higher (2 lower); 4 of 5 seeds with both variants came out higher.');
+  // large and readable on the projector: the lines in the presenter's type, the strip plots tall, their ticks large
+  expect(await px(page, 'class-predictions')).toBeGreaterThanOrEqual(24);
+  expect((await strip.locator('.recharts-wrapper').boundingBox())!.height).toBeGreaterThanOrEqual(150);
+  expect(await strip.locator('.recharts-cartesian-axis-tick-value').first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(20);
+  await expect(page.getByTestId('class-predictions')).toBeInViewport({ ratio: 1 }); // one lesson fits the screen, the class's predictions included
+  await page.screenshot({ path: `${shots}/presenter-class-1920.png` });
+  await page.keyboard.press('Escape');
+  await expect(heading).toHaveText(LESSONS[10].title);
+  await expect(item).toHaveText(itemBefore!);
+  await expect(view).toBeFocused(); // the keys work at once
+  expect((await store(page)).lessonId).toBe(LESSONS[10].id);
+
   // Esc: back to the page, the address without the flag, the keyboard on the button
   await page.keyboard.press('Escape');
   await expect(view).toHaveCount(0);
@@ -111,6 +151,16 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await expect(page.getByRole('complementary', { name: 'Settings' })).toBeVisible();
   await expect(page).not.toHaveURL(/present=/);
   await expect(page.getByRole('button', { name: 'Presenter view' })).toBeFocused();
+
+  // the page's Class results panel has the same paste; its "Show large" opens the presenter's class results, Esc comes back to it
+  await expect(page.getByTestId('class-results')).toHaveAttribute('open', ''); // open: it has a paste
+  await expect(page.getByTestId('class-summary')).toHaveText(`${CLASS.length} runs pooled, 1 refused.`);
+  await page.getByTestId('class-present-open').click();
+  await expect(heading).toHaveText('Class results');
+  await expect(page.getByTestId('class-strip-1').locator('.recharts-scatter-symbol')).toHaveCount(5);
+  await page.keyboard.press('Escape');
+  await expect(view).toHaveCount(0);
+  await expect(page.getByTestId('class-present-open')).toBeFocused();
 });
 
 test('?present=1 with a lesson opens the presenter view on load; the keys work at once', async ({ page }) => {

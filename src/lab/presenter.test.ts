@@ -78,6 +78,30 @@ describe('presenter view', () => {
     expect(store.getState().presenter).toBeNull();
   });
 
+  it('the class results: over the item (→ nothing, ← back to it), or opened from the page (back leaves the view)', async () => {
+    const { store, calls, presenter } = setup();
+    presenter.open();
+    await presenter.next();
+    presenter.openClass();
+    expect(store.getState().presenter).toEqual({ item: 1, classResults: 'item' });
+    await presenter.next(); // the class results have no next: the item stays, nothing is computed
+    expect(store.getState().presenter).toEqual({ item: 1, classResults: 'item' });
+    presenter.back();
+    expect(store.getState().presenter).toEqual({ item: 1 });
+    presenter.openClass();
+    presenter.closeClass();
+    expect(store.getState().presenter).toEqual({ item: 1 });
+    presenter.close();
+    presenter.openClass(); // from the page's Class results panel: the view opens on them …
+    expect(store.getState().presenter).toEqual({ item: 0, classResults: 'page' });
+    presenter.closeClass(); // … and back is the page
+    expect(store.getState().presenter).toBeNull();
+    presenter.openClass();
+    presenter.back();
+    expect(store.getState().presenter).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
   it('opens at the step-through when one is on the page', () => {
     const { store, presenter } = setup();
     store.setState({ stepMode: true, inspector: inspector(2) });

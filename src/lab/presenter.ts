@@ -1,7 +1,8 @@
 /**
  * The presenter view for classroom demos: one item at a time, full screen — the lesson's charts
  * in order, then the step-through of one real update (src/store/presenterView.ts lists them).
- * Keys (src/ui/Presenter.tsx): → next, ← back, a lesson's number (readLessonKey), Space play/pause, Esc leave.
+ * Keys (src/ui/Presenter.tsx): → next, ← back, a lesson's number (readLessonKey), Space play/pause, C the
+ * class results (← or Esc back from them), Esc leave.
  *
  * It drives the session as the page's own controls do: a lesson through applyLesson (the
  * Lessons panel's call), a phase through the step-through's forward()/back(), play through
@@ -40,10 +41,27 @@ export class Presenter {
     this.store.setState({ presenter: null });
   }
 
+  /**
+   * The class results in the view, in place of the item (the item stays where it was). From the
+   * page (its Class results panel): the view opens on them, and leaving them leaves the view.
+   */
+  openClass(): void {
+    const p = this.get().presenter;
+    this.store.setState({ presenter: p ? { item: p.item, classResults: p.classResults ?? 'item' } : { item: 0, classResults: 'page' } });
+  }
+
+  /** Back from the class results: to the item they were opened over, or to the page. */
+  closeClass(): void {
+    const p = this.get().presenter;
+    if (!p?.classResults) return;
+    if (p.classResults === 'page') this.close();
+    else this.store.setState({ presenter: { item: p.item } });
+  }
+
   /** The next chart; on the step-through, the next phase of the update (computed by the trainer). */
   async next(): Promise<void> {
     const s = this.get();
-    if (!s.presenter) return;
+    if (!s.presenter || s.presenter.classResults) return;
     const items = presenterItems(s);
     const i = presenterIndex(s.presenter, items);
     if (items[i].kind === 'step') return this.stepForward();
@@ -55,6 +73,7 @@ export class Presenter {
   back(): void {
     const s = this.get();
     if (!s.presenter) return;
+    if (s.presenter.classResults) return this.closeClass();
     const items = presenterItems(s);
     const i = presenterIndex(s.presenter, items);
     const ins = s.stepMode ? s.inspector : null;

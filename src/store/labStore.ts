@@ -102,6 +102,8 @@ export interface InspectorState {
 /** The presenter view (src/lab/presenter.ts): open, at this item of presenterItems (src/store/presenterView.ts). */
 export interface PresenterState {
   item: number;
+  /** The class results shown in place of the item (src/ui/PresenterClass.tsx), and where Esc goes from them: back to the item, or to the page they were opened from. */
+  classResults?: 'item' | 'page';
 }
 
 export interface SavedRun {

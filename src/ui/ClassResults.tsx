@@ -4,19 +4,22 @@
  * one sentence, drops repeats, and the pool (src/class/pool.ts) shows per lesson and variant the
  * runs, how many held ✓, a strip plot of the claim's number per seed against its threshold, the
  * contrast on seeds with both variants, and the class's predictions against the outcomes. Every
- * pasted character reaches the page as text (React text nodes), never as HTML. CSV and PNG out,
- * and a large view for the projector. `class=1` (or the switch here) opens it and gives this
- * browser its own seed; a link `#result=<code>` opens it with that code.
+ * pasted character reaches the page as text (React text nodes), never as HTML. CSV and PNG out;
+ * on the projector, the presenter view's class results (PresenterClass.tsx: the same paste, large).
+ * `class=1` (or the switch here) opens it and gives this browser its own seed; a link
+ * `#result=<code>` opens it with that code (src/class/paste.ts).
  */
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { useStore } from 'zustand';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { download } from '../store/exports.ts';
 import { MAX_PASTE } from '../class/code.ts';
 import { classSeed } from '../class/local.ts';
 import { CHOICES } from '../class/question.ts';
-import { poolCsv, poolPaste, predictionLine, type LessonPool } from '../class/pool.ts';
-import { useSession } from './session.tsx';
+import { pasteStore, setPaste } from '../class/paste.ts';
+import { poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
+import { usePresenter, useSession } from './session.tsx';
 import { ClassStrip } from './ClassStrip.tsx';
 import { classPng } from './ClassPng.ts';
 import './class.css';
@@ -33,7 +36,7 @@ export function contrastLine(l: LessonPool, what: string, asked: string, against
   return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against} (same starting weights): ${asked} − ${against}, median ${d.length ? signed(median(d)) : '–'}; ${asked} came out ${by || 'unmeasured'}.`;
 }
 
-function LessonResults({ l }: { l: LessonPool }) {
+function LessonResults({ l, stripHeight, dot }: { l: LessonPool; stripHeight?: number; dot?: number }) {
   const variants = getLesson(l.lessonId)?.variants ?? [];
   const name = (v: number) => variants[v]?.short ?? variants[v]?.label;
   const lesson = l.question ? { asked: name(l.question.asked), against: name(l.question.against) } : null; // named from the lesson: a variant nobody ran is still named
@@ -48,7 +51,7 @@ function LessonResults({ l }: { l: LessonPool }) {
           </li>
         ))}
       </ul>
-      {l.variants.map((v) => <ClassStrip key={v.variant} pool={v} />)}
+      {l.variants.map((v) => <ClassStrip key={v.variant} pool={v} height={stripHeight} dot={dot} />)}
       {l.question && lesson?.asked && lesson.against && (
         <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{contrastLine(l, l.question.text.replace(/^.*, the (.*) will be:$/, '$1'), lesson.asked, lesson.against)}</p>
       )}
@@ -57,41 +60,24 @@ function LessonResults({ l }: { l: LessonPool }) {
   );
 }
 
-/**
- * The address's fragment as the page opened: read when this module loads, before the session's
- * start rewrites the address (its settings and page options, without a fragment).
- */
-const OPENED_HASH = typeof location === 'undefined' ? '' : location.hash;
+/** The pasted text, shared by the page's panel and the presenter view's class results (src/class/paste.ts). */
+export const usePaste = () => useStore(pasteStore, (s) => s.text);
 
-/** The hash link's code (`#result=<code>`), read once when the page opens. */
-function codeFromHash(): string {
-  try {
-    const m = /(?:^#|&)result=([^&]{1,400})/.exec(OPENED_HASH);
-    return m ? decodeURIComponent(m[1]) : '';
-  } catch {
-    return '';
-  }
+/** The "Paste results" box. `rows`: its height in lines. */
+export function PasteBox({ rows = 5 }: { rows?: number }) {
+  const text = usePaste();
+  return (
+    <label className="class-paste">Paste results
+      <textarea value={text} maxLength={MAX_PASTE} rows={rows} spellCheck={false} onChange={(e) => setPaste(e.target.value)} data-testid="class-paste"
+        placeholder="Paste the class chat, or codes like rlvr1.eyJhIjoi….1a2b3c4d" />
+    </label>
+  );
 }
 
-export function ClassResults() {
-  const lab = useSession();
-  const classMode = useLab((s) => s.classMode);
-  const [text, setText] = useState(codeFromHash);
-  const [open, setOpen] = useState(() => text !== '' || classMode);
-  const [presenting, setPresenting] = useState(false);
-  const deferred = useDeferredValue(text);
-  const pool = useMemo(() => poolPaste(deferred), [deferred]);
-  const results = useRef<HTMLDivElement>(null);
-  useEffect(() => { if (classMode) setOpen(true); }, [classMode]);
-  useEffect(() => {
-    if (!presenting) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setPresenting(false); } };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [presenting]);
-  const setClassMode = (on: boolean) => lab.view.setClassMode(on, classSeed()); // off: seed 1, the teacher's
-  const body = (
-    <div ref={results} className="class-pool" data-testid="class-pool">
+/** What the pasted text pools to: the summary, the refusals, each lesson's runs, strip plots, contrast and predictions. `stripHeight`, `dot`: the strip plots' height and their points' area in px (ClassStrip). */
+export function ClassPool({ pool, stripHeight, dot, ref }: { pool: ClassPoolData; stripHeight?: number; dot?: number; ref?: Ref<HTMLDivElement> }) {
+  return (
+    <div ref={ref} className="class-pool" data-testid="class-pool">
       <p className="class-summary" role="status" data-testid="class-summary" data-png-line="t">
         {pool.accepted} run{pool.accepted === 1 ? '' : 's'} pooled
         {pool.duplicates > 0 && `, ${pool.duplicates} repeat${pool.duplicates === 1 ? '' : 's'} dropped (same lesson, variant and seed as an earlier code)`}
@@ -105,17 +91,27 @@ export function ClassResults() {
           {pool.refused.length > 50 && <li>… and {pool.refused.length - 50} more.</li>}
         </ul>
       )}
-      {pool.lessons.map((l) => <LessonResults key={l.lessonId} l={l} />)}
+      {pool.lessons.map((l) => <LessonResults key={l.lessonId} l={l} stripHeight={stripHeight} dot={dot} />)}
     </div>
   );
-  if (presenting) {
-    return (
-      <div className="presenter class-present" role="dialog" aria-modal="true" aria-label="Class results, large" data-testid="class-present">
-        <header className="presenter-bar"><h1>Class results</h1><button className="small" onClick={() => setPresenting(false)}>Leave (Esc)</button></header>
-        <div className="presenter-stage">{body}</div>
-      </div>
-    );
-  }
+}
+
+/** The pasted text, pooled (deferred: a 1 MB paste does not hold up typing). */
+export function usePool(): ClassPoolData {
+  const deferred = useDeferredValue(usePaste());
+  return useMemo(() => poolPaste(deferred), [deferred]);
+}
+
+export function ClassResults() {
+  const lab = useSession();
+  const presenter = usePresenter();
+  const classMode = useLab((s) => s.classMode);
+  const text = usePaste();
+  const [open, setOpen] = useState(() => text !== '' || classMode);
+  const pool = usePool();
+  const results = useRef<HTMLDivElement>(null);
+  useEffect(() => { if (classMode) setOpen(true); }, [classMode]);
+  const setClassMode = (on: boolean) => lab.view.setClassMode(on, classSeed()); // off: seed 1, the teacher's
   return (
     <details className="card class-results" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="class-results">
       <summary><h2>Class results</h2></summary>
@@ -123,16 +119,13 @@ export function ClassResults() {
       <label className="class-mode">
         <input type="checkbox" checked={classMode} onChange={(e) => setClassMode(e.target.checked)} data-testid="class-mode" /> Class mode: this browser runs every lesson on its own seed (kept in this browser; the address carries class=1). Off: seed 1, the teacher's.
       </label>
-      <label className="class-paste">Paste results
-        <textarea value={text} maxLength={MAX_PASTE} rows={5} spellCheck={false} onChange={(e) => setText(e.target.value.slice(0, MAX_PASTE))} data-testid="class-paste"
-          placeholder="Paste the class chat, or codes like rlvr1.eyJhIjoi….1a2b3c4d" />
-      </label>
-      {text && body}
+      <PasteBox />
+      {text && <ClassPool pool={pool} ref={results} />}
       {pool.accepted > 0 && (
         <p className="class-export">
           <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')}>CSV</button>{' '}
           <button className="small" onClick={() => { if (results.current) void classPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }}>PNG</button>{' '}
-          <button className="small" onClick={() => setPresenting(true)} data-testid="class-present-open">Show large (presenter)</button>
+          <button className="small" onClick={() => presenter.openClass()} data-testid="class-present-open" title="The class results in the presenter view, in large type (Esc comes back)">Show large (presenter)</button>
         </p>
       )}
     </details>

@@ -4,7 +4,7 @@
  * colour alone) on one axis, against the claim's threshold as a dashed line. Points are spread up
  * and down by their seed only, so the same paste draws the same picture.
  */
-import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { VariantPool } from '../class/pool.ts';
 import { thresholdText } from '../class/claimNumber.ts';
 import { axisTick } from './chartHooks.ts';
@@ -25,7 +25,7 @@ export function niceAxis(lo: number, hi: number): { domain: [number, number]; ti
   return { domain: [at(ka), at(kb)], ticks };
 }
 
-interface Point { x: number; y: number; seed: number; held: boolean }
+interface Point { x: number; y: number; z: number; seed: number; held: boolean }
 
 function Tip({ active, payload }: { active?: boolean; payload?: { payload: Point }[] }) {
   const p = active ? payload?.[0]?.payload : undefined;
@@ -33,10 +33,11 @@ function Tip({ active, payload }: { active?: boolean; payload?: { payload: Point
   return <div className="chart-tooltip">seed {p.seed}: {axisTick(p.x)} {p.held ? '✓ held' : '✗ not held'}</div>;
 }
 
-export function ClassStrip({ pool, height = 120 }: { pool: VariantPool; height?: number }) {
+/** `height`: the plot's in px; `dot`: each point's area in px² (larger on the projector). */
+export function ClassStrip({ pool, height = 120, dot = 64 }: { pool: VariantPool; height?: number; dot?: number }) {
   const c = pool.claim;
   if (!c) return null;
-  const points: Point[] = pool.runs.filter((r) => Number.isFinite(r.claim)).map((r) => ({ x: r.claim, y: jitter(r.seed), seed: r.seed, held: r.held }));
+  const points: Point[] = pool.runs.filter((r) => Number.isFinite(r.claim)).map((r) => ({ x: r.claim, y: jitter(r.seed), z: 1, seed: r.seed, held: r.held }));
   const xs = [...points.map((p) => p.x), c.threshold];
   const { domain, ticks } = niceAxis(Math.min(...xs), Math.max(...xs));
   const unmeasured = pool.runs.length - points.length;
@@ -53,6 +54,7 @@ export function ClassStrip({ pool, height = 120 }: { pool: VariantPool; height?:
             <CartesianGrid strokeDasharray="2 4" vertical={false} horizontal={false} />
             <XAxis type="number" dataKey="x" domain={domain} ticks={ticks} tickFormatter={axisTick} name={c.what} />
             <YAxis type="number" dataKey="y" domain={[0, 1]} hide />
+            <ZAxis type="number" dataKey="z" range={[dot, dot]} /> {/* every point the same size (recharts sizes a point by its z only) */}
             <ReferenceLine x={c.threshold} stroke={C.black} strokeDasharray="6 4" label={{ value: thresholdText(c), position: 'top', fontSize: 11 }} />
             <Tooltip content={<Tip />} isAnimationActive={false} />
             <Scatter name="held" data={points.filter((p) => p.held)} fill={C.green} isAnimationActive={false} />

@@ -3,7 +3,8 @@
  * chart (the live chart itself, re-rendered large) or the step-through's current phase — with a
  * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
  * → next (on the step-through: the next phase of a real update), ← back, a lesson by its number (1–9, 0 the tenth, "1" "1" within 0.6 s the eleventh),
- * Space play/pause, ↑ ↓ scroll a tall phase, Esc back to the page. The address carries it: ?present=1&lesson=<id>.
+ * Space play/pause, ↑ ↓ scroll a tall phase, C the class results (PresenterClass.tsx; ← or Esc back), Esc back to the page.
+ * The address carries it: ?present=1&lesson=<id>.
  * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
  */
 import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
@@ -15,6 +16,7 @@ import { Inspector } from './Inspector.tsx';
 import { Verdict, withCode } from './Lessons.tsx';
 import { usePresenter } from './session.tsx';
 import { ClassTour, useTour, useTourStop } from './ClassTour.tsx';
+import { PresenterClass } from './PresenterClass.tsx';
 
 const CHARTS: Record<PresenterChart, ComponentType> = {
   reward: RewardChart, groups: GroupsChart, advantages: AdvantagesChart, theory: TheoryChart, entropy: EntropyChart,
@@ -40,7 +42,20 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
-      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
+      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape|c|C)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
+      if (useLab.getState().presenter?.classResults) {
+        // the class results (PresenterClass.tsx): Esc back; ← (or C) too, ↑ ↓ scroll, Space play/pause, → nothing — unless the paste box has the keyboard (typing)
+        const typing = e.target instanceof HTMLTextAreaElement;
+        const act = e.key === 'Escape' ? () => presenter.closeClass()
+          : typing ? null
+          : e.key === 'ArrowLeft' || e.key === 'PageUp' || e.key === 'c' || e.key === 'C' ? () => presenter.closeClass()
+          : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => document.querySelector('[data-testid="presenter-stage"]')?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * window.innerHeight })
+          : e.key === ' ' ? () => presenter.togglePlay()
+          : e.key === 'ArrowRight' || e.key === 'PageDown' ? () => {} // not the page's step (Transport.tsx): the class results have no next
+          : null;
+        if (act) { e.preventDefault(); e.stopPropagation(); act(); }
+        return;
+      }
       const digit = /^[0-9]$/.test(e.key);
       const typed = digit ? readLessonKey(pending.current, e.key, LESSONS.length) : null;
       const act =
@@ -48,6 +63,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
         : e.key === 'ArrowLeft' || e.key === 'PageUp' ? () => presenter.back()
         : e.key === 'Escape' ? () => presenter.close()
         : e.key === ' ' ? () => presenter.togglePlay()
+        : e.key === 'c' || e.key === 'C' ? () => presenter.openClass()
         : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => stage.current?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * stage.current.clientHeight })
         : typed ? () => {
             // a digit: a lesson now, or (it could begin "11") after the next digit or a short wait
@@ -83,11 +99,14 @@ export function Presenter() {
   const ref = useRef<HTMLDivElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   usePresenterKeys(stage);
+  const classResults = state?.classResults;
   useEffect(() => {
-    ref.current?.focus();
-    // leaving: the keyboard goes back to the button that opens the view
-    return () => { setTimeout(() => document.querySelector<HTMLElement>('[data-testid="presenter-open"]')?.focus(), 0); };
-  }, []);
+    if (!classResults) ref.current?.focus(); // back from the class results too: the keys work at once
+  }, [classResults]);
+  useEffect(() => {
+    // leaving: the keyboard goes back to the button that opens the view (or the class results' own, when they opened it)
+    return () => { setTimeout(() => document.querySelector<HTMLElement>(classResults === 'page' ? '[data-testid="class-present-open"]' : '[data-testid="presenter-open"]')?.focus(), 0); };
+  }, [classResults]);
   const items = useMemo(() => presenterItems({ lessonId, settings }), [lessonId, settings]);
   const variant = useLab((s) => s.lessonVariant);
   const lesson = lessonId ? getLesson(lessonId) : undefined; // its verdict under the chart: the class sees what the card says
@@ -98,6 +117,7 @@ export function Presenter() {
   const Chart = item.kind === 'chart' ? CHARTS[item.chart] : null;
   const readout = item.kind === 'chart' ? chartReadout(item.chart, { steps: runSteps, evals }) : null;
   const run = status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${status === 'running' ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`;
+  if (state.classResults) return <PresenterClass back={state.classResults === 'page' ? 'back to the page' : `back to ${title.item}`} touring={touring} run={run} />;
   return (
     <div className="presenter" role="dialog" aria-modal="true" aria-label="Presenter view" tabIndex={-1} ref={ref} data-testid="presenter" data-item={item.kind === 'chart' ? item.chart : 'step-through'}>
       <header className="presenter-bar">
@@ -118,7 +138,7 @@ export function Presenter() {
       {lesson && item.kind === 'chart' && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
-        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>Esc</kbd> leave</span>
+        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>C</kbd> class results</span> <span><kbd>Esc</kbd> leave</span>
         <span className="presenter-run" data-testid="presenter-run" role="status">{run}{backend === 'cpu' ? ' · CPU reference' : ''}</span>
       </footer>
     </div>
