@@ -10,9 +10,8 @@
  * (the address carries it as present=1: the session keeps the address in sync).
  */
 import { LESSONS } from '../rl/lessons.ts';
-import type { LabState } from '../store/labStore.ts';
+import type { LabState, LabStoreApi } from '../store/labStore.ts';
 import { presenterIndex, presenterItems } from '../store/presenterView.ts';
-import type { LabStoreApi } from './session.ts';
 
 /** What the presenter needs from the session (LabSession has all of it). */
 export interface PresenterHost {

@@ -20,7 +20,7 @@ import { defaultSettings, withSetting, type Settings } from '../rl/settings.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
 import { GrpoTrainer } from '../rl/trainer.ts';
-import type { FaultNotice, LabState } from '../store/labStore.ts';
+import type { FaultNotice, LabState, LabStoreApi } from '../store/labStore.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
 import { archivedRun, EVAL_SIZE } from '../store/views.ts';
 import { keptRuns, nextOverlayId, runOrigin, startedOrigin } from '../store/overlays.ts';
@@ -38,13 +38,6 @@ import { CustomTask } from './customTask.ts';
 import { ViewActions } from './viewActions.ts';
 
 const MAX_SAVED_RUNS = 5;
-
-/** The zustand store's two functions the session needs (useLab in the page, any store in tests). */
-export interface LabStoreApi {
-  getState(): LabState;
-  setState(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void;
-  subscribe(listener: (s: LabState, prev: LabState) => void): () => void;
-}
 
 const tick = () => new Promise<void>((r) => setTimeout(r, 0));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -10,10 +10,9 @@
  * only from the stop's button.
  */
 import { createStore } from 'zustand/vanilla';
-import { PHASES, type LabState } from '../store/labStore.ts';
+import { PHASES, type LabState, type LabStoreApi } from '../store/labStore.ts';
 import { presenterItems } from '../store/presenterView.ts';
 import { TOUR, tourIndex, type TourAction } from '../store/tour.ts';
-import type { LabStoreApi } from './session.ts';
 
 export interface TourUiState {
   /** The stop shown (index into TOUR), or null when the tour is closed. */

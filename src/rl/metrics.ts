@@ -5,8 +5,23 @@
 import { ANSWER_SEPARATOR } from '../tasks/tokenizer.ts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
-import type { Rollout, UpdateResult } from './trainer.ts';
+import type { Rollout } from './rollout.ts';
 import type { Settings } from './settings.ts';
+
+/** What the update phase did: averaged objective metrics over the µ inner epochs, and each epoch's own. */
+export interface UpdateResult {
+  loss: number;
+  gradNorm: number;
+  finite: boolean;
+  metrics: Record<string, number>;
+  /** The objective's metrics of each inner epoch as the engine computed them (WGSL or reference). */
+  epochs: Record<string, number>[];
+  /** Answers the update trained on (RFT: the verified ones only). */
+  answers: number;
+  /** Per answer (batch row): Σ_t Δ log π after the first inner epoch, as the engine computed it (µ ≥ 2), else null. */
+  answerLogRatio: Float32Array | null;
+  updateMs: number;
+}
 
 /** Every number of a step, by TRL's names where TRL has one. */
 export interface StepMetrics {

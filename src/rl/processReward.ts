@@ -12,7 +12,10 @@
 import { scratchpadSteps } from '../tasks/common.ts';
 import { TASKS, customTasks } from '../tasks/registry.ts';
 import type { Task } from '../tasks/types.ts';
-import type { Settings } from './settings.ts';
+
+/** The reward modes (the settings table's rewardMode options, src/rl/settings.ts): the verdict alone, or with the steps' credit. */
+export const REWARD_MODES = ['outcome', 'process'] as const;
+export type RewardMode = (typeof REWARD_MODES)[number];
 
 /**
  * The reward of one answer under process reward, with r_o its outcome reward (the verdict's:
@@ -42,12 +45,12 @@ export const STEP_TASKS: readonly string[] = TASKS.filter((t) => t.processReward
 export const hasSteps = (task: string) => STEP_TASKS.includes(task) || customTasks().some((t) => t.id === task && t.processReward !== undefined);
 
 /** The reward mode a run actually uses: process only on a task with checkable steps. */
-export function effectiveRewardMode(s: Pick<Settings, 'task' | 'rewardMode'>): Settings['rewardMode'] {
+export function effectiveRewardMode(s: { task: string; rewardMode: RewardMode }): RewardMode {
   return s.rewardMode === 'process' && hasSteps(s.task) ? 'process' : 'outcome';
 }
 
 /** The sentence for settings that ask for process reward on a task without steps (null when they do not). */
-export function rewardModeNotice(s: Pick<Settings, 'task' | 'rewardMode'>): string | null {
+export function rewardModeNotice(s: { task: string; rewardMode: RewardMode }): string | null {
   if (s.rewardMode !== 'process' || hasSteps(s.task)) return null;
   return `rewardMode process needs a task with checkable scratchpad steps (${STEP_TASKS.join(', ')}); task ${s.task} has none, so the run uses outcome reward`;
 }

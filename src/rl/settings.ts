@@ -7,7 +7,7 @@
  * one (so students can carry it to real runs), the formula it enters, and its valid range.
  */
 import { TASKS, WEAK_VERIFIERS, customTasks } from '../tasks/registry.ts';
-import { rewardModeNotice } from './processReward.ts';
+import { REWARD_MODES, rewardModeNotice } from './processReward.ts';
 
 interface Base {
   /** Key in the URL and the CLI flag (--key). */
@@ -60,7 +60,7 @@ export const SETTINGS = [
   { key: 'overlongPenalty', label: 'Overlong soft penalty', group: 'dapo', kind: 'bool', default: false, help: 'DAPO: reward − (L − (L_max − L_cache)) / L_cache for answers in the last L_cache tokens before the limit.' },
   { key: 'overlongBuffer', label: 'Overlong buffer L_cache', group: 'dapo', kind: 'int', min: 1, max: 10, step: 1, default: 3, help: 'Length of the soft-penalty zone below the max length.' },
   { key: 'maskTruncated', label: 'Mask truncated answers', trl: 'mask_truncated_completions', group: 'dapo', kind: 'bool', default: false, help: 'Answers cut off by the length limit are left out of the loss.' },
-  { key: 'rewardMode', label: 'Reward', group: 'task', kind: 'enum', options: ['outcome', 'process'], default: 'outcome', help: 'outcome: score the final answer; process: also credit the share of correct scratchpad steps, weighted by w (only tasks with checkable steps: chain, digitsum, modsum).' },
+  { key: 'rewardMode', label: 'Reward', group: 'task', kind: 'enum', options: REWARD_MODES, default: 'outcome', help: 'outcome: score the final answer; process: also credit the share of correct scratchpad steps, weighted by w (only tasks with checkable steps: chain, digitsum, modsum).' },
   { key: 'processWeight', label: 'Process weight w', group: 'task', kind: 'number', min: 0, max: 1, step: 0.05, default: 0.5, help: 'Process reward: an answer with a scratchpad gets r = (1 − w)·r_outcome + w·(share of its steps that are right); a direct answer keeps r_outcome. w = 0 is outcome reward.' },
   { key: 'weakVerifier', label: 'Verifier', group: 'task', kind: 'enum', options: ['strict', ...WEAK_VERIFIERS.map((w) => w.id)], default: 'strict', help: 'strict grades exactly; a weak verifier has exploitable gaps (the reward-hacking lesson). Accuracy is always measured strictly.' },
   { key: 'formatReward', label: 'Format reward', group: 'task', kind: 'number', min: 0, max: 0.5, step: 0.05, default: 0.1, help: 'Reward of a well-formed but wrong answer (TinyZero: 0.1); a correct one gets 1, an unparseable one 0.' },

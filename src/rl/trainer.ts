@@ -29,32 +29,17 @@ import { groupAdvantages } from './advantages.ts';
 import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts';
 import { inspectAnswers, type GradientStepSize, type UpdateInspection } from './inspection.ts';
 import { advantageOf, innerEpochs, maskTruncated, policyLossOf } from './lossSpec.ts';
-import { stepMetrics, type EvalMetrics, type StepMetrics } from './metrics.ts';
+import { stepMetrics, type EvalMetrics, type StepMetrics, type UpdateResult } from './metrics.ts';
 import { evaluatePolicy, HELDOUT_SIZE } from './evaluation.ts';
 import { sampleGroups, taskDifficulty, type Rollout } from './rollout.ts';
 import type { Settings } from './settings.ts';
 
-export type { EvalMetrics, StepMetrics } from './metrics.ts';
+export type { EvalMetrics, StepMetrics, UpdateResult } from './metrics.ts';
 export { stepMetrics } from './metrics.ts';
 export type { Group, Rollout } from './rollout.ts';
 export { overlongPenalty } from './rollout.ts';
 export { heldoutPrompts } from './evaluation.ts';
 export { maskTruncated, oldLogprobsOf, policyLossOf } from './lossSpec.ts';
-
-/** What the update phase did: averaged objective metrics over the µ inner epochs, and each epoch's own. */
-export interface UpdateResult {
-  loss: number;
-  gradNorm: number;
-  finite: boolean;
-  metrics: Record<string, number>;
-  /** The objective's metrics of each inner epoch as the engine computed them (WGSL or reference). */
-  epochs: Record<string, number>[];
-  /** Answers the update trained on (RFT: the verified ones only). */
-  answers: number;
-  /** Per answer (batch row): Σ_t Δ log π after the first inner epoch, as the engine computed it (µ ≥ 2), else null. */
-  answerLogRatio: Float32Array | null;
-  updateMs: number;
-}
 
 /** One phase of a GRPO step, in the order runStep yields them. */
 export type StepPhase =

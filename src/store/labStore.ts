@@ -201,6 +201,13 @@ export interface LabState {
   taskEditorOpen: boolean;
 }
 
+/** The zustand store's functions the lab's classes need (useLab in the page, any store in tests): src/lab/session.ts, tour.ts, presenter.ts. */
+export interface LabStoreApi {
+  getState(): LabState;
+  setState(patch: Partial<LabState> | ((s: LabState) => Partial<LabState>)): void;
+  subscribe(listener: (s: LabState, prev: LabState) => void): () => void;
+}
+
 export const useLab = create<LabState>()(() => ({
   settings: null as unknown as Settings, // set by initLab before the first render
   urlNotices: [],
