@@ -236,6 +236,10 @@ describe('class tour: a lesson\'s contrast with a sibling variant', () => {
     expect(text).toContain(`Against the other variant: mixed share of the groups: ${f(shares[0])} in this run, ${f(shares[1])} in 1 · G = 2 (run 1, ${g2.steps.at(-1)!.step + 1} steps, same seed)`);
     // without a sibling: the button to rerun with larger groups, on G = 2 only
     expect(stop('mixed-groups').say(g2).text).toContain('The lesson card\'s G = 8 button reruns it with larger groups.');
+    // in the presenter view the lesson card (and its button) is not on the screen: the stop says where it is
+    const presenting = stop('mixed-groups').say({ ...g2, presenter: { item: 0 } }).text;
+    expect(presenting).not.toContain('The lesson card\'s G = 8 button reruns it');
+    expect(presenting).toContain('To rerun it with larger groups, leave the presenter view (Esc twice) and press the lesson card\'s G = 8 button.');
     expect(stop('mixed-groups').say({ ...live, runs: [] }).text).not.toContain('Against the other variant');
   });
 });

@@ -48,8 +48,8 @@ export interface TourSay {
 
 /** What the tour reads from the lab's state. */
 export type TourInput = Pick<LabState, 'settings' | 'lessonId' | 'lessonVariant' | 'steps' | 'evals' | 'signals' | 'stepMode' | 'inspector'>
-  /** The page's finished runs and the live run's origin: a stop quotes a lesson's contrast with a sibling variant (absent: none). */
-  & Partial<Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId'>>;
+  /** The page's finished runs and the live run's origin: a stop quotes a lesson's contrast with a sibling variant (absent: none). The presenter view, when open: a stop names only buttons on the screen. */
+  & Partial<Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId' | 'presenter'>>;
 
 export type TourView = { kind: 'chart'; chart: PresenterChart } | { kind: 'step'; phase: (typeof PHASES)[number] };
 
@@ -197,7 +197,7 @@ function mixedGroups(s: TourInput): TourSay {
   const share = mean(s.steps.map((x) => x.frac_mixed)), pred = mean(s.steps.map((x) => x.mixed_predicted));
   const text = `At G = ${G}, the groups chart draws the mixed share ${span(firstLast(s.steps, (x) => x.frac_mixed))} beside the dashed prediction 1 − p̄^G − (1 − p̄)^G at each step's pass rate p̄, ${span(firstLast(s.steps, (x) => x.mixed_predicted))}. ` +
     (share < pred ? 'Over the run the share sits below the line on average (the lesson\'s verdict gives both means): prompts differ in difficulty and the formula at the average p̄ over-predicts (Jensen; the theory chart puts each prompt on the curve).' : 'Over the run the share sits at or above the line on average so far (the lesson\'s verdict gives both means; the theory chart puts each prompt on the curve).') +
-    (contrastWithSibling(s, 'mixed-groups') ?? (G <= 2 ? ' The lesson card\'s G = 8 button reruns it with larger groups.' : '')) + verdictIn(s, 'mixed-groups');
+    (contrastWithSibling(s, 'mixed-groups') ?? (G > 2 ? '' : s.presenter ? ' To rerun it with larger groups, leave the presenter view (Esc twice) and press the lesson card\'s G = 8 button.' : ' The lesson card\'s G = 8 button reruns it with larger groups.')) + verdictIn(s, 'mixed-groups');
   return { live: true, text, action: s.steps.length < to ? playTo(to) : undefined };
 }
 
