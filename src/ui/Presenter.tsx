@@ -42,7 +42,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
-      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape|c|C)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
+      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape|c|C)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx); no class results under it
       if (useLab.getState().presenter?.classResults) {
         // the class results (PresenterClass.tsx): Esc back; ← (or C) too, ↑ ↓ scroll, Space play/pause, → nothing — unless the paste box has the keyboard (typing)
         const typing = e.target instanceof HTMLTextAreaElement;
@@ -138,7 +138,7 @@ export function Presenter() {
       {lesson && item.kind === 'chart' && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
-        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>C</kbd> class results</span> <span><kbd>Esc</kbd> leave</span>
+        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> {!touring && <span><kbd>C</kbd> class results</span>} <span><kbd>Esc</kbd> leave</span>
         <span className="presenter-run" data-testid="presenter-run" role="status">{run}{backend === 'cpu' ? ' · CPU reference' : ''}</span>
       </footer>
     </div>
