@@ -54,6 +54,8 @@ export class LabSession {
   private resetting: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
+  /** A Play pressed during a reset or lesson switch, waiting for its load (a Pause, or a later Play, takes its place). */
+  private waitingPlay: object | null = null;
   /** "Play to step N": the loop starts no step once the trainer has completed N (null: play on). */
   private untilStep: number | null = null;
   /** The engines across runs: the warm WebGPU engine, the CPU → WebGPU hand-over, device-loss recovery (lab/engineKeeper.ts). */
@@ -240,6 +242,12 @@ export class LabSession {
 
   /** Play; with `untilStep`, the loop itself stops once the trainer has completed that many steps (the tour's "Play to step N"). */
   async play(opts: { untilStep?: number } = {}): Promise<void> {
+    if (this.resetting) { // a switch is under way (its stop would swallow this Play): it plays the run the switch loads
+      const mine = (this.waitingPlay = {});
+      while (this.resetting) await this.resetting;
+      if (this.waitingPlay !== mine) return;
+      this.waitingPlay = null;
+    }
     if (this.loopDone) { if (opts.untilStep !== undefined) this.untilStep = opts.untilStep; return; } // a running loop takes the target
     this.untilStep = opts.untilStep ?? null;
     if (this.get().stepMode) await this.setStepMode(false);
@@ -252,12 +260,13 @@ export class LabSession {
   /** Ask the loop to stop; it finishes the step in progress and starts no other. */
   pause(): void {
     this.pauseRequested = true;
+    this.waitingPlay = null; // a Play waiting for a switch's load does not start
     this.set((s) => ({ pausedAt: { stepsStarted: s.stepsStarted, midStep: s.inStep } }));
     if (!this.loopDone && this.get().status === 'running') this.set({ status: 'paused' });
   }
 
   togglePlay(): void {
-    if (this.loopDone && !this.pauseRequested) this.pause();
+    if ((this.loopDone && !this.pauseRequested) || this.waitingPlay) this.pause();
     else void this.play();
   }
 
