@@ -20,8 +20,9 @@ function harness() {
   const host = {
     backend: null as Backend | null,
     notices: [] as string[],
-    async reset() {
+    async reset(next?: (s: LabState) => Partial<LabState>) {
       calls.push('reset');
+      if (next) useLab.setState(next(useLab.getState())); // as the session's load: the new task with the new run
       this.backend?.dispose();
       const s = useLab.getState();
       this.notices = [];

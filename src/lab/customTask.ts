@@ -33,10 +33,10 @@ import { specInUse } from '../store/taskSpec.ts';
 import { readCheckpointFile } from './files.ts';
 import { engineErrorSentence } from './sentences.ts';
 
-/** What the custom task needs of the session: its engine, a restart, and lessons. */
+/** What the custom task needs of the session: its engine, a restart (`next`: the new task, in the same store update that clears the old run), and lessons. */
 export interface CustomTaskHost {
   readonly backend: Backend | null;
-  reset(): Promise<void>;
+  reset(next?: (s: LabState) => Partial<LabState>): Promise<void>;
   applyLesson(id: string, variant?: number, over?: Partial<Settings>): Promise<void>;
 }
 
@@ -71,11 +71,13 @@ export class CustomTask {
     if (!r.ok) return r.error;
     registerSpec(r.spec);
     const id = specTaskId(r.spec.name);
-    const { [id]: old, ...others } = this.st.get().taskBases;
-    const keep = old && old.specJson === JSON.stringify(r.spec) ? { [id]: old } : {};
-    // Max response length grows to the spec's longest response (the CLI's rule: src/rl/responseLength.ts)
-    this.st.set((s) => ({ taskSpecs: { ...s.taskSpecs, [id]: r.spec }, taskBases: { ...others, ...keep }, settings: { ...s.settings, task: id, maxCompletionLength: fitResponseLength(s.settings.maxCompletionLength, r.stats.maxResponseTokens) }, lessonId: null, lessonVariant: 0 }));
-    await this.lab.reset();
+    // Max response length grows to the spec's longest response (the CLI's rule: src/rl/responseLength.ts);
+    // the task lands with the new run's load, never beside the old run's steps (as a lesson's does)
+    await this.lab.reset((s) => {
+      const { [id]: old, ...others } = s.taskBases;
+      const keep = old && old.specJson === JSON.stringify(r.spec) ? { [id]: old } : {};
+      return { taskSpecs: { ...s.taskSpecs, [id]: r.spec }, taskBases: { ...others, ...keep }, settings: { ...s.settings, task: id, maxCompletionLength: fitResponseLength(s.settings.maxCompletionLength, r.stats.maxResponseTokens) }, lessonId: null, lessonVariant: 0 };
+    });
     return null;
   }
 
@@ -202,9 +204,9 @@ export class CustomTask {
     const difficulty = typeof meta.difficulty === 'number' && getTask(task).difficulties.includes(meta.difficulty) ? meta.difficulty : taskDifficulty(settings);
     const passRate = typeof meta.passRate === 'number' && meta.passRate >= 0 && meta.passRate <= 1 ? meta.passRate : null;
     const base: TaskBase = { task, difficulty, config: r.model.config, weights: r.model.weights, name: `loaded from ${shown}`, passRate, specJson: JSON.stringify(spec ?? this.specOf(task)) };
-    this.st.set((s) => ({ taskBases: { ...s.taskBases, [task]: base }, settings: { ...settings, difficulty }, taskSpecs: spec ? { ...s.taskSpecs, [task]: spec } : s.taskSpecs, coldStart: null }));
     this.st.forgetImported();
-    await this.lab.reset();
+    // the task and its base land with the new run's load, never beside the old run's steps
+    await this.lab.reset((s) => ({ taskBases: { ...s.taskBases, [task]: base }, settings: { ...settings, difficulty }, taskSpecs: spec ? { ...s.taskSpecs, [task]: spec } : s.taskSpecs, coldStart: null }));
     return `Loaded ${shown}: runs of ${task} at difficulty ${difficulty} start from it (π_ref is this base).`;
   }
 

@@ -4,6 +4,7 @@
 // the loop stopped and the saved run was cleared): a tour stop or a lesson card, reading the store
 // then, quoted the old run's numbers as the new lesson's (the class tour's e2e caught it once).
 import { describe, expect, it } from 'vitest';
+import { encodeCheckpoint } from '../model/checkpoint.ts';
 import { useLab } from '../store/labStore.ts';
 import type { SavedRunSlot } from './autosave.ts';
 import { LabSession } from './session.ts';
@@ -27,5 +28,33 @@ describe('lesson switch', () => {
     expect(seen).toEqual([]);
     expect(useLab.getState().lessonId).toBe('mixed-groups');
     expect(useLab.getState().steps.length).toBe(0);
+  });
+});
+
+// The same for a custom task (customTask.ts): "Use this task" and a base file loaded set the task in
+// the same store update that clears the old run (the session's load), never beside its steps.
+describe('custom task switch', () => {
+  const SPEC = { name: 'sw-times3', title: 'Times three', prompt: '{a}*3=', vars: { a: [0, 99] }, answer: 'a*3' };
+  it('never pairs the new task with the old run\'s steps: "Use this task", then a base file', async () => {
+    const session = new LabSession(useLab, { savedRuns: slowClear, frames: (flush) => { flush(); } });
+    await session.init('?backend=cpu&task=reverse&difficulty=1&numGenerations=2&promptsPerStep=2&evalEvery=100&seed=3');
+    await session.stepOnce();
+    const seen: string[] = [];
+    const off = useLab.subscribe((s) => { if (s.settings.task === 'spec:sw-times3' && s.steps.length > 0) seen.push(`${s.status}, ${s.steps.length} steps`); });
+    expect(await session.custom.use(SPEC)).toBeNull();
+    expect(seen, 'Use this task').toEqual([]);
+    expect(useLab.getState().settings.task).toBe('spec:sw-times3');
+    expect(useLab.getState().taskSpecs['spec:sw-times3']).toEqual(SPEC);
+    expect(useLab.getState().lessonId).toBeNull();
+    // back on reverse for a step, then a base file of the custom task
+    const file = encodeCheckpoint({ config: session.backend!.config, weights: await session.backend!.getWeights(), metadata: { task: 'spec:sw-times3', taskSpec: SPEC, difficulty: 1 } });
+    await session.applyLesson('mixed-groups', 0, { task: 'reverse', promptsPerStep: 2, numGenerations: 2, evalEvery: 100 });
+    await session.stepOnce();
+    expect(useLab.getState().steps.length).toBe(1);
+    expect(await session.custom.loadBase('times3.ckpt', file)).toMatch(/^Loaded /);
+    off();
+    expect(seen, 'a base file').toEqual([]);
+    expect(useLab.getState().settings.task).toBe('spec:sw-times3');
+    expect(useLab.getState().taskBases['spec:sw-times3']?.name).toBe('loaded from times3.ckpt');
   });
 });

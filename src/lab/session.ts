@@ -133,11 +133,11 @@ export class LabSession {
   /** (Re)load the model: starting weights (or a saved run), engine, π_ref, the step-0 evaluation. */
   private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null, next?: (s: LabState) => Partial<LabState>): Promise<void> {
     const run = async () => {
-      const st = { ...this.get(), ...next?.(this.get()) }; // `next` (a lesson) lands in the same update that clears the old run
+      const patch = next?.(this.get()) ?? {}, st = { ...this.get(), ...patch }; // `next` (a lesson, a custom task) lands in the same update that clears the old run
       const s = st.settings;
       // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
       const origin = runOrigin(s, { id: st.lessonId, variant: st.lessonVariant }, this.imported?.name ?? null);
-      this.set({ lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
+      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
       await this.stepThrough.abandon();
       await this.engines.quiet();
       this.engines.retire(this.backend); // its WebGPU engine stays warm for the next run of this shape
