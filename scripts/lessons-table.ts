@@ -11,12 +11,15 @@
  * under Dr. GRPO than under GRPO, lesson 8's late thinking share higher under process reward, same
  * seed) shows on fewer than 4 of 5; the other lessons' contrasts are reported. Exit 1 too if any run of a
  * variant whose text promises no wreck (LessonVariant.promisesWreck unset) ends with held-out accuracy
- * (greedy; the end is the mean of the last two evaluations after the first, as the lab's held-out-falling
- * stop signal reads it) more than UNPROMISED_WRECK (0.15) below its first evaluation, on any seed. With --null every variant runs with
+ * (greedy, read on WRECK_HELDOUT_SIZE = 512 held-out prompts at the start and the end of the run) more than
+ * UNPROMISED_WRECK (0.15) below where it started, on any seed. With --null every variant runs with
  * η = 0 (the same rollouts, no update) and the exit is 1 if any verdict holds.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Backend } from '../src/model/backend.ts';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
 import { ReferenceBackend } from '../src/model/reference/backend.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
@@ -24,21 +27,25 @@ import { contrastBySeed } from '../src/rl/contrast.ts';
 import { LESSONS, lessonSettings } from '../src/rl/lessons.ts';
 import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
-import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
+import { evaluatePolicy, HELDOUT_SIZE } from '../src/rl/evaluation.ts';
+import { taskDifficulty } from '../src/rl/rollout.ts';
+import type { Settings } from '../src/rl/settings.ts';
 import { UNPROMISED_WRECK } from '../src/rl/claims.ts';
 
-export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; measured: Record<string, number>; seconds: number; /** Held-out accuracy (greedy): greedyEnds of the run's evaluations, and the last evaluation alone. */ greedy: { start: number; end: number; last: number } }
+export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; measured: Record<string, number>; seconds: number; /** Held-out accuracy (greedy) on WRECK_HELDOUT_SIZE prompts before and after the run (wreckReading). */ greedy: { start: number; end: number }; /** The run's own held-out accuracy (greedy, HELDOUT_SIZE prompts) at its first and last evaluation, as the page shows it. */ greedy32: { start: number; end: number } }
 
 /**
- * Held-out accuracy (greedy) at the first evaluation and at the end, read as the lab's
- * held-out-falling stop signal and the claims read the end (claims.ts heldout()): the mean of the
- * last two evaluations after the first. One greedy reading of 32 prompts at the capability boundary
- * swings by several prompts between evaluations five steps apart (README, lessons), so the end is not
- * one reading; with two evaluations it is the last one.
+ * How many held-out prompts the wreck rule reads greedy accuracy on. The run's own evaluations use
+ * HELDOUT_SIZE (32, the page's), and at the capability boundary 32 seed-chosen prompts misread the
+ * base: on add d2, seeds 2–11, its greedy accuracy reads 0.31–0.84 on the run's 32 held-out prompts
+ * and 0.44–0.48 on 512 (README, lessons). A run that starts on a lucky 32 (seed 5: 0.84) falls back
+ * whatever it learns; 512 prompts read the policy (one standard error about 0.02).
  */
-export function greedyEnds(accuracy: readonly number[]): { start: number; end: number; last: number } {
-  const after = accuracy.slice(Math.max(1, accuracy.length - 2));
-  return { start: accuracy[0], end: after.reduce((a, b) => a + b, 0) / after.length, last: accuracy[accuracy.length - 1] };
+export const WRECK_HELDOUT_SIZE = 512;
+
+/** Held-out accuracy (greedy) on WRECK_HELDOUT_SIZE prompts of the run's task and difficulty (the same prompts before and after: seeded by the run's seed). */
+export async function wreckReading(be: Backend, s: Settings): Promise<number> {
+  return (await evaluatePolicy(be, s, { size: WRECK_HELDOUT_SIZE, difficulties: [taskDifficulty(s)], passAtK: false, step: 0 })).heldout_accuracy;
 }
 
 /** Numbers back from JSON: a NaN was written as null. */
@@ -48,36 +55,40 @@ const numbers = (r: Record<string, number | null> | undefined): Record<string, n
 export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: 'cpu' | 'webgpu' } = {}): Promise<LessonRun> {
   const lesson = LESSONS.find((l) => l.id === id)!;
   const v = lesson.variants[variant];
-  if (o.backend === 'webgpu') {
-    // the page's engine (WebGPU in headless Chromium), through the train CLI: the same runTraining, the same verdict
-    const args = ['run', '-s', 'train', '--', '--backend', 'webgpu', '--lesson', id, '--variant', String(variant), '--seed', String(seed), ...(o.nullRun ? ['--null'] : [])];
-    const r = spawnSync('npm', args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-    const lines = r.stdout.trim().split('\n');
-    const line = [...lines].reverse().find((l) => l.includes('"type":"summary"'));
-    if (!line) throw new Error(`npm ${args.join(' ')} gave no summary: ${r.stderr.slice(-300)}`);
-    const s = JSON.parse(line) as RunSummary;
-    const evals = lines.filter((l) => l.includes('"type":"eval"')).map((l) => (JSON.parse(l) as { heldout_accuracy: number }).heldout_accuracy);
-    return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: numbers(s.lesson!.evidence), measured: numbers(s.lesson!.measured ?? s.lesson!.evidence), seconds: s.seconds, greedy: greedyEnds(evals) };
-  }
   const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed, ...(o.nullRun ? { learningRate: 0 } : {}) };
   const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty, settings.watchTask)!)));
   const be = new ReferenceBackend(ck.config, ck.weights);
+  const start = await wreckReading(be, settings);
+  if (o.backend === 'webgpu') {
+    // the page's engine (WebGPU in headless Chromium), through the train CLI: the same runTraining, the same verdict;
+    // its final weights come back as a checkpoint, read on the CPU reference like the start
+    const out = join(mkdtempSync(join(tmpdir(), 'lessons-')), 'end.ckpt');
+    const args = ['run', '-s', 'train', '--', '--backend', 'webgpu', '--lesson', id, '--variant', String(variant), '--seed', String(seed), '--out', out, ...(o.nullRun ? ['--null'] : [])];
+    const r = spawnSync('npm', args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const line = r.stdout.trim().split('\n').reverse().find((l) => l.includes('"type":"summary"'));
+    if (!line) throw new Error(`npm ${args.join(' ')} gave no summary: ${r.stderr.slice(-300)}`);
+    const s = JSON.parse(line) as RunSummary;
+    const end = decodeCheckpoint(new Uint8Array(readFileSync(out)));
+    rmSync(dirname(out), { recursive: true, force: true });
+    const greedy = { start, end: await wreckReading(new ReferenceBackend(end.config, end.weights), settings) };
+    return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: numbers(s.lesson!.evidence), measured: numbers(s.lesson!.measured ?? s.lesson!.evidence), seconds: s.seconds, greedy, greedy32: { start: s.heldout_before, end: s.heldout_after } };
+  }
   let summary: RunSummary | null = null;
-  const evals: number[] = [];
-  await runTraining(be, settings, { steps: v.claim.steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; else if (r.type === 'eval') evals.push(r.heldout_accuracy as number); }, evalSize: HELDOUT_SIZE, evalPassAtK: true, lesson: { id, variant, claim: v.claim } });
+  await runTraining(be, settings, { steps: v.claim.steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; }, evalSize: HELDOUT_SIZE, evalPassAtK: true, lesson: { id, variant, claim: v.claim } });
   const s = summary! as RunSummary;
-  return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, measured: s.lesson!.measured, seconds: s.seconds, greedy: greedyEnds(evals) };
+  const greedy = { start, end: await wreckReading(be, settings) };
+  return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, measured: s.lesson!.measured, seconds: s.seconds, greedy, greedy32: { start: s.heldout_before, end: s.heldout_after } };
 }
 
 /**
- * The runs that lost more than UNPROMISED_WRECK held-out accuracy (greedy, first evaluation to the
- * end: greedyEnds) in a variant whose text does not promise a wreck (LessonVariant.promisesWreck): a control that
+ * The runs that lost more than UNPROMISED_WRECK held-out accuracy (greedy, on WRECK_HELDOUT_SIZE
+ * prompts before and after the run) in a variant whose text does not promise a wreck (LessonVariant.promisesWreck): a control that
  * loses a third of its accuracy teaches the opposite of its lesson. Any one of them fails the table.
  */
 export function unpromisedWrecks(runs: readonly (Pick<LessonRun, 'lesson' | 'variant' | 'seed'> & { greedy: { start: number; end: number } })[]): string[] {
   return runs
     .filter((r) => !LESSONS.find((l) => l.id === r.lesson)?.variants[r.variant]?.promisesWreck && r.greedy.end < r.greedy.start - UNPROMISED_WRECK)
-    .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)}, the last two evaluations' mean)`);
+    .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy, ${WRECK_HELDOUT_SIZE} prompts) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)})`);
 }
 
 /** At least 4 of 5 seeds (the same share of any other number of seeds). */
@@ -92,7 +103,7 @@ async function main() {
   const nullRun = args.includes('--null');
   const backend = flag('backend') === 'webgpu' ? 'webgpu' : 'cpu';
   const runs: LessonRun[] = [];
-  console.log('| lesson | variant | seed | verdict | evidence | held-out greedy (first → last two) |\n|---|---|---|---|---|---|');
+  console.log(`| lesson | variant | seed | verdict | evidence | held-out greedy, ${WRECK_HELDOUT_SIZE} prompts (${HELDOUT_SIZE}) |\n|---|---|---|---|---|---|`);
   for (const l of LESSONS.filter((x) => !only || x.id === only)) {
     for (let v = 0; v < l.variants.length; v++) {
       for (const seed of seeds) {
@@ -100,7 +111,7 @@ async function main() {
         runs.push(r);
         if (json) process.stderr.write(`${JSON.stringify(r)}\n`);
         const ev = Object.entries(r.evidence).map(([k, x]) => `${k} ${x}`).join(', ');
-        console.log(`| ${l.id} | ${v}: ${r.label} | ${seed} | ${r.holds ? '✓ holds' : '✗ fails'} | ${ev} | ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)} (last ${r.greedy.last.toFixed(2)}) |`);
+        console.log(`| ${l.id} | ${v}: ${r.label} | ${seed} | ${r.holds ? '✓ holds' : '✗ fails'} | ${ev} | ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)} (${r.greedy32.start.toFixed(2)} → ${r.greedy32.end.toFixed(2)}) |`);
       }
     }
   }

@@ -10,7 +10,8 @@ import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { UNPROMISED_WRECK, type RunRecord } from './claims.ts';
-import { greedyEnds, unpromisedWrecks } from '../../scripts/lessons-table.ts';
+import { unpromisedWrecks, wreckReading } from '../../scripts/lessons-table.ts';
+import { HELDOUT_SIZE, evaluatePolicy } from './evaluation.ts';
 import { LESSONS, lessonSettings } from './lessons.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import { defaultSettings } from './settings.ts';
@@ -61,24 +62,23 @@ describe('null runs (η = 0): every lesson verdict says ✗', () => {
 // `npm run lessons`' wreck rule (scripts/lessons-table.ts): it can fire, and only where the lesson promises no wreck.
 describe('the table fails a run that wrecks held-out accuracy where the lesson promises no wreck', () => {
   const run = (lesson: string, variant: number, start: number, end: number) => ({ lesson, variant, seed: 7, greedy: { start, end } });
-  it('fires on a control that lost more than UNPROMISED_WRECK (greedy, first evaluation to the end), not on a variant that promises the wreck', () => {
+  it('fires on a control that lost more than UNPROMISED_WRECK (greedy, before and after the run), not on a variant that promises the wreck', () => {
     const promising = LESSONS.flatMap((l) => l.variants.flatMap((v, i) => (v.promisesWreck ? [`${l.id}#${i}`] : [])));
     expect(promising).toEqual(['mixed-groups#0', 'reward-hacking#0', 'small-pool#0']); // G = 2, the weak verifier, the small pool: their text says accuracy falls
-    expect(unpromisedWrecks([run('reward-hacking', 1, 0.56, 0.38)])).toEqual(['reward-hacking#1 seed 7 (held-out accuracy (greedy) 0.56 → 0.38, the last two evaluations\' mean)']);
+    expect(unpromisedWrecks([run('reward-hacking', 1, 0.56, 0.38)])).toEqual(['reward-hacking#1 seed 7 (held-out accuracy (greedy, 512 prompts) 0.56 → 0.38)']);
     expect(unpromisedWrecks([run('entropy-collapse', 0, 0.47, 0.31), run('dynamic-sampling', 1, 0.5, 0.36)])).toHaveLength(1); // 0.16 fires, 0.14 does not
     expect(unpromisedWrecks([run('reward-hacking', 0, 0.56, 0.1), run('mixed-groups', 0, 0.5, 0.2), run('small-pool', 0, 0.5, 0.2)])).toEqual([]);
     expect(unpromisedWrecks([run('reward-hacking', 1, 0.5, 0.5 - UNPROMISED_WRECK)])).toEqual([]); // exactly the limit is allowed
   });
-  it('reads the end as the lab\'s held-out-falling signal does: the mean of the last two evaluations after the first, so one low greedy reading does not fire and a fall that stays does', () => {
-    // 32 prompts: 16/32 at the start; a last reading 5 prompts down after one 1 prompt up is a swing, not a fall
-    const swing = greedyEnds([16 / 32, 15 / 32, 17 / 32, 11 / 32]);
-    expect(swing).toEqual({ start: 0.5, end: 14 / 32, last: 11 / 32 });
-    expect(unpromisedWrecks([{ lesson: 'small-pool', variant: 1, seed: 5, greedy: swing }])).toEqual([]);
-    // lesson 3's β = 0 on seed 8 before its fix (CPU): 0.53 → 0.22 → 0.25, a fall that stays
-    const fall = greedyEnds([17 / 32, 7 / 32, 8 / 32]);
-    expect(fall.end).toBeCloseTo(7.5 / 32, 12);
-    expect(unpromisedWrecks([{ lesson: 'entropy-collapse', variant: 0, seed: 8, greedy: fall }])).toHaveLength(1);
-    // with two evaluations the end is the last one, never the start itself
-    expect(greedyEnds([0.5, 0.3]).end).toBe(0.3);
+  it('reads held-out accuracy (greedy) on WRECK_HELDOUT_SIZE prompts: the run\'s own 32 misread the base at the capability boundary', async () => {
+    // lesson 10's whole split (add d2) on seed 5: its 32 held-out prompts read the base at 0.84, 512 at 0.48 (seeds 2–11: 0.44–0.48)
+    const s = { ...lessonSettings(LESSONS.find((l) => l.id === 'small-pool')!, defaultSettings(), 1), seed: 5 };
+    const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty, s.watchTask)!)));
+    const be = new ReferenceBackend(ck.config, ck.weights);
+    const own = await evaluatePolicy(be, s, { size: HELDOUT_SIZE, difficulties: [s.difficulty], passAtK: false, step: 0 });
+    expect(own.heldout_accuracy).toBeGreaterThan(0.8);
+    const read = await wreckReading(be, s);
+    expect(read).toBeGreaterThan(0.4);
+    expect(read).toBeLessThan(0.56);
   });
 });
