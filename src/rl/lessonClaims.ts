@@ -206,7 +206,11 @@ export const forgettingClaim = (leash: boolean): Claim => claim({
  * Lesson 3: the next-token entropy without a leash (β = 0, ε = 0.5, µ = 4) and with one (β = 1,
  * ε = 0.2). A step's entropy wanders by a few hundredths from its sampled answers alone (a null
  * run's does): a tenth of a nat is the effect. The leash is a control: judged only on a run that
- * moved (KL above 0).
+ * moved (KL above 0). At η = 1e-3 a step's four inner epochs moved the policy without teaching it
+ * (CPU, seeds 2–6, 20 steps: training reward 0.34 → 0.36 on average, KL 0.25–0.28, held-out greedy on
+ * its 32 prompts 0.84 → 0.50 on seed 5, and 0.53 → 0.25 on unseen seed 8); at η = 5e-4 the reward rose
+ * (0.33 → 0.39) at a lower KL, but in 20 steps the entropy fell only 0.06–0.12, so the claim is judged
+ * at 30 steps (seeds 2–4: falls 0.12–0.14).
  */
 const entropyMeasure = (r: RunRecord) => ({ entropy_early: early(r, (m) => m.entropy), entropy_late: late(r, (m) => m.entropy), kl_late: late(r, (m) => m.kl) });
 const entropySentence = (e: Record<string, number>) => `entropy ${fmt2(e.entropy_early)} → ${fmt2(e.entropy_late)} nats, KL to π_ref ${fmt2(e.kl_late)}`;
@@ -222,10 +226,10 @@ export const entropyClaim = (leash: boolean): Claim => (leash
   })
   : claim({
     text: 'Without a leash the next-token entropy falls by more than a tenth of a nat: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
-    steps: 20,
+    steps: 30,
     mayWreck: true, // the failure it exists to show
     measure: entropyMeasure,
     holds: (e) => e.entropy_late < e.entropy_early - 0.1,
     sentence: entropySentence,
-    hint: 'Run more steps, or raise η a little: the collapse is a drift, faster with more update per step.',
+    hint: 'Run more steps: the entropy falls a little with every update. (A larger η makes it fall faster, but at µ = 4 the policy then drifts without learning.)',
   }));
