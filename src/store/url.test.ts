@@ -34,6 +34,30 @@ describe('lab URL', () => {
     expect(parseLabUrl('?rewardMode=process&task=chain').notices).toEqual([]);
   });
 
+  it('a link at the sequence ratio level without ε says in one sentence that ε clips it now (old links clipped at GSPO\'s range); what it sets is unchanged', () => {
+    const r = parseLabUrl('?importanceSamplingLevel=sequence&numGenerations=4');
+    expect(r.settings).toMatchObject({ importanceSamplingLevel: 'sequence', epsilon: 0.2, epsilonHigh: 0.2, numGenerations: 4 });
+    expect(r.notices).toHaveLength(1);
+    expect(r.notices[0]).toMatch(/^This link sets the sequence ratio level \(GSPO\) without ε: .*\[0\.8, 1\.2\].*\[0\.9997, 1\.0004\]/);
+    expect(r.notices[0]).toContain('epsilon=0.0003&epsilonHigh=0.0004');
+    // the range it names is the link's own: ε_high given, ε not
+    expect(parseLabUrl('?importanceSamplingLevel=sequence&epsilonHigh=0.28').notices[0]).toContain('[0.8, 1.28]');
+    // ε given (or GSPO's former own ε, read as ε), or the token level: nothing to say
+    expect(parseLabUrl('?importanceSamplingLevel=sequence&epsilon=0.0003&epsilonHigh=0.0004').notices).toEqual([]);
+    expect(parseLabUrl('?importanceSamplingLevel=sequence&epsilon=0.2').notices).toEqual([]);
+    expect(parseLabUrl('?epsilonHigh=0.28').notices).toEqual([]);
+    expect(parseLabUrl('?importanceSamplingLevel=sequence&gspoEpsilon=0.001').notices.some((n) => n.startsWith('This link'))).toBe(false);
+  });
+
+  it('a link made now at the sequence level carries ε even at its default, so it never reads as an old link', () => {
+    const settings = { ...defaultSettings(), importanceSamplingLevel: 'sequence' as const };
+    const search = labSearch({ settings, lessonId: null, lessonVariant: 0, backend: 'auto', classroom: false, hidden: [] });
+    expect(search).toContain('epsilon=0.2');
+    const back = parseLabUrl(search);
+    expect(back.notices).toEqual([]);
+    expect(back.settings).toEqual(settings);
+  });
+
   it('a lesson sets its knobs and explicit settings override them', () => {
     const r = parseLabUrl('?lesson=entropy-collapse&beta=0.2');
     expect(r.settings.numIterations).toBe(4);

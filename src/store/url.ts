@@ -12,7 +12,7 @@
  * decoder, and is registered so that `task` can name it; a refused spec is one sentence in the
  * notices and the rest of the address still applies. A taskSpec without a task selects it.
  */
-import { defaultSettings, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
+import { defaultSettings, GSPO_CLIP, settingsFromRecord, settingsToRecord, type Settings } from '../rl/settings.ts';
 import { isSettingKey, ownSettingPairs } from '../persist/settingsFile.ts';
 import { getLesson, lessonSettings } from '../rl/lessons.ts';
 import { bool, FieldError, num, oneOf } from '../model/validate.ts';
@@ -141,9 +141,26 @@ export function parseLabUrl(search: string): LabUrlState {
   // only the table's own keys reach it: "constructor" or "toString" are not settings
   const { known, unknownNotices } = ownSettingPairs(settingPairs);
   const r = settingsFromRecord(known, base);
+  const oldClip = sequenceLinkNotice(r.settings, r.applied, known.some(([k]) => k === 'gspoEpsilonHigh'));
+  if (oldClip) r.notices.push(oldClip);
   hidden = [...new Set(hidden)];
   const taskSpecs: Record<string, Spec> = taskSpec ? { [specTaskId((taskSpec as Spec).name)]: taskSpec } : {};
   return { settings: r.settings, lessonId, lessonVariant, backend, classroom, classMode, hidden, present, tour, taskSpecs, notices: [...notices, ...unknownNotices, ...r.notices] };
+}
+
+const bound = (x: number) => String(Number(x.toFixed(6)));
+
+/**
+ * A link that sets the sequence ratio level (GSPO) without ε: since issue 29, ε / ε_high clip the
+ * sequence ratio, as TRL's do (0.2 by default); links made before clipped it at GSPO's own
+ * 3e-4 / 4e-4 whatever ε was. The link still sets what it says; the page says what changed, once
+ * (the CLI's sequenceClipNotice). Links made now always carry ε at the sequence level (labSearch).
+ * `oldHigh`: the link named GSPO's former ε_high (gspoEpsilonHigh, now read as ε_high).
+ */
+function sequenceLinkNotice(s: Settings, applied: string[], oldHigh: boolean): string | null {
+  if (s.importanceSamplingLevel !== 'sequence' || !applied.includes('importanceSamplingLevel') || applied.includes('epsilon')) return null;
+  const before = `[${bound(1 - GSPO_CLIP.epsilon)}, ${bound(1 + (oldHigh ? s.epsilonHigh : GSPO_CLIP.epsilonHigh))}]`;
+  return `This link sets the sequence ratio level (GSPO) without ε: ε = ${s.epsilon}, ε_high = ${s.epsilonHigh} clip the sequence ratio at [${bound(1 - s.epsilon)}, ${bound(1 + s.epsilonHigh)}], as TRL does; links made before December 2026 clipped it at GSPO's own ${before} whatever ε was — for that run, add epsilon=0.0003&epsilonHigh=0.0004 to the link (or choose token, then sequence, in the Ratio level menu)`;
 }
 
 /**
@@ -159,6 +176,8 @@ export function labSearch(s: { settings: Settings; lessonId: string | null; less
   const lessonBase = (lesson ? lessonSettings(lesson, defaultSettings(), s.lessonVariant) : defaultSettings()) as unknown as Record<string, unknown>;
   const defaults = settingsToRecord(s.settings).map(([k]) => k);
   for (const [k, v] of settingsToRecord(s.settings, true)) if (defaults.includes(k) || String(lessonBase[k]) !== v) p.set(k, v);
+  // at the sequence level ε is always written, even at its default: a link without it is one made before ε clipped the sequence ratio (sequenceLinkNotice)
+  if (s.settings.importanceSamplingLevel === 'sequence' && !p.has('epsilon')) p.set('epsilon', String(s.settings.epsilon));
   if (s.lessonId) {
     p.set('lesson', s.lessonId);
     if (s.lessonVariant) p.set('variant', String(s.lessonVariant));

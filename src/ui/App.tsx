@@ -47,7 +47,7 @@ function Notices() {
       )}
       {url.length > 0 && (
         <div className="notice warn" role="alert" data-testid="url-notices">
-          <strong>Some values in the address were not used:</strong>
+          <strong>About this address (values not used, or read differently):</strong>
           <ul>{url.map((n, i) => <li key={i}>{n}</li>)}</ul>
           <button className="small" onClick={() => lab.view.dismissUrlNotices()}>Dismiss</button>
         </div>
