@@ -69,6 +69,10 @@ describe('claims', () => {
     // reward and held-out rising together: the gap stays small, so the small-pool claim fails and the whole split's holds
     expect(small.judge(pool(0.25, 0.4, [0.26, 0.3, 0.36, 0.36])).state).toBe('fails');
     expect(whole.judge(pool(0.25, 0.4, [0.26, 0.3, 0.36, 0.36])).state).toBe('holds');
+    // the whole split on the same gap, from the other side: neither rising holds (WebGPU seed 8: reward 0.27 → 0.30, held-out 0.26 → 0.26), the reward running ahead fails
+    expect(whole.judge(pool(0.27, 0.3, [0.26, 0.26, 0.26, 0.26])).state).toBe('holds');
+    expect(whole.judge(pool(0.25, 0.5, [0.26, 0.27, 0.27, 0.27])).state).toBe('fails');
+    expect(whole.control).toBe(true); // a null run has no gap either: judged only on a run that moved
   });
 
   it('every lesson variant has a claim, and no lesson text quotes a figure from another run', () => {
