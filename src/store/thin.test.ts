@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_POINTS, lineKey, mergeLines, stepLine, stepRows, thinSeries } from './thin.ts';
+import { MAX_LINE_POINTS, chartRows, chartRowsWith, lineKey, stepLine, thinSeries, thinShared, withSteps, type LineRow } from './thin.ts';
 
 interface P { step: number; v: number | null }
 const series = (n: number, f: (i: number) => number | null): P[] => Array.from({ length: n }, (_, i) => ({ step: i * 3, v: f(i) }));
@@ -132,38 +132,154 @@ describe('the chart readout (presenterView.chartReadout) quotes drawn points', (
     };
     const lines = chartReadout('groups', { steps: history, evals: [] })!;
     expect(lines.map((l) => l.name).sort()).toEqual(Object.keys(drawn).sort());
+    const names = Object.keys(drawn);
+    const rows = chartRows(history, names.map((n) => drawn[n])); // the chart's rows (one line per name, in this order)
     for (const l of lines) {
-      const line = stepLine(history, drawn[l.name]);
+      const line = rows.filter((r) => r[lineKey(names.indexOf(l.name))] !== null).map((r) => ({ step: r.step, v: r[lineKey(names.indexOf(l.name))] }));
       for (const p of l.points) expect(line, `${l.name} at step ${p.step}`).toContainEqual({ step: p.step, v: p.value });
     }
   });
 });
 
-describe('stepRows', () => {
-  it('gives each step any line keeps once, in order, and nothing else', () => {
-    const history = Array.from({ length: 500 }, (_, i) => ({ step: i, a: noisy(i), b: Math.cos(i * 0.21) * (i % 7) }));
-    const lines = [stepLine(history, (m) => m.a), stepLine(history, (m) => m.b), [{ step: 3, v: 1 }, { step: 499, v: null }]];
-    const rows = stepRows(lines);
-    const kept = new Set(lines.flat().map((p) => p.step));
-    expect(rows.map((r) => r.step)).toEqual([...kept].sort((x, y) => x - y));
-    expect(rows.length).toBeLessThan(500); // two thinned lines do not keep every step
-    expect(stepRows([])).toEqual([]);
-    expect(stepRows([[{ step: 5, v: 1 }, { step: 2, v: 0 }], [{ step: 5, v: 3 }]])).toEqual([{ step: 2 }, { step: 5 }]);
+/** Lines of one chart over a 500-step history: moving apart, with spikes, gaps and lines that start and end without numbers. */
+const chartHistory = () => Array.from({ length: 500 }, (_, i) => ({
+  step: i + 1,
+  a: noisy(i),
+  b: i % 9 === 0 ? NaN : Math.cos(i * 0.21) * (i % 7) + (i === 250 ? 9 : 0),
+  c: i < 11 || i > 480 ? NaN : 0.5 + 0.01 * i + (i === 40 ? -5 : 0),
+  d: i >= 100 && i < 180 ? NaN : Math.sin(i * 1.3),
+  e: (i * 7919) % 101 / 101,
+}));
+type CH = ReturnType<typeof chartHistory>[number];
+const LINES: ((m: CH) => number)[] = [(m) => m.a, (m) => m.b, (m) => m.c, (m) => m.d, (m) => m.e];
+
+describe('thinShared', () => {
+  it('keeps, for every line, its extremes in each run, its first and last number, and the ends: within max', () => {
+    const h = chartHistory();
+    for (const max of [120, 60, 22]) {
+      const t = thinShared(h, LINES, max);
+      expect(t.length).toBeLessThanOrEqual(max);
+      expect(t[0]).toBe(h[0]);
+      expect(t.at(-1)).toBe(h.at(-1));
+      const idx = t.map((m) => h.indexOf(m));
+      expect(idx.every((i) => i >= 0)).toBe(true); // the same objects: recorded steps, none made up
+      expect(idx).toEqual([...new Set(idx)].sort((x, y) => x - y));
+      for (const f of LINES) {
+        const vs = h.map(f);
+        const fin = vs.map((v, i) => [v, i] as const).filter(([v]) => Number.isFinite(v));
+        expect(t).toContain(h[fin[0][1]]); // first and last with a number
+        expect(t).toContain(h[fin.at(-1)![1]]);
+        const kept = t.map(f).filter(Number.isFinite);
+        expect(Math.max(...kept)).toBe(Math.max(...fin.map(([v]) => v))); // the line's extremes
+        expect(Math.min(...kept)).toBe(Math.min(...fin.map(([v]) => v)));
+      }
+    }
+    const t = thinShared(h, LINES, 120);
+    for (const i of [250, 40]) expect(t).toContain(h[i]); // the one-step spikes of b and c
+  });
+
+  it('keeps each line\'s low and high in every one of its equal runs (the envelope a wider plot would show)', () => {
+    const h = chartHistory();
+    const t = thinShared(h, LINES, 120);
+    // the runs thinShared chose: the largest count whose kept points fit; with it, each run's extremes of each line are kept
+    const kept = new Set(t);
+    let runs = 0;
+    for (let r = 1; r <= 498; r++) {
+      const ok = LINES.every((f) => {
+        for (let b = 0; b < r; b++) {
+          const lo = 1 + Math.floor((b * 498) / r), hi = 1 + Math.floor(((b + 1) * 498) / r);
+          const run = h.slice(lo, hi).filter((m) => Number.isFinite(f(m)));
+          if (!run.length) continue;
+          const vs = run.map(f);
+          if (!run.some((m) => kept.has(m) && f(m) === Math.max(...vs)) || !run.some((m) => kept.has(m) && f(m) === Math.min(...vs))) return false;
+        }
+        return true;
+      });
+      if (ok) runs = r;
+    }
+    expect(runs).toBeGreaterThanOrEqual(Math.floor((120 - 12) / 10)); // at least the runs that always fit (ends: 2 + 2 a line)
+  });
+
+  it('leaves a short history as it is, is stable, and refuses a max too small', () => {
+    const h = chartHistory().slice(0, 100);
+    expect(thinShared(h, LINES, 120)).toBe(h);
+    const full = chartHistory();
+    expect(thinShared(full, LINES, 90).map((m) => m.step)).toEqual(thinShared([...full], LINES, 90).map((m) => m.step));
+    expect(() => thinShared(full, LINES, 21)).toThrow(/at least 2 \+ 4/);
   });
 });
 
-describe('mergeLines', () => {
-  it('gives each line exactly its own points under its key, every step once and in order, and other lines\' steps without values', () => {
-    const history = Array.from({ length: 500 }, (_, i) => ({ step: i, a: noisy(i), b: i % 9 === 0 ? NaN : Math.cos(i * 0.21) * (i % 7) }));
-    const lines = [stepLine(history, (m) => m.a), stepLine(history, (m) => m.b)];
-    const other = [{ step: 2.5, v: 1 }, { step: 7, v: 0 }];
-    const rows = mergeLines(lines, [other]);
-    expect(rows.map((r) => r.step)).toEqual([...new Set([...lines.flat(), ...other].map((p) => p.step))].sort((x, y) => x - y));
-    lines.forEach((l, i) => {
-      const drawn = rows.filter((r) => lineKey(i) in r).map((r) => ({ step: r.step, v: r[lineKey(i)] }));
-      expect(drawn).toEqual(l); // the line draws its thinned points, nothing else (a null stays null)
+describe('chartRows', () => {
+  it('gives every line its recorded value at each kept step (null where not a number), at most MAX_LINE_POINTS rows', () => {
+    const h = chartHistory();
+    const rows = chartRows(h, LINES);
+    expect(rows.length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+    const byStep = new Map(h.map((m) => [m.step, m]));
+    for (const r of rows) {
+      const m = byStep.get(r.step)!;
+      expect(m).toBeDefined();
+      LINES.forEach((f, i) => expect(r[lineKey(i)]).toBe(Number.isFinite(f(m)) ? f(m) : null));
+    }
+    expect(rows.map((r) => r.step)).toEqual(thinShared(h, LINES).map((m) => m.step));
+  });
+
+  it('on a recorded run: the groups chart\'s five lines each keep their extremes, in fewer rows than five thinned lines merged', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { gunzipSync } = await import('node:zlib');
+    const { readRecordedRun } = await import('../lab/replay.ts');
+    const { pushBounded } = await import('./history.ts');
+    const run = readRecordedRun(gunzipSync(readFileSync(new URL('../../scripts/fixtures/page-run.json.gz', import.meta.url))).toString('utf8'));
+    const history = run.steps.reduce<typeof run.steps>((h, m) => pushBounded(h, m), []);
+    type M = (typeof history)[number];
+    const groups: ((m: M) => number)[] = [(m) => m.frac_mixed, (m) => m.mixed_predicted, (m) => m.mixed_predicted_per_prompt, (m) => m.frac_all_pass, (m) => m.frac_all_fail];
+    const rows = chartRows(history, groups);
+    const merged = new Set(groups.flatMap((f) => stepLine(history, f).map((p) => p.step)));
+    expect(rows.length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+    expect(rows.length).toBeLessThan(merged.size); // what the per-line thinning drew as rows (221 here)
+    groups.forEach((f, i) => {
+      const fin = history.map(f).filter(Number.isFinite);
+      const drawn = rows.map((r) => r[lineKey(i)]).filter((v): v is number => v !== null);
+      expect(Math.max(...drawn)).toBe(Math.max(...fin));
+      expect(Math.min(...drawn)).toBe(Math.min(...fin));
     });
-    expect(rows.find((r) => r.step === 2.5)).toEqual({ step: 2.5 });
-    expect(mergeLines([])).toEqual([]);
+  });
+});
+
+describe('chartRowsWith', () => {
+  it('adds another history\'s line under the next key at its own steps, with the recorded values there, within max rows', () => {
+    const h = chartHistory();
+    const two = LINES.slice(0, 2);
+    const evals = [{ step: 0, v: 0.5 }, ...Array.from({ length: 50 }, (_, j) => ({ step: 10 * (j + 1), v: j % 7 === 3 ? null : j / 50 }))];
+    const rows = chartRowsWith(h, two, evals);
+    expect(rows.length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+    expect(rows.map((r) => r.step)).toEqual([...rows.map((r) => r.step)].sort((a, b) => a - b));
+    const byStep = new Map(h.map((m) => [m.step, m]));
+    for (const p of evals) expect(rows.find((r) => r.step === p.step)?.[lineKey(2)], `step ${p.step}`).toBe(p.v); // every evaluation drawn, as recorded
+    for (const r of rows) {
+      const m = byStep.get(r.step);
+      if (!m) { expect(r.step).toBe(0); expect(lineKey(0) in r).toBe(false); continue; } // step 0: no training step recorded there
+      two.forEach((f, i) => expect(r[lineKey(i)]).toBe(Number.isFinite(f(m)) ? f(m) : null));
+      if (!evals.some((p) => p.step === r.step)) expect(lineKey(2) in r).toBe(false);
+    }
+    for (const f of two) { // each thinned line still keeps its extremes
+      const drawn = rows.map((r) => r[lineKey(two.indexOf(f))]).filter((v): v is number => typeof v === 'number');
+      const fin = h.map(f).filter(Number.isFinite);
+      expect(Math.max(...drawn)).toBe(Math.max(...fin));
+      expect(Math.min(...drawn)).toBe(Math.min(...fin));
+    }
+    expect(chartRowsWith(h, two, [])).toEqual(chartRows(h, two));
+  });
+});
+
+describe('withSteps', () => {
+  it('adds a row without values for each step of the other lines the rows lack, in order, and keeps the rows as they are', () => {
+    const rows = chartRows(chartHistory(), LINES, 40);
+    const other = [{ step: 2.5, v: 1 }, { step: 7, v: 0 }, { step: rows[3].step, v: 0.2 }];
+    const out = withSteps(rows, [other]);
+    expect(out.map((r) => r.step)).toEqual([...new Set([...rows.map((r) => r.step), ...other.map((p) => p.step)])].sort((x, y) => x - y));
+    for (const r of rows) expect(out).toContain(r);
+    expect(out.find((r: LineRow) => r.step === 2.5)).toEqual({ step: 2.5 });
+    expect(withSteps(rows, [])).toBe(rows);
+    expect(withSteps(rows, [[{ step: rows[0].step, v: 3 }]])).toBe(rows);
   });
 });

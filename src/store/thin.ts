@@ -62,42 +62,121 @@ export function stepLine<M extends { step: number }>(history: readonly M[], valu
   });
 }
 
-/**
- * The steps of a chart's lines, once each, in order: the chart's own rows. recharts' tooltip
- * finds the hovered step only in rows given to the chart; lines that carry their own data (each
- * its own thinned points) leave it empty. The tooltip then reads every line's exact value at
- * that step from the history.
- */
-export function stepRows(lines: readonly (readonly LinePoint[])[]): { step: number }[] {
-  return [...new Set(lines.flatMap((l) => l.map((p) => p.step)))].sort((a, b) => a - b).map((step) => ({ step }));
-}
-
-/** The key of the `i`-th live line's value in a chart's rows (mergeLines). */
+/** The key of the `i`-th live line's value in a chart's rows (chartRows). */
 export const lineKey = (i: number) => `l${i}`;
 
-/** A chart row: a step and, under lineKey(i), the value line i draws there (absent where line i keeps no point at that step). */
+/** A chart row: a step and, under lineKey(i), line i's value recorded at that step (null where not a finite number). */
 export type LineRow = { step: number } & Record<string, number | null>;
 
 /**
- * The live run's thinned lines as ONE table of rows for the chart (its `data`): each step any
- * line keeps, once, in order, with each line's value there under lineKey(i). A line draws only
- * its own points (connectNulls joins them across the steps other lines keep). The chart then
- * takes one data update a redraw instead of three store updates per line (recharts registers a
- * line's data, its legend entry and its tooltip settings each time its own `data` changes), and
- * its lines, legend and axes keep their props, so React and recharts skip them.
- * `extra`: other lines (finished runs, an import: their own `data`) whose steps are added as
- * rows without values, so the tooltip finds a step that only they keep.
+ * Thinning several lines of one chart to shared points: a subsequence of `points` (the same
+ * objects, in order) that keeps, for EVERY line, what thinSeries keeps for one: the first and the
+ * last point, the line's first and last point with a number, and in each of B equal runs of the
+ * points between, the line's lowest and highest. The runs are the same for all lines, and B is the
+ * most (by bisection from the count that always fits) whose kept points fit in `max`: lines that
+ * move together share their extremes, so B is usually well above the worst case's
+ * (max − ends) / (2 × lines). A run where no line has a number keeps one of its points.
  */
-export function mergeLines(lines: readonly (readonly LinePoint[])[], extra: readonly (readonly LinePoint[])[] = []): LineRow[] {
-  const rows = new Map<number, LineRow>();
-  lines.forEach((l, i) => {
-    const k = lineKey(i);
-    for (const p of l) {
-      let r = rows.get(p.step);
-      if (!r) rows.set(p.step, (r = { step: p.step } as LineRow));
-      r[k] = p.v;
+export function thinShared<T>(points: readonly T[], values: readonly ((p: T) => number | null | undefined)[], max = MAX_LINE_POINTS): readonly T[] {
+  const L = values.length;
+  if (!(L >= 1) || !(max >= 2 + 4 * L)) throw new Error(`thinShared: max must be at least 2 + 4 × lines (first, last, each line's first and last number and one run's low and high), got ${max} for ${L} lines`);
+  const n = points.length;
+  if (n <= max) return points;
+  const vals = values.map((f) => points.map((p) => { const v = f(p); return finite(v) ? v : NaN; }));
+  const ends = new Set([0, n - 1]);
+  for (const vs of vals) {
+    const first = vs.findIndex((v) => !Number.isNaN(v));
+    if (first < 0) continue;
+    let last = n - 1;
+    while (Number.isNaN(vs[last])) last--;
+    ends.add(first).add(last);
+  }
+  const inner = n - 2;
+  const pick = (runs: number): Set<number> => {
+    const keep = new Set(ends);
+    for (let b = 0; b < runs; b++) {
+      const lo = 1 + Math.floor((b * inner) / runs);
+      const hi = 1 + Math.floor(((b + 1) * inner) / runs);
+      let any = false;
+      for (const vs of vals) {
+        let iMin = -1, iMax = -1, vMin = Infinity, vMax = -Infinity;
+        for (let i = lo; i < hi; i++) {
+          const v = vs[i];
+          if (v < vMin) { vMin = v; iMin = i; } // NaN compares false: skipped
+          if (v > vMax) { vMax = v; iMax = i; }
+        }
+        if (iMin < 0) continue;
+        any = true;
+        keep.add(iMin).add(iMax);
+      }
+      if (!any && lo < hi) keep.add(lo); // no number in this run: one of its points (a gap stays a gap)
     }
+    return keep;
+  };
+  let lo = Math.max(1, Math.floor((max - ends.size) / (2 * L))), hi = Math.max(lo, Math.min(inner, max - ends.size));
+  let best = pick(lo);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const k = pick(mid);
+    if (k.size <= max) { lo = mid; best = k; } else hi = mid - 1;
+  }
+  return [...best].sort((a, b) => a - b).map((i) => points[i]);
+}
+
+/**
+ * A chart's live lines as ONE table of rows (the chart's `data`): the steps thinShared keeps for
+ * all of them, each row holding every line's value recorded at that step under lineKey(i). Every
+ * line is drawn through the same recorded steps (its own extremes among them), so a redraw is one
+ * data update for recharts, its <Line>s keep their props, and no line carries empty points for the
+ * steps only another line keeps.
+ */
+export function chartRows<M extends { step: number }>(history: readonly M[], values: readonly ((m: M) => number)[], max = MAX_LINE_POINTS): LineRow[] {
+  return thinShared(history, values, max).map((m) => {
+    const r = { step: m.step } as LineRow;
+    values.forEach((f, i) => {
+      const v = f(m);
+      r[lineKey(i)] = Number.isFinite(v) ? v : null;
+    });
+    return r;
   });
-  for (const l of extra) for (const p of l) if (!rows.has(p.step)) rows.set(p.step, { step: p.step } as LineRow);
-  return [...rows.values()].sort((a, b) => a.step - b.step);
+}
+
+/**
+ * chartRows with one more line from another history (the evaluations on the reward chart): its
+ * points under lineKey(values.length), each at its own step. A step both histories hold gets the
+ * other lines' recorded values there too; the rows stay within `max` (the thinned lines get what
+ * the extra line leaves, at least 2 + 4 × lines). One table, so the extra line, which changes at
+ * each evaluation, does not carry its own data (recharts then registers its data, legend entry and
+ * tooltip settings anew and measures the legend again).
+ */
+export function chartRowsWith<M extends { step: number }>(history: readonly M[], values: readonly ((m: M) => number)[], extra: readonly LinePoint[], max = MAX_LINE_POINTS): LineRow[] {
+  const rows = chartRows(history, values, Math.max(2 + 4 * values.length, max - extra.length));
+  if (!extra.length) return rows;
+  const at = new Map(rows.map((r) => [r.step, r]));
+  const byStep = new Map(history.map((m) => [m.step, m]));
+  const k = lineKey(values.length);
+  for (const p of extra) {
+    let r = at.get(p.step);
+    if (!r) {
+      const m = byStep.get(p.step);
+      r = { step: p.step } as LineRow;
+      if (m) values.forEach((f, i) => { const v = f(m); r![lineKey(i)] = Number.isFinite(v) ? v : null; });
+      at.set(p.step, r);
+    }
+    r[k] = p.v;
+  }
+  return [...at.values()].sort((a, b) => a.step - b.step);
+}
+
+/**
+ * The rows with a row (a step and no values) for each step of `extra` they lack, in step order:
+ * recharts' tooltip finds the hovered step only among the chart's rows, and other lines (finished
+ * runs, an import, evaluations: their own `data`) may keep steps the live lines do not.
+ */
+export function withSteps(rows: readonly LineRow[], extra: readonly (readonly LinePoint[])[]): readonly LineRow[] {
+  if (!extra.length) return rows;
+  const have = new Set(rows.map((r) => r.step));
+  const add: LineRow[] = [];
+  for (const l of extra) for (const p of l) if (!have.has(p.step)) { have.add(p.step); add.push({ step: p.step } as LineRow); }
+  return add.length ? [...rows, ...add].sort((a, b) => a.step - b.step) : rows;
 }

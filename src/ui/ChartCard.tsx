@@ -4,38 +4,59 @@
  * per-step tooltip (the hovered step's exact values, from the whole history).
  */
 import { memo, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Legend, LineChart, ResponsiveContainer, XAxis } from 'recharts';
+import { CartesianGrid, Legend, LineChart, ResponsiveContainer, XAxis } from 'recharts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { useImported } from '../store/importedRun.ts';
 import { download, svgToPng } from '../store/exports.ts';
-import { PointingAt, useDrawnWhenSeen, useLabStable } from './chartHooks.ts';
+import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
-import { mergeLines, type LinePoint } from '../store/thin.ts';
+import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
 
-export const AXIS = { fontSize: 15, fill: '#111' };
+/** The look of every tick label. */
+const TICK_STYLE = { fontSize: 15, fill: '#111' };
+/** The tick props recharts hands a tick renderer (the ones drawn here). */
+interface TickProps { x?: number | string; y?: number | string; textAnchor?: 'start' | 'middle' | 'end' | 'inherit'; verticalAnchor?: string; payload?: { value?: unknown }; index?: number; tickFormatter?: (v: unknown, i: number) => string; className?: string }
+/** recharts' Text places a one-line label by its vertical anchor so (capHeight 0.71em). */
+const TICK_DY: Record<string, string> = { start: '0.71em', middle: '0.355em', end: '0em' };
+/**
+ * Every chart's tick label (the axes' `tick`), drawn as the plain SVG text recharts' Text draws for
+ * a one-line label, with its classes: recharts' Text measures each label's words in the DOM when
+ * it mounts (a forced layout), and on a sliding x axis every label is new at every redraw.
+ */
+export function AXIS(p: TickProps) {
+  const v = p.payload?.value;
+  const label = p.tickFormatter ? p.tickFormatter(v, p.index ?? 0) : String(v ?? '');
+  return (
+    <text x={p.x} y={p.y} textAnchor={p.textAnchor} fill={TICK_STYLE.fill} fontSize={TICK_STYLE.fontSize} stroke="none" className={`recharts-text ${p.className ?? 'recharts-cartesian-axis-tick-value'}`}>
+      <tspan x={p.x} dy={TICK_DY[p.verticalAnchor ?? 'end'] ?? '0em'}>{label}</tspan>
+    </text>
+  );
+}
 /** A sentence with `key names` set as code (as text: never HTML). */
 const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
 export const H = 230;
 export const fin = (x: number) => (Number.isFinite(x) ? x : null);
 
-export const ChartCard = memo(function ChartCard({ id, title, question, points, children, controls, footer, height = H }: { id: ChartId; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
-  const mine = useLabStable((s) => s.signals.filter((sig) => sig.chart === id));
+/**
+ * A chart card. `view` (useCardView) is the chart's: the chart reads the store through it
+ * (useSeenLab), so while a run streams a card off screen keeps what it last drew (data-frozen).
+ */
+export const ChartCard = memo(function ChartCard({ id, view, title, question, points, children, controls, footer, height = H }: { id: ChartId; view: CardView; title: string; question: string; points: number; children: ReactNode; controls?: ReactNode; footer?: ReactNode; height?: number }) {
+  const mine = useLabDerived((s) => s.signals, (all) => all.filter((sig) => sig.chart === id));
   const imported = useImported((s) => s.run);
   const doctor = useMemo(() => imported?.diagnosis.findings.filter((f) => f.chart === id) ?? [], [imported, id]);
   const lessonId = useLab((s) => s.lessonId);
   const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
   const ref = useRef<HTMLDivElement>(null);
-  const card = useRef<HTMLElement>(null);
-  const drawn = useDrawnWhenSeen(card, children);
   const [pointing, setPointing] = useState(false); // the tooltip is mounted only then (ChartTooltip)
   async function png() {
     const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
     if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
   }
   return (
-    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} data-frozen={drawn.frozen || undefined} aria-label={title} ref={card}>
+    <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} data-frozen={!view.live || undefined} aria-label={title} ref={view.ref}>
       <header>
         <h3>{title}</h3>
         <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
@@ -56,7 +77,7 @@ export const ChartCard = memo(function ChartCard({ id, title, question, points, 
       <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
         onPointerEnter={() => setPointing(true)} onPointerLeave={() => setPointing(false)}
         onFocus={() => setPointing(true)} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
-        <PointingAt.Provider value={pointing}>{points ? drawn.body : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
+        <PointingAt.Provider value={pointing}>{points ? children : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
       </div>
       {footer}
     </section>
@@ -116,21 +137,23 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
 }
 
 /**
- * A per-step LineChart. The live run's lines (`live`: each one's thinned points) are the chart's
- * rows (mergeLines: one table, each line's value under lineKey(i)), so a redraw is ONE data update
- * for recharts: the <Line>s keep their props (dataKey, name, look), React and recharts skip them
- * and their legend entries and tooltip settings, and only their points are recomputed. Lines that
- * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are
- * those lines' points, whose steps are added as rows while the pointer or focus is on the chart
- * (the tooltip finds the hovered step among the rows).
+ * A per-step LineChart. The live run's lines are the chart's rows (`rows`: chartRows, each line's
+ * value under lineKey(i) at steps shared by all lines), so a redraw is ONE data update for
+ * recharts: the <Line>s keep their props (dataKey, name, look), React and recharts skip them and
+ * their legend entries and tooltip settings, and only their points are recomputed. Lines that
+ * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are those
+ * lines' points, whose steps are added as rows while the pointer or focus is on the chart (the
+ * tooltip finds the hovered step among the rows).
  */
-export function PointedLineChart({ live, others = NONE, children }: { live: readonly (readonly LinePoint[])[]; others?: readonly (readonly LinePoint[])[]; children: ReactNode }) {
+export function PointedLineChart({ rows, others = NONE, children }: { rows: readonly LineRow[]; others?: readonly (readonly LinePoint[])[]; children: ReactNode }) {
   const pointing = useContext(PointingAt);
-  const rows = useMemo(() => mergeLines(live, pointing ? others : NONE), [pointing, live, others]);
+  const data = useMemo(() => (pointing ? withSteps(rows, others) : rows), [pointing, rows, others]);
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={rows} margin={margin}>{children}</LineChart>
+      <LineChart data={data as LineRow[]} margin={margin}>{children}</LineChart>
     </ResponsiveContainer>
   );
 }
 const NONE: readonly (readonly LinePoint[])[] = [];
+/** The per-step charts' grid: one element, so a redraw does not render it anew. */
+export const grid = <CartesianGrid strokeDasharray="3 3" />;

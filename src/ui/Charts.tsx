@@ -24,13 +24,13 @@ import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { axisTick, ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
+import { axisTick, ChartTooltip, useCardView, useOverlays, useSeenLab, useStable } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
-import { AXIS, ChartCard, PointedLineChart, fin, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
+import { AXIS, ChartCard, PointedLineChart, fin, grid, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
 import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
-import { lineKey, stepLine } from '../store/thin.ts';
+import { chartRows, chartRowsWith, lineKey, stepLine } from '../store/thin.ts';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 /** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
@@ -48,7 +48,8 @@ interface Series {
 
 /** A card of per-step lines (most charts): the x axis is the step, one thinned line per series; each overlaid run draws the first series. */
 function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidth = 44 }: { id: ChartId; title: string; question: string; series: Series[]; trl?: TrlSeries[]; yDomain?: [number | 'auto', number | 'auto']; yWidth?: number }) {
-  const raw = useLab((s) => s.steps);
+  const view = useCardView();
+  const raw = useSeenLab(view, (s) => s.steps);
   const steps = useOnAxis(raw, raw);
   const overlays = useOverlays();
   const trl = useTrl();
@@ -56,7 +57,8 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
   const xMode = useXMode();
   const head = useXHead();
   const main = series[0];
-  const lines = useMemo(() => series.map((sr) => stepLine(steps, sr.value)), [steps, series]);
+  const values = useMemo(() => series.map((sr) => sr.value), [series]);
+  const rows = useMemo(() => chartRows(steps, values), [steps, values]);
   const others = useMemo(() => overlays.map((o) => {
     const at = onAxis(xMode, o.run.steps, o.run.steps); // each finished run on the same x axis (its own % of steps, or tokens)
     return { ...o, name: `${main.name}, ${o.name}`, at, line: stepLine(at, main.value) };
@@ -73,8 +75,8 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
     ];
   }, head), [steps, series, others, main, trl, imported, head, xMode]);
   const body = useMemo(() => (
-    <PointedLineChart live={lines} others={rest}>
-      <CartesianGrid strokeDasharray="3 3" />
+    <PointedLineChart rows={rows} others={rest}>
+      {grid}
       {xAxis}
       {yDomain === UNIT ? <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} /> : <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} />}
       <ChartTooltip content={tip} />
@@ -86,13 +88,15 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
       {trlLineElements(imported)}
       {doctorMarks(trl, id)}
     </PointedLineChart>
-  ), [rest, lines, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth]);
-  return <ChartCard id={id} title={title} question={question} points={steps.length + (imported.length ? trl!.steps.length : 0)}>{body}</ChartCard>;
+  ), [rest, rows, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth]);
+  return <ChartCard id={id} view={view} title={title} question={question} points={steps.length + (imported.length ? trl!.steps.length : 0)}>{body}</ChartCard>;
 }
 
 const reward = (m: StepMetrics) => m.reward;
 const accuracy = (m: StepMetrics) => m.accuracy;
 const heldout = (e: Pick<EvalMetrics, 'heldout_accuracy'>) => e.heldout_accuracy;
+/** The reward chart's per-step lines, in their rows' order (lineKey 0, 1). */
+const REWARD_LINES = [reward, accuracy];
 const TRAIN_ACC = 'training accuracy (sampled)';
 const HELDOUT_DOT = { r: 4 };
 
@@ -103,9 +107,10 @@ const TRL_REWARD: TrlSeries[] = [
 ];
 
 export function RewardChart() {
-  const raw = useLab((s) => s.steps);
+  const view = useCardView();
+  const raw = useSeenLab(view, (s) => s.steps);
   const steps = useOnAxis(raw, raw);
-  const evals = useOnAxis(useLab((s) => s.evals), raw);
+  const evals = useOnAxis(useSeenLab(view, (s) => s.evals), raw);
   const overlays = useOverlays();
   const trl = useTrl();
   const xAxis = useXAxis();
@@ -115,14 +120,12 @@ export function RewardChart() {
   const outside = useMemo(() => !!trl && trl.steps.some((m) => m.reward < 0 || m.reward > 1), [trl]);
   const imported = useMemo(() => trlLines(trl, outside ? TRL_REWARD.map((sr) => ({ ...sr, name: `${sr.name} (right axis)`, right: true })) : TRL_REWARD), [trl, outside]);
   const trlHeldout = useMemo(() => (trl?.run.heldoutKey ? { name: `held-out ${trl.run.heldoutKey}, ${trl.run.label}`, line: stepLine(trl.evals, heldout) } : null), [trl]);
-  const rewardLine = useMemo(() => stepLine(steps, reward), [steps]);
-  const accuracyLine = useMemo(() => stepLine(steps, accuracy), [steps]);
   const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
+  const rows = useMemo(() => chartRowsWith(steps, REWARD_LINES, heldoutLine), [steps, heldoutLine]); // the chart's rows, held-out's points among them: its lines keep their props (see PointedLineChart)
   const others = useMemo(() => overlays.map((o) => {
     const at = onAxis(xMode, o.run.steps, o.run.steps), evalsAt = onAxis(xMode, o.run.evals, o.run.steps);
     return { ...o, at, evalsAt, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(at, reward), heldout: stepLine(evalsAt, heldout) };
   }), [overlays, xMode]);
-  const live = useMemo(() => [rewardLine, accuracyLine, heldoutLine], [rewardLine, accuracyLine, heldoutLine]); // the chart's rows: its lines keep their props (see PointedLineChart)
   const rest = useMemo(() => [...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [others, imported, trlHeldout]);
   const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])]);
   const tip = useMemo(() => stepTip((step) => {
@@ -140,8 +143,8 @@ export function RewardChart() {
     ];
   }, head), [steps, evals, others, trl, imported, trlHeldout, head, xMode]);
   const body = useMemo(() => (
-    <PointedLineChart live={live} others={rest}>
-      <CartesianGrid strokeDasharray="3 3" />
+    <PointedLineChart rows={rows} others={rest}>
+      {grid}
       {xAxis}
       <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
       <ChartTooltip content={tip} />
@@ -155,9 +158,9 @@ export function RewardChart() {
       {trlHeldout && <Line key="trl-heldout" data={trlHeldout.line} dataKey="v" name={trlHeldout.name} stroke={C.vermillion} strokeDasharray="9 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
       {doctorMarks(trl, 'reward')}
     </PointedLineChart>
-  ), [live, rest, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl]);
+  ), [rows, rest, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl]);
   return (
-    <ChartCard id="reward" title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned), or an imported TRL run." points={steps.length + evals.length + (trl ? trl.steps.length : 0)}>
+    <ChartCard id="reward" view={view} title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned), or an imported TRL run." points={steps.length + evals.length + (trl ? trl.steps.length : 0)}>
       {body}
     </ChartCard>
   );
@@ -189,7 +192,8 @@ const ADV_MARGIN = { ...margin, top: 18 };
 const MAX_MARKS = 96;
 
 export function AdvantagesChart() {
-  const rollout = useLab((s) => s.lastRollout);
+  const view = useCardView();
+  const rollout = useSeenLab(view, (s) => s.lastRollout);
   const { rows, n, ticks } = useMemo(() => {
     const out: { label: string; advantage: number | null; kind: string; mark: string; fill: string }[] = [];
     const groups = rollout?.groups ?? [];
@@ -221,7 +225,7 @@ export function AdvantagesChart() {
     </ResponsiveContainer>
   ), [rows, n, ticks]);
   return (
-    <ChartCard id="advantages" title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
+    <ChartCard id="advantages" view={view} title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
       {body}
     </ChartCard>
   );
@@ -288,7 +292,8 @@ const K_COLORS = [C.vermillion, C.orange, C.green, C.blue, C.purple, C.black];
 const passName = (k: string) => (k === '1' ? HELDOUT_PASS1 : `held-out pass@${k} (sampled)`);
 
 export function PassAtKChart() {
-  const evals = useOnAxis(useLab((s) => s.evals), useLab((s) => s.steps));
+  const view = useCardView();
+  const evals = useOnAxis(useSeenLab(view, (s) => s.evals), useSeenLab(view, (s) => s.steps));
   const xAxis = useXAxis();
   const head = useXHead();
   const xMode = useXMode();
@@ -304,7 +309,7 @@ export function PassAtKChart() {
       ...(watched ? [{ name: watchName, color: C.black, value: e?.watch ? fin(e.watch.pass1) : undefined }] : [])];
   }, head), [evals, ks, watched, watchName, head, xMode]);
   return (
-    <ChartCard id="passk" title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
+    <ChartCard id="passk" view={view} title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={rows} margin={margin}>
           <CartesianGrid strokeDasharray="3 3" />
@@ -321,8 +326,9 @@ export function PassAtKChart() {
 }
 
 export function TheoryChart() {
+  const view = useCardView();
   const G = useLab((s) => s.settings.numGenerations);
-  const rollout = useLab((s) => s.lastRollout);
+  const rollout = useSeenLab(view, (s) => s.lastRollout);
   const curve = useMemo(() => Array.from({ length: 101 }, (_, i) => ({ p: i / 100, curve: mixedGroupProbability(i / 100, G) })), [G]);
   const points = useStable(useMemo(() => (rollout ? rollout.groups.map((g) => {
     const p = g.answers.filter((a) => a.correct).length / g.answers.length;
@@ -342,7 +348,7 @@ export function TheoryChart() {
     </ResponsiveContainer>
   ), [curve, points, G]);
   return (
-    <ChartCard id="theory" title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>
+    <ChartCard id="theory" view={view} title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>
       {body}
     </ChartCard>
   );

@@ -10,7 +10,7 @@ import { fmt2 } from '../rl/claims.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import { useLab } from '../store/labStore.ts';
 import { HELDOUT_PASS1 } from '../store/views.ts';
-import { ChartTooltip, useOverlays, useStable } from './chartHooks.ts';
+import { ChartTooltip, useCardView, useOverlays, useSeenLab, useStable } from './chartHooks.ts';
 import { AXIS, ChartCard, margin } from './ChartCard.tsx';
 import { C, fmt } from './palette.ts';
 
@@ -34,8 +34,9 @@ const OVERLAY_SHAPES = ['triangle', 'square', 'cross'] as const;
 /** Lesson 5: GRPO (or RFT), with the overlaid runs, and best-of-N on the base, at the tokens each needs to serve Q questions (src/rl/matchedTokens.ts). */
 export function MatchedTokensChart() {
   const [Q, setQ] = useState(1_000);
-  const steps = useLab((s) => s.steps);
-  const evals = useLab((s) => s.evals);
+  const view = useCardView();
+  const steps = useSeenLab(view, (s) => s.steps);
+  const evals = useSeenLab(view, (s) => s.evals);
   const algorithm = useLab((s) => s.settings.algorithm);
   const overlays = useOverlays();
   const mine = useStable(useMemo(() => trainedPoints(steps, evals, Q).map((p) => ({ ...p, what: `${ALGO(algorithm)}, step ${p.step}: ${p.training_tokens.toLocaleString('en')} training + ${Q.toLocaleString('en')} × ${fmt(p.answer_tokens, 2)} answer tokens` })), [steps, evals, Q, algorithm])); // changes only with an evaluation
@@ -81,7 +82,7 @@ export function MatchedTokensChart() {
     </ResponsiveContainer>
   ), [mine, theirs, bon, axis, Q, algorithm]);
   return (
-    <ChartCard id="tokens" title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, ${HELDOUT_PASS1}. Best-of-N on the base: N answers a question, held-out pass@N (sampled) — it assumes a perfect verifier picks the right one, and counts no verification cost. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
+    <ChartCard id="tokens" view={view} title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, ${HELDOUT_PASS1}. Best-of-N on the base: N answers a question, held-out pass@N (sampled) — it assumes a perfect verifier picks the right one, and counts no verification cost. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>
       {body}
     </ChartCard>
   );

@@ -1,5 +1,5 @@
 /** Store reads for the charts that keep their references while the data is unchanged (memoised charts then skip). */
-import { createContext, createElement, useContext, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
+import { createContext, createElement, useContext, useEffect, useMemo, useRef, useState, type ComponentProps, type RefObject } from 'react';
 import { Tooltip } from 'recharts';
 import { useLab, type LabState, type SavedRun } from '../store/labStore.ts';
 import { shownOverlays } from '../store/overlays.ts';
@@ -15,14 +15,20 @@ export function useStable<T>(value: T): T {
   return ref.current;
 }
 
-/** The store read through `select`, re-rendering only when the selected data changes (not its reference). */
-export function useLabStable<T>(select: (s: LabState) => T): T {
-  const prev = useRef<{ v: T } | null>(null);
+/**
+ * `derive` of the store's `pick(s)`, re-rendering only when the derived data changes (not its
+ * reference). Derived again only when pick(s) is a new object: a store update that leaves it as it
+ * was (most do) costs one comparison, not a derivation and a JSON comparison per card.
+ */
+export function useLabDerived<I, T>(pick: (s: LabState) => I, derive: (input: I) => T): T {
+  const prev = useRef<{ input: I; v: T } | null>(null);
   return useLab((s) => {
-    const v = select(s);
-    if (prev.current && sameJson(prev.current.v, v)) return prev.current.v;
-    prev.current = { v };
-    return v;
+    const input = pick(s);
+    const p = prev.current;
+    if (p && p.input === input) return p.v;
+    const v = derive(input);
+    prev.current = { input, v: p && sameJson(p.v, v) ? p.v : v };
+    return prev.current.v;
   });
 }
 
@@ -70,19 +76,37 @@ export function useOnScreen(ref: RefObject<Element | null>): boolean {
   return on;
 }
 
+/** A chart card's view: the ref its section carries and whether a student sees it now (`live`). */
+export interface CardView {
+  ref: RefObject<HTMLElement | null>;
+  /** On screen, or no run streaming: the card draws the store as it is. Otherwise it keeps what it last drew. */
+  live: boolean;
+}
+
 /**
- * A chart body that redraws only where a student can see it: while a run streams, a card off
- * screen keeps the body it last drew (the same React element, so React skips the whole chart)
- * and catches up when it scrolls into view or the run stops. At 1280×800 two of the ten cards
- * are on screen when the page opens.
+ * Whether a chart card is drawn now: while a run streams, a card off screen is not (at 1280×800
+ * eight of the ten cards are below the fold); it catches up when it scrolls into view or the run
+ * stops. The chart reads the store through useSeenLab with it, so a card out of sight is not even
+ * rendered: its data (thinned lines, points, tooltips) is not recomputed at each store update.
  */
-export function useDrawnWhenSeen(ref: RefObject<Element | null>, body: ReactNode): { body: ReactNode; frozen: boolean } {
+export function useCardView(): CardView {
+  const ref = useRef<HTMLElement>(null);
   const onScreen = useOnScreen(ref);
   const streaming = useLab((s) => s.status === 'running');
-  const drawn = useRef(body);
   const live = onScreen || !streaming;
-  if (live) drawn.current = body;
-  return { body: drawn.current, frozen: drawn.current !== body };
+  return useMemo(() => ({ ref, live }), [live]);
+}
+
+/**
+ * The store read through `select` (a plain field: s.steps, s.evals, s.lastRollout), held while the
+ * card is out of sight (`view.live` false): the value it had when last drawn, so a store update does
+ * not re-render the card at all. The first read is always the store's.
+ */
+export function useSeenLab<T>(view: CardView, select: (s: LabState) => T): T {
+  const last = useRef<{ v: T } | null>(null);
+  const v = useLab((s) => (view.live || !last.current ? select(s) : last.current.v));
+  last.current = { v };
+  return v;
 }
 
 /** Whether the pointer (or the keyboard's focus) is on this chart card's body. */
