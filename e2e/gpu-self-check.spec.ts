@@ -1,9 +1,10 @@
 // The engine's self-check on this adapter: it passes as it is and prints its coverage; a kernel
 // broken on purpose is found at the first tensor it makes, and replaced by its safer form alone
 // (tiled matmul, tiled attention, its multi-tile path, the workgroup-tree reductions, the GELU fused
-// into the vec4 matmuls) or, where the kernel has one form (sampling, its temperature, the fused decode
-// block, the sequence-level loss, AdamW), the lab falls back to the CPU reference with a sentence that says so. The engine's
-// weights come back unchanged each time. In the page, a reset does not run the check again.
+// into the vec4 matmuls, the fused clip + AdamW; the fused decode block by the op-by-op decode) or,
+// where the kernel has one form (sampling, its temperature, the sequence-level loss, AdamW), the lab
+// falls back to the CPU reference with a sentence that says so. The engine's weights come back
+// unchanged each time. In the page, a reset does not run the check again.
 import { expect, test } from './fixtures.ts';
 import { stubViteClient } from './reliability-page.ts';
 
@@ -11,7 +12,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'decode-block', 'none'] as const;
+  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'optimizer-clip', 'decode-block', 'none'] as const;
   const results = await page.evaluate(async (c) => {
     const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
     return m.runSelfChecks([...c]);
@@ -21,7 +22,8 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   console.log(`intact: ${ok.sentence} (${ok.numbers} numbers; check ${ok.ms.toFixed(0)} ms, of which the CPU reference ${ok.referenceMs.toFixed(0)} ms; near-ties ${ok.nearTies})`);
   for (const t of ok.tensors) console.log(`  ${t.what.padEnd(58)} ${String(t.numbers).padStart(6)} numbers, worst ${t.worst.toPrecision(2)} of the tolerance`);
   expect(ok.ok).toBe(true);
-  expect(ok.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup', attention: 'tiled' });
+  const GPU = { matmul: 'tiled', reduction: 'workgroup', attention: 'tiled', decode: 'fused' };
+  expect(ok.forms).toEqual(GPU);
   expect(ok.failures).toEqual([]);
   expect(ok.kernels).toBeGreaterThan(25);
   expect(ok.worst).toBeLessThanOrEqual(1);
@@ -36,19 +38,29 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   }
   expect(what).toEqual(expect.arrayContaining(['greedy sampling', 'sampling at τ = 0.7', 'update: AdamW m (the gradients)', 'update: weights after AdamW']));
 
+  // a broken fused decode costs the decode alone: the check's one retry, the engine left on the op-by-op decode
+  const dec = r['decode-block'];
+  console.log(`broken decode-block: ${dec.sentence}`);
+  expect(dec.failures.map((f: { forms: object }) => f.forms)).toEqual([GPU]);
+  expect(dec.opsForms).toEqual({ matmul: 'tiled', scalar: false, reduction: 'workgroup', attention: 'tiled', decode: 'ops' });
+  expect(dec.sentence).toMatch(/; replaced the fused decode block by the op-by-op decode, which gave wrong numbers here \(greedy sampling: /);
+
   // each fault: caught at the first tensor it makes, the form replaced alone (or the CPU fallback)
   const expectations: [string, RegExp, object | null][] = [
-    ['tiled-matmul', /^forward log-probs/, { matmul: 'direct', reduction: 'workgroup', attention: 'tiled' }],
-    ['tiled-attention', /^attention at T = \d+: output/, { matmul: 'tiled', reduction: 'workgroup', attention: 'row' }],
-    ['multi-tile', /^attention at T = \d+: output/, { matmul: 'tiled', reduction: 'workgroup', attention: 'row' }], // never runs in the model at T ≤ 32
-    ['layernorm', /^forward log-probs/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off
-    ['layernorm-backward', /^gradient, grpo, token ratio, k3, entropy bonus \[/, { matmul: 'tiled', reduction: 'row', attention: 'tiled' }], // 1 % off, at the gradients' tolerance
-    ['gelu', /^forward log-probs/, { matmul: 'plain', reduction: 'workgroup', attention: 'tiled' }], // 1 % off
+    ['tiled-matmul', /^forward log-probs/, { ...GPU, matmul: 'direct' }],
+    ['tiled-attention', /^attention at T = \d+: output/, { ...GPU, attention: 'row' }],
+    ['multi-tile', /^attention at T = \d+: output/, { ...GPU, attention: 'row' }], // never runs in the model at T ≤ 32
+    ['layernorm', /^forward log-probs/, { ...GPU, reduction: 'row' }], // 1 % off
+    ['layernorm-backward', /^gradient, grpo, token ratio, k3, entropy bonus \[/, { ...GPU, reduction: 'row' }], // 1 % off, at the gradients' tolerance
+    ['gelu', /^forward log-probs/, { ...GPU, matmul: 'plain' }], // 1 % off
+    // the tree forms' fused clip + AdamW (adamw_clip_step) sums 63 of the 64 partials: the row form keeps grad_norm_finalize
+    ['optimizer-clip', /^update: loss, gradient norm and metrics of each epoch/, { ...GPU, reduction: 'row' }],
     ['sampling', /^sampling at τ = 0\.7: tokens row \d+ token \d+: \d+ vs \d+, not a near-tie/, null],
     ['temperature', /^sampling at τ = 0\.7: log-probs row 0 token 0: /, null], // a kernel that ignores τ: only a τ ≠ 1 sees it
     ['sequence-loss', /^gradient, dr_grpo, sequence ratio, k1: loss/, null], // 1 % off
     ['adamw', /^update: AdamW v/, null],
-    ['decode-block', /^greedy sampling: log-probs row \d+ token \d+: /, null], // 1 % off in the rollout's fused decode only
+    // 1 % off in the rollout's fused decode only: the op-by-op decode takes over, still on WebGPU
+    ['decode-block', /^greedy sampling: log-probs row \d+ token \d+: /, { ...GPU, decode: 'ops' }],
   ];
   for (const [broken, first, forms] of expectations) {
     const x = r[broken];
@@ -62,17 +74,21 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
       expect(x.sentence).toMatch(/; replaced the .*, which gave wrong numbers here \(/);
     } else {
       expect(x.ok).toBe(false);
-      expect(x.failures.length).toBe(12); // every mix of matmul (3) × reductions (2) × attention (2) forms
+      // every mix of matmul (3) × reductions (2) × attention (2) forms; a fault met at the sampling
+      // also the op-by-op decode, once (the fused decode runs none of those forms)
+      const atSampling = /sampling/.test(x.failures[0].what);
+      expect(x.failures.length).toBe(atSampling ? 13 : 12);
+      if (atSampling) expect(x.failures.map((f: { forms: { decode: string } }) => f.forms.decode)).toEqual(['fused', ...Array(12).fill('ops')]);
       for (const f of x.failures) expect(f.what).toMatch(first);
       expect(x.sentence).toMatch(/^Self-check: no kernel form gave the CPU reference's numbers on this GPU \(.+\), so the lab runs on the CPU reference\.$/);
     }
   }
-  expect(r['tiled-matmul'].opsForms).toEqual({ matmul: 'direct', scalar: false, reduction: 'workgroup', attention: 'tiled' });
+  expect(r['tiled-matmul'].opsForms).toEqual({ matmul: 'direct', scalar: false, reduction: 'workgroup', attention: 'tiled', decode: 'fused' });
 
   // with the kernels put back, the GPU forms pass again
   const again = results[results.length - 1];
   expect(again.ok).toBe(true);
-  expect(again.forms).toEqual({ matmul: 'tiled', reduction: 'workgroup', attention: 'tiled' });
+  expect(again.forms).toEqual(GPU);
 });
 
 test('self-check in the page: once per GPU and model for the session, not again on reset', async ({ page }) => {

@@ -31,9 +31,12 @@
  * wrong numbers is replaced by the next safer one — matmul: tiled (workgroup memory) → direct
  * (no barriers) → plain (scalar kernels); row reductions: subgroup → workgroup tree → one row
  * per invocation; attention: tiled (K/V through workgroup memory) → one row per invocation —
- * and the check runs again. The engine's weights and AdamW state are put back afterwards. If no
- * combination passes, the caller runs the CPU reference. The lab runs it once per adapter and
- * model shape in a session (src/lab/engine.ts CheckedAdapters).
+ * and the check runs again. The fused decode block (decode_block.wgsl) runs none of those forms:
+ * when a combination fails at its sampling with the fused decode, the same combination runs again
+ * with the op-by-op decode (Ops.decodeForm 'ops'), which every later combination keeps (the fused
+ * decode gives the same numbers whatever the other forms). The engine's weights and AdamW state
+ * are put back afterwards. If no combination passes, the caller runs the CPU reference. The lab
+ * runs it once per adapter and model shape in a session (src/lab/engine.ts CheckedAdapters).
  *
  * Split by job: this file runs the work on both engines and walks the ladder of forms;
  * selfCheckCompare.ts holds the tolerances and the comparison; selfCheckSampling.ts what is sampled.
@@ -52,13 +55,17 @@ import { BOS, EOS } from '../tasks/tokenizer.ts';
 export type MatmulLevel = 'tiled' | 'direct' | 'plain';
 export type ReductionLevel = 'subgroup' | 'workgroup' | 'row';
 export type AttentionLevel = 'tiled' | 'row';
+export type DecodeLevel = 'fused' | 'ops';
 /** The kernel forms the check can choose among, GPU-friendliest first in each family. */
-export interface Forms { matmul: MatmulLevel; reduction: ReductionLevel; attention: AttentionLevel }
-const LEVELS: { [K in keyof Forms]: Forms[K][] } = { matmul: ['tiled', 'direct', 'plain'], reduction: ['subgroup', 'workgroup', 'row'], attention: ['tiled', 'row'] };
+export interface Forms { matmul: MatmulLevel; reduction: ReductionLevel; attention: AttentionLevel; decode: DecodeLevel }
+/** The families of the ladder (the decode has its own step: see selfCheck). */
+type Family = Exclude<keyof Forms, 'decode'>;
+const LEVELS: { [K in Family]: Forms[K][] } = { matmul: ['tiled', 'direct', 'plain'], reduction: ['subgroup', 'workgroup', 'row'], attention: ['tiled', 'row'] };
 const WORDS: { [K in keyof Forms]: Record<Forms[K], string> } = {
   matmul: { tiled: 'the tiled matmul (workgroup memory)', direct: 'the direct matmul (no barriers)', plain: 'the plain scalar matmul' },
   reduction: { subgroup: 'the subgroup reductions', workgroup: 'the workgroup-tree reductions', row: 'the one-row-per-invocation reductions' },
   attention: { tiled: 'the tiled attention (K/V through workgroup memory)', row: 'the one-row-per-invocation attention' },
+  decode: { fused: 'the fused decode block', ops: 'the op-by-op decode' },
 };
 
 export interface SelfCheckReport {
@@ -91,7 +98,7 @@ const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1
 /** The forms the engine uses now. */
 function formsOf(be: WebGPUBackend): Forms {
   const o = be.ctx.ops;
-  return { matmul: o.forceScalarMatmul ? 'plain' : o.matmulForm, reduction: o.reductionForm, attention: o.attentionForm };
+  return { matmul: o.forceScalarMatmul ? 'plain' : o.matmulForm, reduction: o.reductionForm, attention: o.attentionForm, decode: o.decodeForm };
 }
 
 /** Run `be` with these kernel forms (ones a self-check on this adapter chose). */
@@ -101,6 +108,7 @@ export function setForms(be: WebGPUBackend, f: Forms): void {
   o.forceScalarMatmul = f.matmul === 'plain';
   o.reductionForm = f.reduction;
   o.attentionForm = f.attention;
+  o.decodeForm = f.decode ?? o.decodeForm;
 }
 
 /**
@@ -109,9 +117,9 @@ export function setForms(be: WebGPUBackend, f: Forms): void {
  * fewest families changed first; the safest combination last.
  */
 function ladder(start: Forms, available: (f: Forms) => boolean): Forms[] {
-  const keys = Object.keys(LEVELS) as (keyof Forms)[];
-  const levels = LEVELS as Record<keyof Forms, string[]>;
-  const from = (k: keyof Forms) => levels[k].slice(levels[k].indexOf(start[k]));
+  const keys = Object.keys(LEVELS) as Family[];
+  const levels = LEVELS as Record<Family, string[]>;
+  const from = (k: Family) => levels[k].slice(levels[k].indexOf(start[k]));
   let all: Forms[] = [{ ...start }];
   for (const k of keys) all = all.flatMap((f) => from(k).map((v) => ({ ...f, [k]: v })));
   const changed = (f: Forms) => keys.filter((k) => f[k] !== start[k]).length;
@@ -248,11 +256,12 @@ async function referenceRun(config: ModelConfig, weights: Float32Array): Promise
   return { tensors, oldLogprobs, greedy, stochastic };
 }
 
-/** One pass of the check on the GPU engine with its current forms; throws Mismatch at the first disagreement. */
-async function compareOnce(gpu: WebGPUBackend, ref: Reference, c: Comparer): Promise<void> {
+/** One pass of the check on the GPU engine with its current forms; throws Mismatch at the first disagreement (`at.sampling`: it got to the sampling). */
+async function compareOnce(gpu: WebGPUBackend, ref: Reference, c: Comparer, at: { sampling: boolean }): Promise<void> {
   const emit = (what: string, x: ArrayLike<number>) => c.check(what, x);
   await attentionGpu(gpu, emit);
   await modelWork(gpu, ref.oldLogprobs, emit);
+  at.sampling = true;
   c.checkSample('greedy sampling', await gpu.sample(ref.greedy.req), ref.greedy);
   c.checkSample(`sampling at τ = ${SAMPLE_CHECK_TEMPERATURE}`, await gpu.sample(ref.stochastic.req), ref.stochastic);
 }
@@ -273,28 +282,45 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
   const r0 = performance.now();
   const reference = await referenceRun(be.config, saved.weights);
   const referenceMs = performance.now() - r0;
+  /** One run of the check with forms `f`: what disagreed first (null: passed), whether it got to the sampling and ran the fused decode. */
+  const attempt = async (f: Forms) => {
+    setForms(be, f);
+    await be.setWeights(saved.weights);
+    await be.setOptimizerState({ step: 0, m: new Float32Array(saved.weights.length), v: new Float32Array(saved.weights.length) });
+    await be.snapshotReference();
+    const c = new Comparer(reference);
+    const trace: NonNullable<typeof be.ctx.ops.trace> = [];
+    const at = { sampling: false };
+    be.ctx.ops.trace = trace;
+    try {
+      await compareOnce(be, reference, c, at);
+    } catch (e) {
+      if (!(e instanceof Mismatch)) {
+        c.first ??= `error: ${(e as Error).message.slice(0, 120)}`;
+        c.worst = Infinity;
+      }
+    } finally {
+      be.ctx.ops.trace = null;
+    }
+    if (c.first === null && c.worst <= 1) return { ok: true, c, kernels: new Set(trace.map((d) => d.kernel)).size, fusedDecodeFailed: false };
+    failures.push({ forms: f, what: c.first ?? 'no numbers', worst: c.firstRatio || c.worst });
+    const fusedRan = trace.some((d) => d.kernel === 'decode_block') || c.first?.startsWith('error: ');
+    return { ok: false, c, kernels: 0, fusedDecodeFailed: at.sampling && f.decode === 'fused' && !!fusedRan };
+  };
   try {
+    // the fused decode runs none of the ladder's forms: once it fails at the sampling it fails in
+    // every combination, so the same combination runs again with the op-by-op decode, kept from then on
+    let decode = start.decode;
     for (let i = 0; i < combos.length && !passed; i++) {
       o.onProgress?.(i, combos.length);
-      setForms(be, combos[i]);
-      await be.setWeights(saved.weights);
-      await be.setOptimizerState({ step: 0, m: new Float32Array(saved.weights.length), v: new Float32Array(saved.weights.length) });
-      await be.snapshotReference();
-      const c = new Comparer(reference);
-      const trace: NonNullable<typeof be.ctx.ops.trace> = [];
-      be.ctx.ops.trace = trace;
-      try {
-        await compareOnce(be, reference, c);
-      } catch (e) {
-        if (!(e instanceof Mismatch)) {
-          c.first ??= `error: ${(e as Error).message.slice(0, 120)}`;
-          c.worst = Infinity;
-        }
-      } finally {
-        be.ctx.ops.trace = null;
+      let f: Forms = { ...combos[i], decode };
+      let r = await attempt(f);
+      if (!r.ok && r.fusedDecodeFailed) {
+        decode = 'ops';
+        f = { ...f, decode };
+        r = await attempt(f);
       }
-      if (c.first === null && c.worst <= 1) passed = { forms: combos[i], c, kernels: new Set(trace.map((d) => d.kernel)).size };
-      else failures.push({ forms: combos[i], what: c.first ?? 'no numbers', worst: c.firstRatio || c.worst });
+      if (r.ok) passed = { forms: f, c: r.c, kernels: r.kernels };
     }
   } finally {
     await be.setWeights(saved.weights);
@@ -309,7 +335,7 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
   if (!passed) {
     sentence = `Self-check: no kernel form gave the CPU reference's numbers on this GPU (${failures[0]?.what ?? ''}), so the lab runs on the CPU reference.`;
   } else {
-    const replaced = (Object.keys(LEVELS) as (keyof Forms)[]).filter((key) => forms[key] !== start[key])
+    const replaced = (Object.keys(WORDS) as (keyof Forms)[]).filter((key) => forms[key] !== start[key])
       .map((key) => `${(WORDS[key] as Record<string, string>)[start[key]]} by ${(WORDS[key] as Record<string, string>)[forms[key]]}`);
     const why = failures[0] ? ` (${failures[0].what}, ${fmt(failures[0].worst)}× the tolerance)` : '';
     sentence = `Self-check: ${passed.kernels} kernels passed against the CPU reference in ${seconds(ms)}, worst error ${passed.c.worstAbs.toExponential(0)} (${passed.c.worst.toPrecision(1)} of the tolerance)`

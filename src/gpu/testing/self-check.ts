@@ -14,9 +14,13 @@
  *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01;
  *   layernorm         LayerNorm's output scaled by 1.01 in the workgroup-tree form only;
  *   layernorm-backward its dx scaled by 1.01, in the workgroup-tree form only (a backward kernel);
- *   adamw             the second moment off by a factor, in every form;
+ *   adamw             the second moment off by a factor, in every form (adamw_step after
+ *                     grad_norm_finalize, and adamw_clip_step, which the GPU forms run);
+ *   optimizer-clip    the fused clip + AdamW (adamw_clip_step, the tree forms') sums all but the last
+ *                     grad-norm partial;
  *   decode-block      the fused decode block's attention output scaled by 1.01 (the rollout's
- *                     KV-cache decode only: the batch forward never runs it).
+ *                     KV-cache decode only: the batch forward never runs it); the op-by-op decode
+ *                     takes over.
  */
 import { createWebGPUBackend } from '../backend.ts';
 import { SHADER_SOURCES, type KernelName } from '../kernels.ts';
@@ -24,7 +28,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { selfCheck } from '../../model/selfCheck.ts';
 
-export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw' | 'decode-block';
+export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw' | 'optimizer-clip' | 'decode-block';
 
 const TILE_READ = 'let bv = Bs[k * 8u + lid.x];';
 const TILED = ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4'] as const;
@@ -40,7 +44,8 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
   // the workgroup-tree LayerNorm backward's dx (the second `var d = …` of the file; the first is the row form's)
   'layernorm-backward': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: /(?<pre>let acc = \(u\.flags & 1u\) != 0u;\n\s*for \(var i = lid; i < u\.C; i \+= 64u\) \{\n\s*let xhat = \(inp\[x \+ i\] - m\) \* s;\n\s*let g = gamma\[i\] \* dout\[x \+ i\];\n\s*var d = )/, to: '$<pre>1.01 * ' },
-  adamw: { kernels: ['adamw_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
+  adamw: { kernels: ['adamw_step', 'adamw_clip_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
+  'optimizer-clip': { kernels: ['adamw_clip_step'], file: 'adamw', from: 'for (var k = lid.x; k < nu.P; k += 256u)', to: 'for (var k = lid.x; k + 1u < nu.P; k += 256u)' },
   'decode-block': { kernels: ['decode_block'], file: 'decode_block', from: '    ln[i] = s;', to: '    ln[i] = 1.01 * s;' },
 };
 
@@ -76,7 +81,7 @@ export async function runSelfChecks(cases: Breakage[]) {
       const weightsAfter = await be.getWeights();
       let restored = weightsBefore.length === weightsAfter.length;
       for (let i = 0; i < weightsBefore.length && restored; i++) restored = weightsBefore[i] === weightsAfter[i];
-      out.push({ ...r, broken, restored, opsForms: { matmul: ops.matmulForm, scalar: ops.forceScalarMatmul, reduction: ops.reductionForm, attention: ops.attentionForm } });
+      out.push({ ...r, broken, restored, opsForms: { matmul: ops.matmulForm, scalar: ops.forceScalarMatmul, reduction: ops.reductionForm, attention: ops.attentionForm, decode: ops.decodeForm } });
       if (broken === 'tiled-matmul') await swap(TILED, SHADER_SOURCES.matmul_vec4);
       if (fault) await swap(fault.kernels, SHADER_SOURCES[fault.file]);
     }
