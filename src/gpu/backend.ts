@@ -211,8 +211,7 @@ export class WebGPUBackend implements Backend {
       const pass = enc.beginComputePass({ label: `trainStep epoch ${e + 1}/${epochs}` });
       this.recordLossAndBackward(pass, batch, loss, prep);
       ops.phase = 'optimizer';
-      ops.gradNorm(pass, m.metrics, m.normPartials, m.grads, this.normUniform);
-      ops.adamw(pass, m.params, m.grads, m.m, m.v, m.metrics, m.decay, n, this.adamUniformOf(e));
+      ops.optimizerStep(pass, m, n, this.normUniform, this.adamUniformOf(e));
       pass.end();
       if (epochMetrics) enc.copyBufferToBuffer(m.metrics, 0, epochMetrics, e * METRIC_FLOATS * 4, METRIC_FLOATS * 4);
       if (e === 1 && rowsOut) enc.copyBufferToBuffer(this.policyRowStats(batch.B), 0, rowsOut, 0, batch.B * Ops.POLICY_ROW_STATS * 4);

@@ -103,6 +103,7 @@ export const KERNELS = {
   kl_exact_reduce: 'kl',
   grad_norm_finalize: 'gradnorm',
   adamw_step: 'adamw',
+  adamw_clip_step: 'adamw',
   sample_next: 'sample',
   policy_loss_rows: 'policy_loss',
   policy_loss_reduce: 'policy_loss',

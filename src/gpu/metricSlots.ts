@@ -7,10 +7,10 @@
  * (src/gpu/metricSlots.test.ts checks this, the constants it uses, and the policy slots' order).
  *
  *   slot  constant          written by                          read by
- *   0     M_LOSS            loss_reduce | policy_loss_reduce    grad_norm_finalize (finite?), TS
- *   1     M_GRAD_NORM       grad_norm_finalize                  TS
- *   2     M_FINITE          grad_norm_finalize                  adamw_step (skip), TS
- *   3     M_CLIP_SCALE      grad_norm_finalize                  adamw_step (g · scale)
+ *   0     M_LOSS            loss_reduce | policy_loss_reduce    grad_norm_finalize | adamw_clip_step (finite?), TS
+ *   1     M_GRAD_NORM       grad_norm_finalize | adamw_clip_step TS
+ *   2     M_FINITE          grad_norm_finalize | adamw_clip_step adamw_step (skip), TS
+ *   3     M_CLIP_SCALE      grad_norm_finalize | adamw_clip_step adamw_step (g · scale)
  *   4     M_ENTROPY_SUM     loss_reduce | policy_loss_reduce    TS (mean entropy = 4 / 5)
  *   5     M_MASK_SUM        loss_reduce | policy_loss_reduce    TS
  *   6..14 the policy metrics, POLICY_METRIC_NAMES in order: policy_loss_reduce only

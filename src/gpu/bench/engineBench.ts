@@ -234,11 +234,17 @@ export async function benchGrpoStep(config: ModelConfig, reps: number, mu?: numb
   }
 }
 
+/** The kernel forms a GPU adapter takes (GpuContext.create): the forms the traffic is counted in. */
+export const GPU_FORMS = { matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled', decodeForm: 'fused' } as const;
+export type CountedForms = { matmulForm: 'tiled' | 'direct'; reductionForm: 'row' | 'workgroup' | 'subgroup'; attentionForm: 'tiled' | 'row'; decodeForm: 'fused' | 'ops' };
+
 /** GPU traffic of one GRPO step of the default lesson at each µ: what stays on the GPU. */
 export interface GrpoTrafficRow {
   mu: number;
   /** The decode form counted (Ops.decodeForm). */
   decode_form: 'fused' | 'ops';
+  /** Every kernel form counted (GPU_FORMS unless the caller chose others). */
+  forms: CountedForms;
   /** queue.submit calls in the whole step (rollout + update; the verifier and advantages are CPU-only). */
   submits: number;
   /** buffer.mapAsync readbacks in the whole step. */
@@ -260,10 +266,12 @@ export interface GrpoTrafficRow {
 
 /**
  * Submits, readbacks and dispatches of one GRPO step (the default lesson) at µ = 1, 2, 4, after a
- * warm-up step, in the decode form a GPU runs (`decodeForm`, default 'fused': L + 1 dispatches
- * per decode position); a CPU adapter such as SwiftShader decodes op by op (7L + 4), faster there.
+ * warm-up step, in the kernel forms a GPU runs (`forms`, default GPU_FORMS: the fused decode, L + 1
+ * dispatches per decode position; the tiled attention, one backward dispatch per layer; the
+ * workgroup-tree reductions, whose clip and AdamW are one dispatch), whatever this adapter's own
+ * choice: a CPU adapter such as SwiftShader runs the row forms and decodes op by op (7L + 4), faster there.
  */
-export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 2, 4], decodeForm: 'fused' | 'ops' = 'fused'): Promise<GrpoTrafficRow[]> {
+export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 2, 4], forms: CountedForms = GPU_FORMS): Promise<GrpoTrafficRow[]> {
   const [{ GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }, { installGpuCounters }] = await Promise.all([
     import('../../rl/trainer.ts'),
     import('../../rl/lessons.ts'),
@@ -273,7 +281,7 @@ export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 
   const rows: GrpoTrafficRow[] = [];
   for (const mu of mus) {
     const settings = { ...lessonSettings(LESSONS[0], defaultSettings()), numIterations: mu };
-    const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', decodeForm });
+    const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter', ...forms });
     try {
       const trainer = new GrpoTrainer(be, settings, { evalSize: 8 });
       await trainer.trainStep();
@@ -298,7 +306,7 @@ export async function benchGrpoTraffic(config: ModelConfig, mus: number[] = [1, 
         await trainer.evaluate();
         dEval = ops.dispatches - e0;
       }
-      rows.push({ mu, decode_form: decodeForm, submits: counts.submits, readbacks: counts.maps, dispatches, rollout_dispatches: dRollout, update_dispatches: dUpdate, evaluation_dispatches: dEval, evaluation_in_step: inStep });
+      rows.push({ mu, decode_form: forms.decodeForm, forms, submits: counts.submits, readbacks: counts.maps, dispatches, rollout_dispatches: dRollout, update_dispatches: dUpdate, evaluation_dispatches: dEval, evaluation_in_step: inStep });
     } finally {
       be.dispose();
     }

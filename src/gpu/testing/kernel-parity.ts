@@ -306,9 +306,14 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
 
   ops.reductionForm = defaultForm;
 
-  // ---- grad norm + clip + AdamW (the reference's clipGradients then adamwUpdate, wd on a decay mask)
-  for (const form of ['row', 'workgroup'] as const) for (const [n, clip] of [[4097, 1.0], [65, 0], [1, 1e6]]) {
-    ops.reductionForm = form; // both grad-norm forms: barrier-free (CPU adapters) and the workgroup tree
+  // ---- grad norm + clip + AdamW (the reference's clipGradients then adamwUpdate, wd on a decay mask),
+  // in both grad-norm forms: barrier-free (CPU adapters) and the workgroup tree; in the tree form also
+  // the fused adamw_clip_step (the finalize and AdamW in one dispatch: Ops.optimizerStep), against the
+  // reference and against the two dispatches it replaces. n = 20011 fills every partial of the tree
+  // form (64 workgroups × 256 lanes) and strides past them. A NaN loss: the step is skipped, flag 0.
+  for (const form of ['row', 'workgroup'] as const) for (const [n, clip, lossValue] of [[4097, 1.0, 0], [20011, 1.0, 0], [65, 0, 0], [1, 1e6, 0], [300, 1.0, NaN]]) {
+    ops.reductionForm = form;
+    const finite = Number.isFinite(lossValue);
     const grads = randn(n, 0.1);
     const params = randn(n);
     const m = randn(n, 0.01);
@@ -320,29 +325,47 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     const p2 = Float32Array.from(params);
     const m2 = Float32Array.from(m);
     const v2 = Float32Array.from(v);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n && finite; i++) {
       ref.adamwUpdate(p2.subarray(i, i + 1), g.subarray(i, i + 1), m2.subarray(i, i + 1), v2.subarray(i, i + 1), t, lr, b1, b2, eps, decay[i] ? wd : 0, 1);
     }
-    const met = new Float32Array(METRIC_FLOATS); // metrics[M_LOSS] = 0: a finite loss
-    const [bG, bP, bM, bV, bDec, bMet, bPart] = [buf(grads), buf(params), buf(m), buf(v), buf(decay), buf(met), empty(Ops.NORM_PARTIAL_SLOTS)];
+    const met = new Float32Array(METRIC_FLOATS).fill(NaN); // every slot it writes must be written
+    met[M.LOSS] = lossValue;
+    const fused = form !== 'row';
+    const state = () => ({ params: buf(params), grads: buf(grads), m: buf(m), v: buf(v), decay: buf(decay), metrics: buf(met), normPartials: empty(Ops.NORM_PARTIAL_SLOTS) });
+    const [a, b] = [state(), state()];
     const un = ops.uniform(ops.gradNormUniform(n, clip));
     const ua = ops.uniform(Ops.adamwUniform(n, t, lr, b1, b2, eps, wd));
+    let fusedDispatches = 0;
+    const out = (x: typeof a) => [{ buffer: x.metrics, floats: METRIC_FLOATS }, { buffer: x.params, floats: n }, { buffer: x.m, floats: n }, { buffer: x.v, floats: n }];
     const r = await ctx.run(
       (p) => {
-        ops.gradNorm(p, bMet, bPart, bG, un);
-        ops.adamw(p, bP, bG, bM, bV, bMet, bDec, n, ua);
+        ops.gradNorm(p, a.metrics, a.normPartials, a.grads, un);
+        ops.adamw(p, a.params, a.grads, a.m, a.v, a.metrics, a.decay, n, ua);
+        const d0 = ops.dispatches;
+        if (fused) ops.optimizerStep(p, b, n, un, ua);
+        fusedDispatches = ops.dispatches - d0;
       },
-      [{ buffer: bMet, floats: METRIC_FLOATS }, { buffer: bP, floats: n }, { buffer: bM, floats: n }, { buffer: bV, floats: n }],
+      [...out(a), ...(fused ? out(b) : [])],
     );
-    const shape = `n${n} clip${clip} ${form}`;
-    rows.push(
-      compare('grad_norm', shape, [r[0][M.GRAD_NORM]], [norm]),
-      compare('grad_norm (finite flag)', shape, [r[0][M.FINITE]], [1]),
-      compare('adamw_step (params)', shape, r[1], p2),
-      compare('adamw_step (m)', shape, r[2], m2),
-      compare('adamw_step (v)', shape, r[3], v2),
-    );
+    const shape = `n${n} clip${clip}${finite ? '' : ' loss NaN'} ${form}`;
+    const rowsOf = (name: string, x: Float32Array[], want: { norm: number; flag: number; p: Float32Array; m: Float32Array; v: Float32Array }) => [
+      compare(`${name}: grad_norm`, shape, [x[0][M.GRAD_NORM]], [want.norm]),
+      compare(`${name}: finite flag`, shape, [x[0][M.FINITE]], [want.flag]),
+      compare(`${name}: params`, shape, x[1], want.p),
+      compare(`${name}: m`, shape, x[2], want.m),
+      compare(`${name}: v`, shape, x[3], want.v),
+    ];
+    // the step is skipped on a NaN loss; the norm itself is still reported
+    rows.push(...rowsOf('grad_norm + adamw_step', r.slice(0, 4), { norm, flag: finite ? 1 : 0, p: p2, m: m2, v: v2 }));
+    if (fused) {
+      const fr = r.slice(4, 8);
+      rows.push(...rowsOf('adamw_clip_step', fr, { norm, flag: finite ? 1 : 0, p: p2, m: m2, v: v2 }));
+      rows.push(...rowsOf('adamw_clip_step vs grad_norm_finalize + adamw_step', fr, { norm: r[0][M.GRAD_NORM], flag: r[0][M.FINITE], p: r[1], m: r[2], v: r[3] }));
+      rows.push(compare('adamw_clip_step: clip scale vs grad_norm_finalize', shape, [fr[0][M.CLIP_SCALE]], [r[0][M.CLIP_SCALE]]));
+      rows.push(compare('optimizerStep (tree form): 2 dispatches', shape, [fusedDispatches], [2]));
+    }
   }
+  ops.reductionForm = defaultForm;
   // ---- the fused decode block against the CPU reference and the op-by-op decode (decode-parity.ts)
   rows.push(...(await decodeParityRows(ctx, compare)));
   ctx.destroy();
