@@ -30,7 +30,7 @@ export function kernelFamily(k: KernelName): string {
   if (k.startsWith('layernorm')) return 'layernorm';
   if (k.startsWith('gelu')) return 'gelu';
   if (k.startsWith('encoder') || k === 'wte_index' || k === 'wte_backward' || k === 'wpe_backward') return 'embedding';
-  if (k === 'logprob_forward' || k === 'logits_backward' || k === 'loss_reduce' || k.startsWith('policy_loss') || k.startsWith('logsoftmax') || k.startsWith('kl_')) return 'softmax + loss';
+  if (k.startsWith('logprob_forward') || k.startsWith('logits_backward') || k === 'loss_reduce' || k.startsWith('policy_loss') || k.startsWith('logsoftmax') || k.startsWith('kl_')) return 'softmax + loss';
   if (k.startsWith('grad_') || k.startsWith('adamw')) return 'optimizer';
   if (k === 'sample_next') return 'sampling';
   if (k === 'decode_block') return 'decode block (fused)';
