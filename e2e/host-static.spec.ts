@@ -74,7 +74,7 @@ test('offline after the first visit: a reload with no network opens the lab, loa
   }
 });
 
-test('a new deployment is announced once; Reload switches to it and the user\'s data stays', async ({ page }) => {
+test('a new deployment is announced once; Reload switches to it (another tab mid-run too, after saving its last step) and the user\'s data stays', async ({ page }) => {
   await page.goto(`${site.url}${SUB_PATH}?backend=cpu`);
   await ready(page);
   await offlineReady(page);
@@ -98,7 +98,23 @@ test('a new deployment is announced once; Reload switches to it and the user\'s 
   await expect(notice).toHaveCount(1);
   expect(await page.locator('meta[name="rlvr-test-version"]').count()).toBe(0); // still the old version's files
   await page.screenshot({ path: 'test-results/host-update.png', clip: { x: 0, y: 0, width: 1280, height: 200 } });
+  // a second tab of the lab, mid-run: the new worker takes it over too, and it reloads only after
+  // the step in progress, with the run saved (autosave alone saves every 5 steps)
+  const tab = await page.context().newPage();
+  await tab.goto(`${site.url}${SUB_PATH}?backend=cpu&numGenerations=2&promptsPerStep=1&evalEvery=50`);
+  await ready(tab);
+  await tab.evaluate(() => addEventListener('pagehide', () => { const s = (window as any).__lab.store.getState(); sessionStorage.setItem('at-reload', JSON.stringify({ steps: s.stepsCompleted, status: s.status })); }));
+  await tab.getByRole('button', { name: /Play/ }).click();
+  await tab.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
+  const tabReloaded = tab.waitForEvent('load', { timeout: 60_000 });
   await Promise.all([page.waitForEvent('load'), notice.getByRole('button', { name: 'Reload' }).click()]);
+  await tabReloaded;
+  const atReload = JSON.parse((await tab.evaluate(() => sessionStorage.getItem('at-reload'))) ?? 'null');
+  console.log('the second tab at its reload:', atReload);
+  expect(atReload).toMatchObject({ status: 'paused' }); // stopped at a step's end, not reloaded mid-step
+  await expect(tab.getByTestId('resume-offer')).toContainText(`reverse, ${atReload.steps} step${atReload.steps === 1 ? '' : 's'},`, { timeout: 60_000 }); // every step it took is offered back
+  expect(await tab.content()).toContain(V2_MARK.slice(0, 30));
+  await tab.close();
   await ready(page);
   expect(await page.content()).toContain(V2_MARK.slice(0, 30));
   await expect(notice).toHaveCount(0);

@@ -9,6 +9,7 @@ import { useLab } from './store/labStore.ts';
 import { RunImport } from './lab/runImport.ts';
 import { useImported } from './store/importedRun.ts';
 import { OfflineStatus, startServiceWorker } from './lab/serviceWorker.ts';
+import { saveBeforeReload, saveWhenHidden } from './lab/saveOnLeave.ts';
 import { UpdateNotice } from './ui/UpdateNotice.tsx';
 import { withClassSeed } from './class/local.ts';
 import './ui/app.css';
@@ -17,8 +18,9 @@ const session = new LabSession(useLab);
 const presenter = new Presenter(session, useLab);
 const runImport = new RunImport(useImported);
 void session.init(withClassSeed(location.search)); // class mode: this browser's own seed (src/class/local.ts)
-const offline = new OfflineStatus();
+const offline = new OfflineStatus({ beforeReload: saveBeforeReload(session) }); // a reload the lab triggers (a new version) saves the run first
 startServiceWorker(offline); // production build only: offline after the first visit
+saveWhenHidden(document, window, session.autosave); // and a hidden or closing tab saves it too
 // Test hooks: browser tests read real metrics from the store (and render crafted model output
 // through it), inject faults and read engine counters; the soak script waits for saves.
 (window as unknown as { __lab: object }).__lab = { store: useLab, imported: useImported, offline, ...debugHooks(session) };

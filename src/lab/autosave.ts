@@ -41,6 +41,8 @@ export interface AutosaveHost {
   current(): { backend: RecoverableBackend; trainer: GrpoTrainer; importedName: string | null } | null;
 }
 
+const pageKey = (lessonId: string | null, variant: number, backend: string) => `${lessonId}/${variant}/${backend}`;
+
 export class Autosave {
   /** The saved run found at start-up, until the user resumes it or starts fresh. */
   private offered: ValidSavedRun | null = null;
@@ -52,6 +54,12 @@ export class Autosave {
   private chain: Promise<void> = Promise.resolve();
   /** Saves are held (a test's hook: what is saved now stays the saved run until the page goes). */
   private held = false;
+  /** flush() calls waiting for the step in progress to end. */
+  private stepWaiters: (() => void)[] = [];
+  /** What the last save written held (flush skips a save that would write the same run again). */
+  private last: { step: number; settings: unknown; page: string } | null = null;
+  /** The last write reached the store (false: it failed, and the page said why). */
+  private lastWriteOk = true;
 
   constructor(private readonly host: AutosaveHost, private readonly store: SavedRunSlot = new RunStore()) {}
 
@@ -97,6 +105,41 @@ export class Autosave {
   /** A step ended (its evaluation, if one was due, recorded): save every SAVE_EVERY steps, or a save asked for mid-step. */
   stepEnded(): void {
     if (this.deferred || this.stepsSinceSave >= SAVE_EVERY) this.request();
+    for (const wake of this.stepWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Save the run before the page goes (a reload the lab triggers, the tab hidden): now, or, with
+   * a step in progress, when it ends — never a half step. Resolves once that save is written (at
+   * once when there is nothing new to save). A step left open without ending (a stepped update
+   * abandoned) is noticed within 250 ms. False when the run is not saved (the write failed: the
+   * page already says why).
+   */
+  async flush(): Promise<boolean> {
+    for (;;) {
+      if (this.held) return true;
+      const run = this.host.current();
+      if (!run?.trainer.inStep) {
+        if (!run || run.trainer.state.step === 0) return true; // nothing to save
+        if (!this.deferred && this.stepsSinceSave === 0 && this.unchanged(run.trainer.state.step)) return true; // saved as it is
+        this.request();
+        await this.chain;
+        return this.lastWriteOk;
+      }
+      this.deferred = true; // the step's end saves it even if this wait is given up
+      await new Promise<void>((wake) => {
+        const done = () => { clearTimeout(timer); wake(); };
+        const timer = setTimeout(() => { this.stepWaiters = this.stepWaiters.filter((w) => w !== done); wake(); }, 250);
+        this.stepWaiters.push(done);
+      });
+    }
+  }
+
+  /** The last save written holds this step, these settings and this page: a save now would write the same run. */
+  private unchanged(step: number): boolean {
+    const l = this.last;
+    const s = this.host.get();
+    return l !== null && l.step === step && l.settings === s.settings && l.page === pageKey(s.lessonId, s.lessonVariant, s.backendPref);
   }
 
   /** A new run starts counting. */
@@ -104,6 +147,8 @@ export class Autosave {
     this.stepsSinceSave = 0;
     this.deferred = false;
     this.pending = null;
+    this.last = null;
+    for (const wake of this.stepWaiters.splice(0)) wake();
   }
 
   /** Write no more saves, not even one already asked for (the browser tests' hook: the saved run stays the one saved last). */
@@ -172,10 +217,13 @@ export class Autosave {
     try {
       record = { ...snap.record, ...snap.encode() };
     } catch (e) {
+      this.lastWriteOk = false;
       return this.host.fault('storage', `The run could not be prepared for saving (${engineErrorSentence(e, 100)}).`);
     }
     const r = await this.store.save(record);
+    this.lastWriteOk = r.ok;
     if (!r.ok) return this.host.fault('storage', r.error);
+    this.last = { step: record.trainer.step, settings: snap.record.settings, page: pageKey(record.page.lessonId, record.page.lessonVariant, record.page.backendPref) };
     this.host.set({ lastSave: { step: record.trainer.step, at: record.savedAt } });
   }
 }

@@ -6,6 +6,13 @@
  * the running one and waits; the page says so once (src/ui/UpdateNotice.tsx) and the reload the
  * reader chooses switches every file at once, so a page never mixes two versions' files.
  *
+ * Accepted in one tab, the new worker takes over every tab of the lab this browser has open,
+ * and each reloads (vite-plugin-pwa's registerSW: on Workbox's 'controlling', our onNeedReload).
+ * No reload the lab triggers loses a step: the run is saved first, through autosave (the same
+ * saved run a reload offers back), and a run in progress is paused and saved at the end of the
+ * step in progress — never mid-step. A tab whose run could not be saved does not reload by
+ * itself: it says so and offers Reload.
+ *
  * Workbox manages only its own Cache Storage entries (workbox-precache-…): an update never
  * touches IndexedDB (saved runs, own tasks) or localStorage.
  *
@@ -23,12 +30,32 @@ export interface OfflineState {
   offlineReady: boolean;
 }
 
+/** What a reload the lab triggers does first, and the reload itself (a test's stand-in). */
+export interface ReloadHooks {
+  /** Save the run, at the end of the step in progress if one is open; false when the save failed. */
+  beforeReload?: () => Promise<boolean>;
+  reloadPage?: () => void;
+}
+
+export const ACCEPTED_SENTENCE = 'Reloading with the new version as soon as the step in progress ends; the run is saved first.';
+export const TAKEN_OVER_SENTENCE = 'The lab was updated in another tab: this tab reloads with the new version as soon as the step in progress ends, and the run is saved first and offered back.';
+export const NOT_SAVED_SENTENCE = 'A new version of the lab is ready, but this run could not be saved in this browser (see the notice below), so the page did not reload: export a checkpoint to keep the run, then Reload.';
+
 /** The service worker's state as the page shows it (a tiny external store for useSyncExternalStore). */
 export class OfflineStatus {
   private state: OfflineState = { sentence: null, updateWaiting: false, offlineReady: false };
   private readonly listeners = new Set<() => void>();
   private update: (() => Promise<void>) | null = null;
   private dismissed = false;
+  /** The reader pressed Reload in this tab. */
+  private accepted = false;
+  /** The new worker controls this page already (accepted here or in another tab): only a reload is left to do. */
+  private controlled = false;
+  /** The save before a reload failed and the reader was told: the next Reload goes without it. */
+  private unsavedChosen = false;
+  private reloaded = false;
+
+  constructor(private readonly hooks: ReloadHooks = {}) {}
 
   get = (): OfflineState => this.state;
 
@@ -49,21 +76,65 @@ export class OfflineStatus {
     this.set({ updateWaiting: true, sentence: 'A new version of the lab is available. Reload to use it; your saved runs and own tasks stay.' });
   }
 
-  /** The reader accepted: the waiting worker takes over and the page reloads once with the new files. */
+  /** The reader accepted: the run is saved (a run in progress at the end of its step), then the waiting worker takes over and the page reloads once with the new files. */
   reload(): void {
-    const update = this.update;
-    if (!update) { location.reload(); return; }
-    // a page the old worker controls reloads on its 'controlling' event (vite-plugin-pwa's registerSW);
-    // a page opened before any worker controlled it (the first visit) gets no such event: reload once the new one is active
-    const sw = navigator.serviceWorker;
-    if (!sw.controller) {
-      void sw.getRegistration().then((reg) => {
-        const w = reg?.waiting;
-        if (!w) { location.reload(); return; }
-        w.addEventListener('statechange', () => { if (w.state === 'activated') location.reload(); });
-      });
+    if (this.reloaded) return;
+    const skipSave = this.unsavedChosen;
+    this.unsavedChosen = false;
+    this.accepted = true;
+    this.set({ updateWaiting: false, sentence: ACCEPTED_SENTENCE });
+    void (async () => {
+      if (!skipSave && !(await this.save())) return this.notSaved();
+      const update = this.update;
+      if (this.controlled || !update) return this.reloadPage();
+      // a page the old worker controls reloads on its 'controlling' event (vite-plugin-pwa's registerSW → takenOver);
+      // a page opened before any worker controlled it (the first visit) gets no such event: reload once the new one is active
+      const sw = navigator.serviceWorker;
+      if (!sw.controller) {
+        void sw.getRegistration().then((reg) => {
+          const w = reg?.waiting;
+          if (!w) { this.reloadPage(); return; }
+          w.addEventListener('statechange', () => { if (w.state === 'activated') this.reloadPage(); });
+        });
+      }
+      await update().catch(() => this.reloadPage());
+    })();
+  }
+
+  /**
+   * The new worker took this page over (registerSW's onNeedReload, on Workbox's 'controlling'):
+   * the reader accepted here, or in another tab of the lab. The run is saved at the end of the
+   * step in progress, then the page reloads, so it never runs on with files the new worker no
+   * longer keeps. Said on the page meanwhile.
+   */
+  takenOver(): void {
+    this.controlled = true;
+    if (this.reloaded) return;
+    if (!this.accepted) this.set({ updateWaiting: false, sentence: TAKEN_OVER_SENTENCE });
+    void (async () => {
+      if (await this.save()) this.reloadPage();
+      else this.notSaved();
+    })();
+  }
+
+  private async save(): Promise<boolean> {
+    try {
+      return (await this.hooks.beforeReload?.()) ?? true;
+    } catch {
+      return false;
     }
-    void update().catch(() => location.reload());
+  }
+
+  private notSaved(): void {
+    this.unsavedChosen = true; // the reader now knows: Reload goes without the save
+    this.set({ updateWaiting: true, sentence: NOT_SAVED_SENTENCE });
+  }
+
+  /** The one reload the lab triggers (once). */
+  private reloadPage(): void {
+    if (this.reloaded) return;
+    this.reloaded = true;
+    (this.hooks.reloadPage ?? (() => location.reload()))();
   }
 
   dismiss(): void {
@@ -108,6 +179,7 @@ export function startServiceWorker(status: OfflineStatus): void {
     const update = registerSW({
       immediate: true,
       onNeedRefresh: () => status.needRefresh(update),
+      onNeedReload: () => status.takenOver(), // instead of registerSW's own location.reload(): the run is saved first
       onOfflineReady: () => status.set({ offlineReady: true }),
       onRegisteredSW: (_url, reg) => { if (reg) watchInstall(reg, status); },
       onRegisterError: (e) => status.set({ sentence: offlineFailureSentence(e) }),

@@ -1,6 +1,8 @@
 /**
  * The service worker's one sentence (src/lab/serviceWorker.ts): a new version is waiting (with
- * Reload and Later), or offline use failed (the lab runs on). Nothing when there is nothing to say.
+ * Reload and Later); this tab reloads once the step in progress ends and the run is saved (the
+ * update was accepted here or in another tab); or offline use failed (the lab runs on). Nothing
+ * when there is nothing to say.
  */
 import { useSyncExternalStore } from 'react';
 import type { OfflineStatus } from '../lab/serviceWorker.ts';

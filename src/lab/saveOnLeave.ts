@@ -1,0 +1,31 @@
+/**
+ * The run is saved before the page goes, through autosave (lab/autosave.ts: the one saved run a
+ * reload offers back), so no reload and no closed tab loses the steps since the last periodic save
+ * (every SAVE_EVERY steps):
+ * - before a reload the lab triggers (a new version accepted here or in another tab:
+ *   lab/serviceWorker.ts), the run is paused and saved at the end of the step in progress;
+ * - when the tab is hidden (visibilitychange → hidden: switched away, minimised, about to close)
+ *   and when it goes (pagehide), the run is saved as it is, or at the end of the step in progress.
+ *   A page being closed may not finish writing; the hidden tab's save, which comes first, has time.
+ */
+import type { Autosave } from './autosave.ts';
+
+/** What a reload the lab triggers does first: stop the run at the end of its step and save it. False when the save failed. */
+export function saveBeforeReload(session: { pause(): void; autosave: Pick<Autosave, 'flush'> }): () => Promise<boolean> {
+  return () => {
+    session.pause(); // a running loop finishes the step in progress and starts no other
+    return session.autosave.flush();
+  };
+}
+
+/** Save when the tab is hidden or goes. Returns the function that stops listening. */
+export function saveWhenHidden(doc: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>, win: Pick<Window, 'addEventListener' | 'removeEventListener'>, autosave: Pick<Autosave, 'flush'>): () => void {
+  const hidden = () => { if (doc.visibilityState === 'hidden') void autosave.flush(); };
+  const gone = () => { void autosave.flush(); };
+  doc.addEventListener('visibilitychange', hidden);
+  win.addEventListener('pagehide', gone);
+  return () => {
+    doc.removeEventListener('visibilitychange', hidden);
+    win.removeEventListener('pagehide', gone);
+  };
+}
