@@ -10,12 +10,13 @@
  */
 
 /**
- * Points per line the charts draw at most (the history holds up to 500: src/store/history.ts).
- * A chart's plot is about 440 px wide at 1280×800, so 120 points (60 runs, each its low and its
- * high) is one run per 7 px: the envelope a wider drawing would show, at half the points of the
- * 240 drawn before, which is what a redraw costs most (page-bench: redraw_ms).
+ * Points per line, and rows per chart, the charts draw at most (the history holds up to 500:
+ * src/store/history.ts). A chart's plot is about 440 px wide at 1280×800, so 100 rows is one
+ * recorded step per 4.4 px, each line's low and high in every run among them (thinShared): the
+ * envelope a wider drawing would show. What a redraw costs grows with rows × lines
+ * (page-bench: redraw_cpu_ms), so the rows are shared by a chart's lines, not 120 a line.
  */
-export const MAX_LINE_POINTS = 120;
+export const MAX_LINE_POINTS = 100;
 
 const finite = (v: number | null | undefined): v is number => v !== null && v !== undefined && Number.isFinite(v);
 
