@@ -252,6 +252,12 @@ describe('chartRowsWith', () => {
     const evals = [{ step: 0, v: 0.5 }, ...Array.from({ length: 50 }, (_, j) => ({ step: 10 * (j + 1), v: j % 7 === 3 ? null : j / 50 }))];
     const rows = chartRowsWith(h, two, evals);
     expect(rows.length).toBeLessThanOrEqual(MAX_LINE_POINTS);
+    // however many evaluations, the thinned lines keep at least half the rows (a run's held-out line must not crowd them out)
+    const many = Array.from({ length: 100 }, (_, j) => ({ step: 5 * j + 3, v: j / 100 }));
+    const rowsMany = chartRowsWith(h, two, many);
+    expect(rowsMany.length).toBeLessThanOrEqual(Math.floor(MAX_LINE_POINTS / 2) + many.length);
+    const steps = new Set(rowsMany.map((r) => r.step));
+    for (const m of thinShared(h, two, Math.floor(MAX_LINE_POINTS / 2))) expect(steps.has(m.step), `step ${m.step}`).toBe(true);
     expect(rows.map((r) => r.step)).toEqual([...rows.map((r) => r.step)].sort((a, b) => a - b));
     const byStep = new Map(h.map((m) => [m.step, m]));
     for (const p of evals) expect(rows.find((r) => r.step === p.step)?.[lineKey(2)], `step ${p.step}`).toBe(p.v); // every evaluation drawn, as recorded

@@ -145,13 +145,13 @@ export function chartRows<M extends { step: number }>(history: readonly M[], val
 /**
  * chartRows with one more line from another history (the evaluations on the reward chart): its
  * points under lineKey(values.length), each at its own step. A step both histories hold gets the
- * other lines' recorded values there too; the rows stay within `max` (the thinned lines get what
- * the extra line leaves, at least 2 + 4 × lines). One table, so the extra line, which changes at
+ * other lines' recorded values there too. The thinned lines get the rows the extra line leaves of
+ * `max`, and at least half of them (rows: at most max / 2 + the extra line's points). One table, so the extra line, which changes at
  * each evaluation, does not carry its own data (recharts then registers its data, legend entry and
  * tooltip settings anew and measures the legend again).
  */
 export function chartRowsWith<M extends { step: number }>(history: readonly M[], values: readonly ((m: M) => number)[], extra: readonly LinePoint[], max = MAX_LINE_POINTS): LineRow[] {
-  const rows = chartRows(history, values, Math.max(2 + 4 * values.length, max - extra.length));
+  const rows = chartRows(history, values, Math.max(2 + 4 * values.length, Math.floor(max / 2), max - extra.length));
   if (!extra.length) return rows;
   const at = new Map(rows.map((r) => [r.step, r]));
   const byStep = new Map(history.map((m) => [m.step, m]));
