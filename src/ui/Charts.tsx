@@ -5,14 +5,15 @@
  *
  * Kept cheap while a run streams (the page must never be the bottleneck): each chart's body is
  * memoised on its own data, so a store update redraws only the charts whose data changed;
- * per-step lines are thinned to at most 120 real points (src/store/thin.ts: first, last, the
- * first and last with a number, and each stretch's extremes, never averaged); the live run's
- * lines are the chart's rows (PointedLineChart), so a redraw is one data update and the <Line>s,
- * legend and axes keep their props; axes show their ticks as computed (interval 0: no label is
- * measured in the DOM at each redraw); selectors that derive arrays return the previous array
- * while its contents are unchanged; no series animates; while a run streams, a card off screen
- * keeps its last drawing until it scrolls into view or the run stops (chartHooks.ts,
- * useDrawnWhenSeen).
+ * a chart's per-step lines are thinned together to at most 100 recorded steps (src/store/thin.ts
+ * thinShared: for each line its first, last, first and last with a number, and each stretch's
+ * extremes, never averaged); those steps are the chart's rows, each holding every line's value
+ * (chartRows, PointedLineChart), so a redraw is one data update and the <Line>s, legend and axes
+ * keep their props; axes show their ticks as computed (interval 0) and draw them as plain text
+ * (ChartCard.tsx AXIS: no label is measured in the DOM at each redraw); selectors that derive
+ * arrays return the previous array while its contents are unchanged; no series animates; while a
+ * run streams, a card off screen reads the store as it was when last drawn and is not rendered
+ * until it scrolls into view or the run stops (chartHooks.ts, useCardView, useSeenLab).
  * The card, the axes and the per-step tooltip are in ChartCard.tsx.
  */
 import { useMemo } from 'react';
