@@ -42,7 +42,10 @@ export async function runDeviceCheck(quick: boolean) {
   }
   const grpo = await b.benchGrpoStep(defs.tiny.model, reps);
   const mus = quick ? [1, 2] : [1, 2, 4];
-  const traffic = await b.benchGrpoTraffic(defs.tiny.model, mus);
+  // counted in every GPU form (GPU_FORMS); the smoke form on SwiftShader keeps its own row forms
+  // with the GPU's fused decode (the tiled attention and tree reductions cost it half a minute more)
+  const forms = quick && info.swiftshader ? { ...b.GPU_FORMS, matmulForm: 'direct', reductionForm: 'row', attentionForm: 'row' } as const : b.GPU_FORMS;
+  const traffic = await b.benchGrpoTraffic(defs.tiny.model, mus, forms);
   const byMu = [];
   for (const mu of mus) {
     const st = await b.benchGrpoStep(defs.tiny.model, reps, mu);
