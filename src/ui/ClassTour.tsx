@@ -100,22 +100,35 @@ function useTourKeys(tour: Tour) {
 
 /** The card (and the spotlight on the stop's element). `docked`: inside the presenter view. */
 export function ClassTour({ docked = false }: { docked?: boolean }) {
+  const tour = useSession().tour;
+  const stopIndex = useTourStop();
+  useTourKeys(tour);
+  const open = stopIndex !== null;
+  // the keyboard goes back to the button that opens the tour when it closes
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (!open && wasOpen.current && !docked) document.querySelector<HTMLElement>('[data-testid="tour-open"]')?.focus({ preventScroll: true });
+    wasOpen.current = open;
+  }, [open, docked]);
+  // closed, the tour reads nothing: no store subscription re-renders it at each step, no timer measures the page
+  return open ? <OpenTour docked={docked} stopIndex={stopIndex} /> : null;
+}
+
+/** The open tour at its stop: the card, the spotlight and the chart readout. */
+function OpenTour({ docked, stopIndex }: { docked: boolean; stopIndex: number }) {
   const lab = useSession();
   const tour = lab.tour;
   const presenter = usePresenter();
-  const stopIndex = useTourStop();
   const busy = useStore(tour.state, (t) => t.busy);
   const presenting = useLab((s) => s.presenter !== null);
   const lessonId = useLab((s) => s.lessonId);
   const input = useLab(useShallow(pick));
-  useTourKeys(tour);
-  const open = stopIndex !== null;
   // the page follows the tour: the presenter's item and the step-through's phase (nothing is computed)
-  useEffect(() => { if (open) void tour.arrange(); }, [tour, open, presenting, lessonId]);
-  const stop = TOUR[stopIndex ?? 0];
+  useEffect(() => { void tour.arrange(); }, [tour, presenting, lessonId]);
+  const stop = TOUR[stopIndex];
   const box = useTarget(stop.target, stop.fallback, `${stopIndex}:${presenting}:${busy === null}`);
   // on the page, a chart stop's points read off the chart beside it (the presenter view has its own readout under the chart)
-  const readout = !docked && open && stop.view.kind === 'chart' ? chartReadout(stop.view.chart, input) : null;
+  const readout = !docked && stop.view.kind === 'chart' ? chartReadout(stop.view.chart, input) : null;
   const READOUT_H = 96; // room kept for it (four lines at most)
   const below = !!box && box.top + box.height + 10 + READOUT_H < innerHeight;
   const held = box && readout ? { ...box, top: below ? box.top : box.top - READOUT_H - 10, height: box.height + READOUT_H + 10 } : box; // what the card must leave in view
@@ -134,14 +147,8 @@ export function ClassTour({ docked = false }: { docked?: boolean }) {
     const best = cover.indexOf(Math.min(...cover));
     setCorner(cover[0] === 0 ? 0 : best);
   }, [held?.left, held?.top, held?.width, held?.height, docked, stopIndex]);
-  // the keyboard goes to the card when the tour opens, and back to the button that opens it when it closes
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (open && !wasOpen.current) card.current?.focus({ preventScroll: true });
-    if (!open && wasOpen.current && !docked) document.querySelector<HTMLElement>('[data-testid="tour-open"]')?.focus({ preventScroll: true });
-    wasOpen.current = open;
-  }, [open, docked]);
-  if (!open) return null;
+  // the keyboard goes to the card when the tour opens
+  useEffect(() => { card.current?.focus({ preventScroll: true }); }, []);
   const say = stop.say(input);
   const last = stopIndex === TOUR.length - 1;
   const running = input.status === 'running';
