@@ -70,6 +70,12 @@ test('lesson texts show inline code as code; a notice names settings by their la
 
   await page.getByTestId('lesson-mixed-groups').click();
   await ready(page);
+  // the contrast across five recorded seeds (contrastSeeds.ts), as text: promised here, and its command as code
+  const seeds = page.getByTestId('lesson-seeds');
+  await expect(seeds).toContainText('Across 5 seeds (2–6, WebGPU');
+  await expect(seeds).toContainText('higher under G = 16 than under G = 2 on 5 of 5');
+  await expect(seeds).toContainText('The lesson promises it');
+  await expect(seeds.locator('code', { hasText: 'npm run lessons' })).toHaveCount(2);
   const G = page.getByLabel('Group size G');
   await G.focus();
   await G.press('ArrowRight'); // the variant sets G = 2

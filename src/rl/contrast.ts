@@ -67,3 +67,25 @@ export function contrastBySeed(c: LessonContrast, runs: readonly (ContrastRun & 
   const at = (seed: number, v: number) => { const r = runs.find((x) => x.seed === seed && x.variant === v); return r ? c.of(r.evidence) : NaN; };
   return { top, bottom, diffs: seeds.map((s) => at(s, top) - at(s, bottom)) };
 }
+
+/** A promise a lesson can make across seeds: it shows on at least 4 of 5 seeds (the same share of any other number). */
+export const enough = (shown: number, seeds: number) => shown >= Math.ceil(0.8 * seeds);
+
+/** "2–6" for consecutive seeds, else "2, 5, 9". */
+const seedList = (s: readonly number[]) => (s.length > 2 && s.every((x, i) => i === 0 || x === s[i - 1] + 1) ? `${s[0]}–${s.at(-1)}` : s.join(', '));
+const signed = (d: number) => `${d >= 0 ? '+' : '−'}${fmt2(Math.abs(d))}`;
+const ENGINES: Record<string, string> = { webgpu: 'WebGPU', cpu: 'the CPU reference', dawn: 'Dawn' };
+
+/**
+ * The card's line on the contrast across seeds (a recorded table, contrastSeeds.ts): "Across 5 seeds
+ * (2–6, WebGPU): mixed share of the groups higher under G = 16 than under G = 2 on 5 of 5 (by +0.41,
+ * …)", then either the promise or that it depends on the seed.
+ */
+export function seedsSentence(c: LessonContrast, r: { backend: string; seeds: readonly number[]; top: number; bottom: number; diffs: readonly number[] }, names: readonly string[]): string {
+  const shown = r.diffs.filter((d) => d > 0).length, n = r.diffs.length;
+  const head = `Across ${n} seeds (${seedList(r.seeds)}, ${ENGINES[r.backend] ?? r.backend}, \`npm run lessons\`): ${c.what} higher under ${names[r.top]} than under ${names[r.bottom]} on ${shown} of ${n} (by ${r.diffs.map(signed).join(', ')})`;
+  if (enough(shown, n)) return `${head}. The lesson promises it: \`npm run lessons\` fails where it shows on fewer than 4 of 5 seeds.`;
+  const lower = r.diffs.filter((d) => d < 0).length;
+  if (enough(lower, n)) return `${head}: at this scale it goes the other way on ${lower} of ${n} seeds, so expect ✗ on most seeds — the lesson's text says why.`;
+  return `${head}: it depends on the seed, so one run's ✓ or ✗ is one sample — pool the class's seeds (Class results) to see how often it shows.`;
+}

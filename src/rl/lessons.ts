@@ -75,7 +75,7 @@ export const LESSONS: Lesson[] = [
       'mostly noise and held-out accuracy (greedy) falls after a few tens of steps, while at G = 8 or 16 held-out pass@1 (sampled) rises. The format ' +
       'reward is off: with it, std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
-    contrast: { what: 'mixed share of the groups', of: (e) => e.frac_mixed, rank: [0, 1, 2] },
+    contrast: { what: 'mixed share of the groups', of: (e) => e.frac_mixed, rank: [0, 1, 2], promised: true },
     ownTask: true,
   },
   {
@@ -126,7 +126,7 @@ export const LESSONS: Lesson[] = [
       'entropy up. Compare the two variants on the entropy and KL charts (the previous run stays as an overlay). At this ' +
       'scale the leash slows the collapse; it does not undo it.',
     charts: ['entropy', 'kl', 'groups'],
-    contrast: { what: 'entropy fall (nats, first to last steps)', of: (e) => e.entropy_early - e.entropy_late, rank: [1, 0] },
+    contrast: { what: 'entropy fall (nats, first to last steps)', of: (e) => e.entropy_early - e.entropy_late, rank: [1, 0], promised: true },
   },
   {
     id: 'reward-hacking',
@@ -165,7 +165,7 @@ export const LESSONS: Lesson[] = [
       'gap widens and answers grow. Run it longer and the answers turn into digit dumps: reward stays up while strict ' +
       'accuracy falls. The strict variant is the control.',
     charts: ['reward', 'length'],
-    contrast: { what: 'strict accuracy of the last steps', of: (e) => e.accuracy_end, rank: [0, 1] },
+    contrast: { what: 'strict accuracy of the last steps', of: (e) => e.accuracy_end, rank: [0, 1], promised: true },
   },
   {
     id: 'grpo-vs-best-of-n',
@@ -228,7 +228,7 @@ export const LESSONS: Lesson[] = [
       'cannot yet write reliably. There thinking does not pay, and it does not spread. Length grows where it pays, not ' +
       'because RL likes length. Watch the thinking chart.',
     charts: ['thinking', 'length', 'reward'],
-    contrast: { what: 'rise of the thinking share', of: (e) => e.think_late - e.think_early, rank: [1, 0] },
+    contrast: { what: 'rise of the thinking share', of: (e) => e.think_late - e.think_early, rank: [1, 0], promised: true },
   },
   {
     id: 'kl-estimators',
@@ -344,7 +344,7 @@ export const LESSONS: Lesson[] = [
       'the reward and held-out accuracy move together (in 30 steps both rise a few points, or neither does). The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
-    contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0] },
+    contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0], promised: true },
   },
   {
     id: 'forgetting',

@@ -9,6 +9,8 @@ import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } 
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { lessonContrast } from '../store/lessonContrast.ts';
+import { seedsSentence } from '../rl/contrast.ts';
+import { CONTRAST_SEEDS } from '../rl/contrastSeeds.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { useSession } from './session.tsx';
 import { Predict } from './Predict.tsx';
@@ -108,6 +110,13 @@ export function Verdict({ lesson, variant, rate, compact = false }: { lesson: Le
   );
 }
 
+/** The lesson's contrast across seeds, from the recorded table (contrastSeeds.ts): promised, or said to depend on the seed. */
+function SeedsLine({ lesson }: { lesson: Lesson }) {
+  const r = CONTRAST_SEEDS[lesson.id];
+  if (!r || !lesson.contrast) return null;
+  return <p className="note contrast-seeds" data-testid="lesson-seeds">{withCode(seedsSentence(lesson.contrast, r, lesson.variants.map((v) => v.short ?? v.label)))}</p>;
+}
+
 export function Lessons() {
   const lab = useSession();
   const lessonId = useLab((s) => s.lessonId);
@@ -131,6 +140,7 @@ export function Lessons() {
           <p>{withCode(lesson.watch)}</p>
           <Predict lesson={lesson} variant={variant} />
           <Verdict lesson={lesson} variant={variant} rate={rate} />
+          <SeedsLine lesson={lesson} />
           <ClassShare lesson={lesson} variant={variant} />
           <div className="variants">
             Compare:{' '}
