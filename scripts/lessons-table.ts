@@ -7,9 +7,9 @@
  * the claim's verdict and evidence per run. Prints a markdown table (and with --json one JSON
  * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
  * the seeds given) — the promise a lesson makes to a teacher — or if a promised contrast across
- * its variants (Lesson.contrast, src/rl/contrast.ts: lesson 2's long/short Δ log π per token higher
- * under Dr. GRPO than under GRPO, lesson 8's late thinking share higher under process reward, same
- * seed) shows on fewer than 4 of 5; the other lessons' contrasts are reported. Exit 1 too if any run of a
+ * its variants (Lesson.contrast.promised, src/rl/contrast.ts: lessons 1, 2, 3, 4, 6, 8 and 10, each
+ * promised where five recorded seeds showed it, src/rl/contrastSeeds.ts) shows on fewer than 4 of 5,
+ * same seed; the other lessons' contrasts are reported. Exit 1 too if any run of a
  * variant whose text promises no wreck (LessonVariant.promisesWreck unset) ends with held-out accuracy
  * (greedy, read on WRECK_HELDOUT_SIZE = 512 held-out prompts at the start and the end of the run) more than
  * UNPROMISED_WRECK (0.15) below where it started, on any seed. With --null every variant runs with
@@ -23,7 +23,7 @@ import type { Backend } from '../src/model/backend.ts';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
 import { ReferenceBackend } from '../src/model/reference/backend.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { contrastBySeed } from '../src/rl/contrast.ts';
+import { contrastBySeed, enough } from '../src/rl/contrast.ts';
 import { LESSONS, lessonSettings } from '../src/rl/lessons.ts';
 import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
@@ -91,8 +91,6 @@ export function unpromisedWrecks(runs: readonly (Pick<LessonRun, 'lesson' | 'var
     .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy, ${WRECK_HELDOUT_SIZE} prompts) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)})`);
 }
 
-/** At least 4 of 5 seeds (the same share of any other number of seeds). */
-export const enough = (holds: number, seeds: number) => holds >= Math.ceil(0.8 * seeds);
 
 async function main() {
   const args = process.argv.slice(2);
