@@ -8,6 +8,7 @@
  * it per seed, and a promised contrast must show on 4 of 5 seeds there. Engine layer: no React.
  */
 import { fmt2 } from './claims.ts';
+import type { SeedContrast } from './contrastSeeds.ts';
 
 export interface LessonContrast {
   /** The number, in words ("mixed share of the groups"). */
@@ -82,12 +83,12 @@ const ENGINES: Record<string, string> = { webgpu: 'WebGPU', cpu: 'the CPU refere
  * …)", then the promise (Lesson.contrast.promised, which contrastSeeds.test.ts keeps to the records that show
  * on 4 of 5), that it goes the other way, or that it depends on the seed.
  */
-export function seedsSentence(c: LessonContrast, r: { backend: string; seeds: readonly number[]; top: number; bottom: number; diffs: readonly number[] }, names: readonly string[]): string {
+export function seedsSentence(c: LessonContrast, r: SeedContrast, names: readonly string[]): string {
   const shown = r.diffs.filter((d) => d > 0).length, n = r.diffs.length;
   const head = `Across ${n} seeds (${seedList(r.seeds)}, ${ENGINES[r.backend] ?? r.backend}, \`npm run lessons\`): ${c.what} higher under ${names[r.top]} than under ${names[r.bottom]} on ${shown} of ${n} (by ${r.diffs.map(signed).join(', ')})`;
   if (c.rank[r.top] === c.rank[r.bottom]) return `${head}: the lesson expects no order here — which is higher depends on the seed.`;
   if (c.promised) return `${head}. The lesson promises it: \`npm run lessons\` fails where it shows on fewer than 4 of 5 seeds.`;
   const lower = r.diffs.filter((d) => d < 0).length;
-  if (enough(lower, n)) return `${head}: at this scale it goes the other way on ${lower} of ${n} seeds, so expect ✗ on most seeds — the lesson's text says why.`;
+  if (enough(lower, n)) return `${head}: at this scale it goes the other way on ${lower} of ${n} seeds, so expect ✗ on most seeds.`;
   return `${head}: it depends on the seed, so one run's ✓ or ✗ is one sample — pool the class's seeds (Class results) to see how often it shows.`;
 }
