@@ -97,6 +97,7 @@ test('the lesson card says at which step the verdict comes, and how long that is
   await page.getByLabel('Speed').selectOption({ label: 'Normal' }); // 250 ms between steps: at most 4 steps/s
   await page.getByRole('button', { name: /Play/ }).click();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 3, null, { timeout: 60_000 });
+  await expect(page.getByTestId('lesson-timing')).toBeVisible(); // while it plays; it stays through the pause
   await page.getByRole('button', { name: /Pause/ }).click();
   await expect(page.getByTestId('run-status')).toContainText('paused', { timeout: 30_000 });
   const done: number = await page.evaluate(() => (window as any).__lab.store.getState().stepsCompleted);

@@ -15,6 +15,7 @@ import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { useSession } from './session.tsx';
 import { Predict } from './Predict.tsx';
 import { ClassShare } from './ClassShare.tsx';
+import { markStep, stepRate, type StepMark } from './stepRate.ts';
 
 /**
  * A lesson text with its inline `code` as <code> elements (backticks only, nothing else of
@@ -36,24 +37,23 @@ export function chartOrder(lessonId: string | null): CSSProperties | undefined {
 }
 
 /**
- * Steps per second of the live run, from when its last steps completed (up to 10 intervals); null
- * until two have been timed. Only a playing run is timed (a pause is not its speed); a new lesson
- * or variant starts over, since its speed differs.
+ * Steps per second of the live run (stepRate over the page's last updates while it played). Only a
+ * playing run is timed (a pause is not its speed); a new lesson or variant starts over, since its
+ * speed differs. The last rate stays shown through a pause.
  */
 function useStepRate(key: string): number | null {
   const done = useLab((s) => s.stepsCompleted);
   const running = useLab((s) => s.status === 'running');
-  const marks = useRef<{ key: string; at: { n: number; t: number }[] }>({ key, at: [] });
+  const marks = useRef<{ key: string; at: StepMark[] }>({ key, at: [] });
   const [rate, setRate] = useState<{ key: string; value: number } | null>(null);
   useEffect(() => {
     const m = marks.current;
-    if (m.key !== key || !running || (m.at.length && done < m.at[m.at.length - 1].n)) m.at = [];
+    if (m.key !== key || !running) m.at = [];
     m.key = key;
     if (!running) return;
-    if (!m.at.length || done > m.at[m.at.length - 1].n) m.at.push({ n: done, t: performance.now() });
-    if (m.at.length > 11) m.at.shift();
-    const a = m.at[0], b = m.at[m.at.length - 1];
-    if (m.at.length >= 3 && b.t > a.t) setRate({ key, value: ((b.n - a.n) * 1000) / (b.t - a.t) });
+    m.at = markStep(m.at, done, performance.now());
+    const value = stepRate(m.at);
+    if (value !== null) setRate({ key, value });
   }, [done, running, key]);
   return rate && rate.key === key ? rate.value : null;
 }
