@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './fixtures.ts';
 import { LESSONS, getLesson } from '../src/rl/lessons.ts';
 import { encodeResult } from '../src/class/code.ts';
@@ -138,6 +139,16 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   expect(await strip.locator('.recharts-cartesian-axis-tick-value').first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(20);
   await expect(page.getByTestId('class-predictions')).toBeInViewport({ ratio: 1 }); // one lesson fits the screen, the class's predictions included
   await page.screenshot({ path: `${shots}/presenter-class-1920.png` });
+  // the pool leaves the projector as the page panel's files: CSV, one row per pooled run; PNG, the results as drawn
+  const [csv] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-csv').click()]);
+  expect(csv.suggestedFilename()).toBe('rlvr-lab-class-results.csv');
+  const rows = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+  expect(rows[0]).toMatch(/^lesson,lesson_id,variant,/);
+  expect(rows).toHaveLength(CLASS.length + 1);
+  const [png] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-png').click()]);
+  const image = readFileSync((await png.path())!);
+  expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+  expect(image.readUInt32BE(16) * image.readUInt32BE(20)).toBeGreaterThan(300 * 200); // width × height from the IHDR chunk
   await page.keyboard.press('Escape');
   await expect(heading).toHaveText(LESSONS[10].title);
   await expect(item).toHaveText(itemBefore!);

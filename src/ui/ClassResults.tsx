@@ -9,7 +9,7 @@
  * `class=1` (or the switch here) opens it and gives this browser its own seed; a link
  * `#result=<code>` opens it with that code (src/class/paste.ts).
  */
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
@@ -96,6 +96,17 @@ export function ClassPool({ pool, stripHeight, dot, ref }: { pool: ClassPoolData
   );
 }
 
+/** The pool's CSV (one row per run) and PNG (the results as drawn in `results`) downloads, in the page's panel and the presenter view. */
+export function ClassExport({ pool, results, children }: { pool: ClassPoolData; results: RefObject<HTMLDivElement | null>; children?: ReactNode }) {
+  return (
+    <p className="class-export">
+      <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')} data-testid="class-csv">CSV</button>{' '}
+      <button className="small" onClick={() => { if (results.current) void classPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }} data-testid="class-png">PNG</button>{' '}
+      {children}
+    </p>
+  );
+}
+
 /** The pasted text, pooled (deferred: a 1 MB paste does not hold up typing). */
 export function usePool(): ClassPoolData {
   const deferred = useDeferredValue(usePaste());
@@ -122,11 +133,9 @@ export function ClassResults() {
       <PasteBox />
       {text && <ClassPool pool={pool} ref={results} />}
       {pool.accepted > 0 && (
-        <p className="class-export">
-          <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')}>CSV</button>{' '}
-          <button className="small" onClick={() => { if (results.current) void classPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }}>PNG</button>{' '}
+        <ClassExport pool={pool} results={results}>
           <button className="small" onClick={() => presenter.openClass()} data-testid="class-present-open" title="The class results in the presenter view, in large type (Esc comes back)">Show large (presenter)</button>
-        </p>
+        </ClassExport>
       )}
     </details>
   );

@@ -2,12 +2,12 @@
  * The class results in the presenter view (issue 31): the teacher opens them with C (or "Show
  * large" in the page's Class results panel), pastes the class chat into "Paste results", and the
  * class sees the pool in the presenter's large type — each lesson's runs, the strip plot of the
- * claim's number per seed, the contrast and the predictions line. The pasted text is the page
+ * claim's number per seed, the contrast and the predictions line, with the page panel's CSV and PNG. The pasted text is the page
  * panel's (src/class/paste.ts). ← or Esc goes back to the item (or to the page, when opened from
  * it); while the paste box has the keyboard only Esc is the view's, the rest is typing.
  */
 import { useEffect, useRef } from 'react';
-import { ClassPool, PasteBox, usePaste, usePool } from './ClassResults.tsx';
+import { ClassExport, ClassPool, PasteBox, usePaste, usePool } from './ClassResults.tsx';
 import { ClassTour } from './ClassTour.tsx';
 
 /** The strip plots' height at the projector: a sixth of the screen or so (one lesson's two strips, its contrast and predictions fit at 1920×1080). */
@@ -17,6 +17,7 @@ export function PresenterClass({ back, touring, run }: { back: string; touring: 
   const text = usePaste();
   const pool = usePool();
   const view = useRef<HTMLDivElement>(null);
+  const results = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // nothing pasted yet: the paste box takes the keyboard (Ctrl+V at once); else the view, for ← and Esc
     if (!text) view.current?.querySelector('textarea')?.focus();
@@ -30,7 +31,8 @@ export function PresenterClass({ back, touring, run }: { back: string; touring: 
       </header>
       <div className="presenter-stage class" data-testid="presenter-stage">
         <PasteBox rows={text ? 2 : 4} />
-        {text ? <ClassPool pool={pool} stripHeight={stripHeight()} dot={260} /> : <p className="presenter-empty">Paste the class chat above (Ctrl+V): every result code in it is pooled here, each seed a point.</p>}
+        {text ? <ClassPool pool={pool} stripHeight={stripHeight()} dot={260} ref={results} /> : <p className="presenter-empty">Paste the class chat above (Ctrl+V): every result code in it is pooled here, each seed a point.</p>}
+        {pool.accepted > 0 && <ClassExport pool={pool} results={results} />}
       </div>
       {touring && <ClassTour docked />}
       <footer className="presenter-keys" aria-label="Keys">
