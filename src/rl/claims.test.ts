@@ -75,6 +75,22 @@ describe('claims', () => {
     expect(whole.control).toBe(true); // a null run has no gap either: judged only on a run that moved
   });
 
+  it('lesson 9\'s no-resampling variant is a control: unmixed groups kept and nothing discarded, its held-out gain reported, not required', () => {
+    const [dynamic, plain] = getLesson('dynamic-sampling')!.variants.map((v) => v.claim);
+    const sampled = (mixed: number, drawn: number, h: number[]) =>
+      run(30, () => ({ frac_mixed: mixed, prompts_drawn: drawn, tokens_generated: 450, kl_exact: 0.05 }), h.map((p, k) => ({ step: 10 * k, heldout_accuracy: 0.5, pass_at_k: { '1': p } })));
+    // seed 8 out of sample (CPU): plain GRPO gained nothing in 30 steps (0.26 → 0.26); the control still shows what it is about
+    const flat = plain.judge(sampled(0.75, 16, [0.26, 0.26, 0.27, 0.26]));
+    expect(flat.state, flat.sentence).toBe('holds');
+    expect(flat.sentence).toMatch(/mixed share 0\.75, 16\.00 prompts drawn and 0\.00 answers discarded a step, 13,500 tokens generated; held-out pass@1 \(sampled\) 0\.26 → 0\.27/);
+    expect(plain.judge(sampled(0.98, 21, [0.26, 0.26, 0.3, 0.32])).state).toBe('fails'); // resampled: not this variant
+    expect(plain.control).toBe(true);
+    // dynamic sampling must gain: flat held-out fails it, whatever the mixed share
+    expect(dynamic.judge(sampled(0.98, 21, [0.26, 0.26, 0.27, 0.26])).state).toBe('fails');
+    expect(dynamic.judge(sampled(0.98, 21, [0.26, 0.28, 0.31, 0.32])).state).toBe('holds');
+    expect(dynamic.control).toBe(false);
+  });
+
   it('every lesson variant has a claim, and no lesson text quotes a figure from another run', () => {
     for (const l of LESSONS) {
       for (const v of l.variants) {

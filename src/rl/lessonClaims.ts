@@ -155,26 +155,34 @@ const poolSentence = (e: Record<string, number>) =>
  * generated tokens of the groups it discarded. Whether it paid is read against the run's tokens:
  * held-out pass@1 gained per 100k generated tokens (compare the two variants on the same seed:
  * the token axis makes them comparable). Without it, some groups are all-pass or all-fail and
- * teach nothing, and no token is spent on a discarded group. Both fail for a run that learned
- * nothing (held-out pass@1 does not rise).
+ * teach nothing, and no token is spent on a discarded group. That variant is a control: what it
+ * shows (unmixed groups kept, nothing discarded) a run that learned nothing shows too, so it is
+ * judged only on a run that moved; its held-out pass@1 is reported, not required. It used to ask
+ * held-out pass@1 to rise by 0.02 in 30 steps: that held on seeds 2–6 but on 3 of 5 unseen seeds
+ * (CPU, seeds 7–11: seeds 8 and 11 read 0.26 → 0.26 and 0.29 → 0.30), the runs where plain GRPO
+ * at this scale gains nothing in 30 steps (lesson 10's whole split is the same run, and says
+ * so). Dynamic sampling's claim fails for a run that learned nothing (held-out pass@1 does not rise).
  */
 export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim({
   text: on
     ? 'Resampling until groups are mixed makes nearly every kept group teach (mixed share above nine in ten), at a price: prompts drawn and answers discarded every step. Held-out pass@1 (sampled) rises; the verdict counts what it cost in generated tokens.'
-    : 'Without resampling, the all-pass and all-fail groups stay in the batch and teach nothing, but no token is spent on a discarded group. Held-out pass@1 (sampled) rises; the verdict counts the generated tokens it took.',
+    : 'Without resampling, the all-pass and all-fail groups stay in the batch and teach nothing (mixed share below nine in ten), but no prompt is drawn beyond the batch and no answer is discarded. The verdict counts the generated tokens and what held-out pass@1 (sampled) gained with them: in 30 steps a few points on most seeds, nothing on some.',
   steps: 30,
+  control: !on, // unmixed groups kept and nothing discarded: a run that learned nothing shows it too
   measure: (r) => {
     const drawn = overall(r, (m) => m.prompts_drawn);
     const tokens = r.steps.reduce((a, m) => a + (m.tokens_generated ?? 0), 0);
     return { frac_mixed: overall(r, (m) => m.frac_mixed), prompts_drawn: drawn, answers_discarded: Math.max(0, drawn - P) * G, tokens_generated: tokens };
   },
-  holds: (e) => e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && (on ? e.frac_mixed > 0.9 : e.frac_mixed < 0.9),
+  holds: (e) => (on ? e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && e.frac_mixed > 0.9 : e.frac_mixed < 0.9 && e.answers_discarded === 0),
   sentence: (e) => {
     const gain = e.heldout_pass1_end - e.heldout_pass1_start;
     const per100k = (gain / Math.max(1, e.tokens_generated)) * 1e5;
     return `mixed share ${fmt2(e.frac_mixed)}, ${fmt2(e.prompts_drawn)} prompts drawn and ${fmt2(e.answers_discarded)} answers discarded a step, ${Math.round(e.tokens_generated).toLocaleString('en')} tokens generated; held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}: ${per100k >= 0 ? '+' : ''}${fmt2(per100k)} per 100k generated tokens`;
   },
-  hint: 'Held-out pass@1 moves a few points per ten steps at this scale: run more steps, or compare both variants on the same seed.',
+  hint: on
+    ? 'Held-out pass@1 moves a few points per ten steps at this scale: run more steps, or compare both variants on the same seed.'
+    : 'Resampling is on in this run: the variant keeps every group it draws (Dynamic sampling off).',
 });
 
 /**
