@@ -12,7 +12,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
-  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'optimizer-clip', 'decode-block', 'none'] as const;
+  const cases = ['none', 'tiled-matmul', 'tiled-attention', 'multi-tile', 'layernorm', 'layernorm-backward', 'layernorm-params', 'gelu', 'sampling', 'temperature', 'sequence-loss', 'adamw', 'optimizer-clip', 'decode-block', 'none'] as const;
   const results = await page.evaluate(async (c) => {
     const m: typeof import('../src/gpu/testing/self-check.ts') = await import('/src/gpu/testing/self-check.ts' as string);
     return m.runSelfChecks([...c]);
@@ -52,6 +52,7 @@ test('self-check: covers what the lab runs, finds each broken form at its first 
     ['multi-tile', /^attention at T = \d+: output/, { ...GPU, attention: 'row' }], // never runs in the model at T ≤ 32
     ['layernorm', /^forward log-probs/, { ...GPU, reduction: 'row' }], // 1 % off
     ['layernorm-backward', /^gradient, grpo, token ratio, k3, entropy bonus \[/, { ...GPU, reduction: 'row' }], // 1 % off, at the gradients' tolerance
+    ['layernorm-params', /^gradient, grpo, token ratio, k3, entropy bonus \[/, { ...GPU, reduction: 'row' }], // dgamma 1 % off, in the dx kernel's fused parameter workgroups
     ['gelu', /^forward log-probs/, { ...GPU, matmul: 'plain' }], // 1 % off
     // the tree forms' fused clip + AdamW (adamw_clip_step) sums 63 of the 64 partials: the row form keeps grad_norm_finalize
     ['optimizer-clip', /^update: loss, gradient norm and metrics of each epoch/, { ...GPU, reduction: 'row' }],

@@ -7,6 +7,12 @@
 //                        dinp_i (+)= rstd·(g_i − mean_j g_j − x̂_i·mean_j(g_j x̂_j))
 //   layernorm_backward_params   dgamma_i (+)= Σ_n x̂_i·dout_i,   dbeta_i (+)= Σ_n dout_i
 // flags: bit 0 = accumulate (dinp += …, and dgamma/dbeta += …).
+// pgroups: the backward_dx kernels (every form) also take the parameter gradients, in their first
+//   pgroups workgroups (ceil(C/64); 0: dx only, the parameter gradients by backward_params): one
+//   dispatch for the whole LayerNorm backward. Each of those workgroups' invocations sums one
+//   column over the rows in the same order and the same four interleaved partials as
+//   backward_params (ln_params_column), so the two paths give the same bits; dgamma and dbeta are
+//   written (flags bit 0 is dinp's alone there).
 //
 // Bindings: 0 u: Params, 1 inp [N,C], 2 gamma [C], 3 beta [C], 4 out [N,C], 5 mean [N], 6 rstd [N],
 //           7 dout [N,C], 8 dinp [N,C], 9 dgamma [C], 10 dbeta [C]
@@ -19,8 +25,10 @@
 //                                                   (GPUs; layernorm_subgroup.wgsl has the subgroup form)
 // backward_params: ceil(C/64) workgroups of 64x4: 64 columns, each summed over interleaved rows
 //                  by 4 invocations, combined in a fixed order (deterministic).
+// backward_dx with pgroups > 0: pgroups more workgroups first (row form: pgroups + ceil(N/64);
+//                  the others: pgroups + N, folded into y past 65535).
 
-struct Params { N: u32, C: u32, flags: u32, _pad: u32 }
+struct Params { N: u32, C: u32, flags: u32, pgroups: u32 }
 
 @group(0) @binding(0) var<uniform> u: Params;
 @group(0) @binding(1) var<storage, read> inp: array<f32>;
@@ -53,9 +61,26 @@ fn layernorm_forward(@builtin(global_invocation_id) gid: vec3u) {
   rstd[n] = s;
 }
 
+// dgamma[i] = Σ_n x̂·dout, dbeta[i] = Σ_n dout for column i, by one invocation: rows n ≡ k (mod 4)
+// in partial k, in increasing n, then ((p0 + p1) + p2) + p3 — backward_params' order exactly.
+fn ln_params_column(i: u32) {
+  if (i >= u.C) { return; }
+  var p = array<vec2f, 4>(vec2f(0.0), vec2f(0.0), vec2f(0.0), vec2f(0.0));
+  for (var k = 0u; k < 4u; k++) {
+    for (var n = k; n < u.N; n += 4u) {
+      let d = dout[n * u.C + i];
+      p[k] += vec2f((inp[n * u.C + i] - mean[n]) * rstd[n] * d, d);
+    }
+  }
+  let t = p[0] + p[1] + p[2] + p[3];
+  dgamma[i] = t.x;
+  dbeta[i] = t.y;
+}
+
 @compute @workgroup_size(64)
-fn layernorm_backward_dx(@builtin(global_invocation_id) gid: vec3u) {
-  let n = gid.x;
+fn layernorm_backward_dx(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
+  if (wid.x < u.pgroups) { ln_params_column(wid.x * 64u + lid3.x); return; }
+  let n = (wid.x - u.pgroups) * 64u + lid3.x;
   if (n >= u.N) { return; }
   let x = n * u.C;
   let m = mean[n];
@@ -140,8 +165,10 @@ fn layernorm_forward_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
 
 @compute @workgroup_size(64)
 fn layernorm_backward_dx_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
-  let n = wid.x + wid.y * nwg.x;   // rows folded into y past 65535
+  let w = wid.x + wid.y * nwg.x;   // folded into y past 65535
   let lid = lid3.x;
+  if (w < u.pgroups) { ln_params_column(w * 64u + lid); return; }
+  let n = w - u.pgroups;
   if (n >= u.N) { return; }
   let x = n * u.C;
   let m = mean[n];

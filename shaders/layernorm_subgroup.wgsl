@@ -5,11 +5,13 @@
 // (kernels.ts); elsewhere the *_wg or one-row-per-invocation forms run.
 //
 // Bindings: as layernorm.wgsl.
-// Dispatch: N workgroups of 64 (folded into y past 65535).
+// Dispatch: N workgroups of 64 (folded into y past 65535); backward_dx_sg with pgroups > 0 takes the
+// parameter gradients in its first pgroups workgroups (layernorm.wgsl; ln_params_column is its copy:
+// WGSL has no include, and this file compiles only where the device has subgroups).
 
 enable subgroups;
 
-struct Params { N: u32, C: u32, flags: u32, _pad: u32 }
+struct Params { N: u32, C: u32, flags: u32, pgroups: u32 }
 
 @group(0) @binding(0) var<uniform> u: Params;
 @group(0) @binding(1) var<storage, read> inp: array<f32>;
@@ -40,6 +42,21 @@ fn sg_sum(lid: u32, x: f32) -> f32 {
   return t;
 }
 
+// layernorm.wgsl's ln_params_column (same order, same bits).
+fn ln_params_column(i: u32) {
+  if (i >= u.C) { return; }
+  var p = array<vec2f, 4>(vec2f(0.0), vec2f(0.0), vec2f(0.0), vec2f(0.0));
+  for (var k = 0u; k < 4u; k++) {
+    for (var n = k; n < u.N; n += 4u) {
+      let d = dout[n * u.C + i];
+      p[k] += vec2f((inp[n * u.C + i] - mean[n]) * rstd[n] * d, d);
+    }
+  }
+  let t = p[0] + p[1] + p[2] + p[3];
+  dgamma[i] = t.x;
+  dbeta[i] = t.y;
+}
+
 @compute @workgroup_size(64)
 fn layernorm_forward_sg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
   let n = wid.x + wid.y * nwg.x;   // rows folded into y past 65535
@@ -61,8 +78,10 @@ fn layernorm_forward_sg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
 
 @compute @workgroup_size(64)
 fn layernorm_backward_dx_sg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
-  let n = wid.x + wid.y * nwg.x;   // rows folded into y past 65535
+  let w = wid.x + wid.y * nwg.x;   // folded into y past 65535
   let lid = lid3.x;
+  if (w < u.pgroups) { ln_params_column(w * 64u + lid); return; }
+  let n = w - u.pgroups;
   if (n >= u.N) { return; }
   let x = n * u.C;
   let m = mean[n];

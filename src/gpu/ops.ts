@@ -319,11 +319,11 @@ export class Ops {
    */
   reductionForm: 'row' | 'workgroup' | 'subgroup' = 'row';
 
-  /** Kernel name and workgroup grid of a row kernel in the current reduction form. */
-  private rowKernel(base: 'layernorm_forward' | 'layernorm_backward_dx', N: number): [KernelName, [number, number]] {
-    if (this.reductionForm === 'row') return [base, [ceil(N, 64), 1]];
+  /** Kernel name and workgroup grid of a row kernel in the current reduction form; `lead`: workgroups before the rows' (the LayerNorm backward's parameter gradients). */
+  private rowKernel(base: 'layernorm_forward' | 'layernorm_backward_dx', N: number, lead = 0): [KernelName, [number, number]] {
+    if (this.reductionForm === 'row') return [base, [lead + ceil(N, 64), 1]];
     const sg = this.reductionForm === 'subgroup' && this.kernels.has(`${base}_sg` as KernelName);
-    return [`${base}_${sg ? 'sg' : 'wg'}` as KernelName, grid1d(N, 1)];
+    return [`${base}_${sg ? 'sg' : 'wg'}` as KernelName, grid1d(lead + N, 1)];
   }
 
   layernormForward(pass: GPUComputePassEncoder, out: Binding, mean: Binding, rstd: Binding, inp: Binding, gamma: Binding, beta: Binding, N: number, C: number): void {
@@ -331,11 +331,20 @@ export class Ops {
     this.dispatch(pass, k, this.uniform([N, C, 0, 0]), { 1: inp, 2: gamma, 3: beta, 4: out, 5: mean, 6: rstd }, g);
   }
 
+  /**
+   * The LayerNorm backward in one dispatch: the dx kernel's first ceil(C/64) workgroups take the
+   * parameter gradients (layernorm.wgsl, pgroups), the rest the rows. false: two dispatches, dx
+   * then layernorm_backward_params (the unfused path the parity test compares with).
+   */
+  fuseLayernormParams = true;
+
   /** dinp (+)= LN backward (accumulate if asked); dgamma, dbeta written. */
   layernormBackward(pass: GPUComputePassEncoder, dinp: Binding, dgamma: Binding, dbeta: Binding, dout: Binding, inp: Binding, gamma: Binding, mean: Binding, rstd: Binding, N: number, C: number, accumulateDinp = false): void {
-    const [k, g] = this.rowKernel('layernorm_backward_dx', N);
-    this.dispatch(pass, k, this.uniform([N, C, accumulateDinp ? 1 : 0, 0]), { 1: inp, 2: gamma, 5: mean, 6: rstd, 7: dout, 8: dinp }, g);
-    this.dispatch(pass, 'layernorm_backward_params', this.uniform([N, C, 0, 0]), { 1: inp, 5: mean, 6: rstd, 7: dout, 9: dgamma, 10: dbeta }, [ceil(C, 64)]);
+    const P = this.fuseLayernormParams ? ceil(C, 64) : 0;
+    const [k, g] = this.rowKernel('layernorm_backward_dx', N, P);
+    // dgamma and dbeta are bound either way: with layout 'auto' the kernel's bind group has every binding it can reach
+    this.dispatch(pass, k, this.uniform([N, C, accumulateDinp ? 1 : 0, P]), { 1: inp, 2: gamma, 5: mean, 6: rstd, 7: dout, 8: dinp, 9: dgamma, 10: dbeta }, g);
+    if (!P) this.dispatch(pass, 'layernorm_backward_params', this.uniform([N, C, 0, 0]), { 1: inp, 5: mean, 6: rstd, 7: dout, 9: dgamma, 10: dbeta }, [ceil(C, 64)]);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -481,7 +481,7 @@ export async function benchReductions(N: number, C: number, V: number, reps: num
     };
     for (const form of forms) {
       o.reductionForm = form;
-      rows.push({ kernel: `layernorm fwd + bwd dx (N${N} C${C})`, form, ms: await time((p) => {
+      rows.push({ kernel: `layernorm fwd + bwd: dx, dγ, dβ (N${N} C${C})`, form, ms: await time((p) => {
         o.layernormForward(p, out, mean, rstd, inp, gamma, beta, N, C);
         o.layernormBackward(p, dinp, dg, db, dout, inp, gamma, mean, rstd, N, C);
       }) });

@@ -157,21 +157,39 @@ export async function runKernelParity(opts: ContextOptions = {}): Promise<Parity
     ref.layernormBackward(dinp, dg, db, dout, inp, g, mean, rstd, N, C);
     const [bInp, bG, bB, bD] = [buf(inp), buf(g), buf(b), buf(dout)];
     const [bOut, bMean, bRstd, bDinp, bDg, bDb] = [empty(N * C), empty(N), empty(N), empty(N * C), empty(C), empty(C)];
+    // the unfused path too (dx, then layernorm_backward_params), into its own buffers
+    const [uDinp, uDg, uDb] = [empty(N * C), empty(C), empty(C)];
+    const dispatched = [0, 0];
     const r = await ctx.run(
       (p) => {
         ops.layernormForward(p, bOut, bMean, bRstd, bInp, bG, bB, N, C);
-        ops.layernormBackward(p, bDinp, bDg, bDb, bD, bInp, bG, bMean, bRstd, N, C);
+        for (const [i, fused] of [[0, true], [1, false]] as const) {
+          ops.fuseLayernormParams = fused;
+          const d0 = ops.dispatches;
+          if (fused) ops.layernormBackward(p, bDinp, bDg, bDb, bD, bInp, bG, bMean, bRstd, N, C);
+          else ops.layernormBackward(p, uDinp, uDg, uDb, bD, bInp, bG, bMean, bRstd, N, C);
+          dispatched[i] = ops.dispatches - d0;
+        }
+        ops.fuseLayernormParams = true;
       },
-      [[bOut, N * C], [bMean, N], [bRstd, N], [bDinp, N * C], [bDg, C], [bDb, C]].map(([buffer, floats]) => ({ buffer: buffer as GPUBuffer, floats: floats as number })),
+      [[bOut, N * C], [bMean, N], [bRstd, N], [bDinp, N * C], [bDg, C], [bDb, C], [uDinp, N * C], [uDg, C], [uDb, C]].map(([buffer, floats]) => ({ buffer: buffer as GPUBuffer, floats: floats as number })),
     );
     const shape = `N${N} C${C} ${form}`;
     rows.push(
       compare('layernorm_forward', shape, r[0], out),
       compare('layernorm_forward (mean)', shape, r[1], mean),
       compare('layernorm_forward (rstd)', shape, r[2], rstd),
+      // the fused backward (dx and the parameter gradients in one dispatch) against the reference
       compare('layernorm_backward_dx', shape, r[3], dinp),
       compare('layernorm_backward (dgamma)', shape, r[4], dg),
       compare('layernorm_backward (dbeta)', shape, r[5], db),
+      // the unfused path against the reference, and the fused against it: the same sums in the same order
+      compare('layernorm_backward_params (unfused dgamma)', shape, r[7], dg),
+      compare('layernorm_backward_params (unfused dbeta)', shape, r[8], db),
+      compare('layernorm_backward fused vs unfused (dx)', shape, r[3], r[6]),
+      compare('layernorm_backward fused vs unfused (dgamma)', shape, r[4], r[7]),
+      compare('layernorm_backward fused vs unfused (dbeta)', shape, r[5], r[8]),
+      compare('layernorm_backward: 1 dispatch fused, 2 unfused', shape, dispatched, [1, 2]),
     );
   }
 

@@ -28,7 +28,7 @@ import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
 import { selfCheck } from '../../model/selfCheck.ts';
 
-export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'adamw' | 'optimizer-clip' | 'decode-block';
+export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'layernorm-params' | 'adamw' | 'optimizer-clip' | 'decode-block';
 
 const TILE_READ = 'let bv = Bs[k * 8u + lid.x];';
 const TILED = ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4'] as const;
@@ -44,6 +44,8 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
   // the workgroup-tree LayerNorm backward's dx (the second `var d = …` of the file; the first is the row form's)
   'layernorm-backward': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: /(?<pre>let acc = \(u\.flags & 1u\) != 0u;\n\s*for \(var i = lid; i < u\.C; i \+= 64u\) \{\n\s*let xhat = \(inp\[x \+ i\] - m\) \* s;\n\s*let g = gamma\[i\] \* dout\[x \+ i\];\n\s*var d = )/, to: '$<pre>1.01 * ' },
+  // the parameter gradients the workgroup-tree dx kernel takes in its first workgroups (ln_params_column; the row form's copy stays right)
+  'layernorm-params': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: '  dgamma[i] = t.x;', to: '  dgamma[i] = 1.01 * t.x;' },
   adamw: { kernels: ['adamw_step', 'adamw_clip_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
   'optimizer-clip': { kernels: ['adamw_clip_step'], file: 'adamw', from: 'for (var k = lid.x; k < nu.P; k += 256u)', to: 'for (var k = lid.x; k + 1u < nu.P; k += 256u)' },
   'decode-block': { kernels: ['decode_block'], file: 'decode_block', from: '    ln[i] = s;', to: '    ln[i] = 1.01 * s;' },
