@@ -13,6 +13,7 @@ import { download, svgToPng } from '../store/exports.ts';
 import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
+import { liveLegend } from './liveLines.tsx';
 
 /** The look of every tick label. */
 const TICK_STYLE = { fontSize: 15, fill: '#111' };
@@ -89,12 +90,12 @@ const LEGEND_STYLE = { fontSize: 14 };
 export const legend = <Legend wrapperStyle={LEGEND_STYLE} />;
 /**
  * A legend in the order the lines are declared (recharts sorts by name otherwise): `names` are
- * their names in order. The element is kept while the names are the same: a new sorter would
+ * their names in order; the live lines (hidden recharts items, drawn by LiveLines) show as lines. The element is kept while the names are the same: a new sorter would
  * make recharts store new legend settings and draw the chart once more.
  */
 export function useLegendIn(names: readonly string[]) {
   const key = names.join('\n');
-  return useMemo(() => <Legend wrapperStyle={LEGEND_STYLE} itemSorter={(item) => names.indexOf(String(item.value))} />, [key]);
+  return useMemo(() => <Legend wrapperStyle={LEGEND_STYLE} itemSorter={(item) => names.indexOf(String(item.value))} content={liveLegend} />, [key]);
 }
 export const margin = { top: 8, right: 16, bottom: 4, left: 0 };
 
@@ -140,7 +141,8 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
  * A per-step LineChart. The live run's lines are the chart's rows (`rows`: chartRows, each line's
  * value under lineKey(i) at steps shared by all lines), so a redraw is ONE data update for
  * recharts: the <Line>s keep their props (dataKey, name, look), React and recharts skip them and
- * their legend entries and tooltip settings, and only their points are recomputed. Lines that
+ * their legend entries and tooltip settings, and only their points are recomputed (the live lines
+ * are hidden items, drawn by LiveLines: liveLines.tsx). Lines that
  * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are those
  * lines' points, whose steps are added as rows while the pointer or focus is on the chart (the
  * tooltip finds the hovered step among the rows).

@@ -9,7 +9,8 @@
  * thinShared: for each line its first, last, first and last with a number, and each stretch's
  * extremes, never averaged); those steps are the chart's rows, each holding every line's value
  * (chartRows, PointedLineChart), so a redraw is one data update and the <Line>s, legend and axes
- * keep their props; axes show their ticks as computed (interval 0) and draw them as plain text
+ * keep their props; the live lines are drawn by one small SVG layer through recharts' scales
+ * (liveLines.tsx LiveLines: recharts keeps them as hidden items, for the legend, tooltip and axes); axes show their ticks as computed (interval 0) and draw them as plain text
  * (ChartCard.tsx AXIS: no label is measured in the DOM at each redraw); selectors that derive
  * arrays return the previous array while its contents are unchanged; no series animates; while a
  * run streams, a card off screen reads the store as it was when last drawn and is not rendered
@@ -31,7 +32,8 @@ import { MatchedTokensChart } from './MatchedTokensChart.tsx';
 import { AXIS, ChartCard, PointedLineChart, fin, grid, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
 import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
-import { chartRows, chartRowsWith, lineKey, stepLine } from '../store/thin.ts';
+import { chartRows, chartRowsWith, stepLine } from '../store/thin.ts';
+import { LiveLines, liveItems, type LiveLine } from './liveLines.tsx';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 /** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
@@ -79,12 +81,11 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
     <PointedLineChart rows={rows} others={rest}>
       {grid}
       {xAxis}
-      {yDomain === UNIT ? <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} /> : <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} />}
+      {yDomain === UNIT ? <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} includeHidden /> : <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} includeHidden />}
       <ChartTooltip content={tip} />
       {legendEl}
-      {series.map((sr, i) => (
-        <Line key={i} dataKey={lineKey(i)} name={sr.name} stroke={sr.color} strokeDasharray={sr.dash} strokeWidth={sr.width ?? 2.5} dot={false} isAnimationActive={false} connectNulls />
-      ))}
+      {liveItems(series)}
+      <LiveLines rows={rows} lines={series} />
       {others.map((o) => <Line key={`run${o.run.id}`} data={o.line} dataKey="v" name={o.name} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />)}
       {trlLineElements(imported)}
       {doctorMarks(trl, id)}
@@ -99,7 +100,12 @@ const heldout = (e: Pick<EvalMetrics, 'heldout_accuracy'>) => e.heldout_accuracy
 /** The reward chart's per-step lines, in their rows' order (lineKey 0, 1). */
 const REWARD_LINES = [reward, accuracy];
 const TRAIN_ACC = 'training accuracy (sampled)';
-const HELDOUT_DOT = { r: 4 };
+/** The reward chart's own lines (lineKey 0, 1: REWARD_LINES; 2: held-out, with a dot at each evaluation). */
+const REWARD_LIVE: LiveLine[] = [
+  { name: 'reward', color: C.blue },
+  { name: TRAIN_ACC, color: C.sky, dash: '2 3', width: 2 },
+  { name: HELDOUT_GREEDY, color: C.vermillion, dot: { r: 4 } },
+];
 
 /** The imported run on the reward chart: its reward and reward_std by step, and its held-out figure. */
 const TRL_REWARD: TrlSeries[] = [
@@ -147,12 +153,11 @@ export function RewardChart() {
     <PointedLineChart rows={rows} others={rest}>
       {grid}
       {xAxis}
-      <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
+      <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} includeHidden />
       <ChartTooltip content={tip} />
       {legendEl}
-      <Line dataKey={lineKey(0)} name="reward" stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} connectNulls />
-      <Line dataKey={lineKey(1)} name={TRAIN_ACC} stroke={C.sky} strokeDasharray="2 3" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
-      <Line dataKey={lineKey(2)} name={HELDOUT_GREEDY} stroke={C.vermillion} strokeWidth={2.5} dot={HELDOUT_DOT} isAnimationActive={false} connectNulls />
+      {liveItems(REWARD_LIVE)}
+      <LiveLines rows={rows} lines={REWARD_LIVE} />
       {others.map((o) => <Line key={`r${o.run.id}`} data={o.reward} dataKey="v" name={o.rewardName} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} />)}
       {others.map((o) => <Line key={`h${o.run.id}`} data={o.heldout} dataKey="v" name={o.heldoutName} stroke={C.purple} strokeDasharray={o.dash} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />)}
       {trlLineElements(imported, outside ? ['auto', 'auto'] : [0, 1])}

@@ -115,9 +115,10 @@ export const PointingAt = createContext(false);
 /**
  * recharts' Tooltip, mounted only while the pointer or focus is on the chart: a mounted tooltip
  * recomputes its selectors at every redraw even when hidden, about a fifth of a redraw here.
+ * It counts hidden items: the live lines are hidden recharts items that LiveLines draws (liveLines.tsx).
  */
 export function ChartTooltip(props: ComponentProps<typeof Tooltip>) {
-  return useContext(PointingAt) ? createElement(Tooltip, props) : null;
+  return useContext(PointingAt) ? createElement(Tooltip, { includeHidden: true, ...props }) : null;
 }
 
 const UNITS: [number, string][] = [[1e9, 'B'], [1e6, 'M'], [1e3, 'k']];

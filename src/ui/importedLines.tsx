@@ -42,13 +42,13 @@ export const X_LABEL: Record<XAxisMode, string> = { step: 'step', progress: "% o
  * The per-step charts' x axis, in steps, % of each run's steps, or tokens; ticks are short numbers
  * (axisTick), all shown (interval 0: no label is measured in the DOM at each redraw to drop
  * overlapping ones; recharts' five nice ticks never overlap). Not niceTicks="none": the axis then
- * ticks every row.
+ * ticks every row. includeHidden: the live lines are hidden recharts items (liveLines.tsx) whose steps span the axis.
  */
 export function useXAxis() {
   const x = useXMode();
   return useMemo(() => (x === 'progress'
-    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} interval={0} label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
+    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} interval={0} includeHidden label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} interval={0} includeHidden label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
 }
 
 /**

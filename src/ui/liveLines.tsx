@@ -1,0 +1,126 @@
+/**
+ * The live run's per-step lines, drawn as plain SVG through recharts' own scales.
+ *
+ * A recharts <Line> is costly at each redraw of a streaming run: its animation wrapper measures
+ * the path in the DOM (getTotalLength, a forced layout), its label list, curve, dots and active
+ * dot re-render, for every line of every visible chart (page-bench --profile: about half of a
+ * redraw's React render). Here each live line is still a recharts <Line>, registered but hidden
+ * (`hide`): recharts keeps its legend entry (shown as active: liveLegend), its tooltip entry and its
+ * values in both axes' domains (the axes and the tooltip take `includeHidden`), exactly as before,
+ * and draws nothing. LiveLines draws all of a chart's live lines at once: one <path> a line (and
+ * a line's dots), in the same z-layers and with the same classes as recharts' lines, inside the
+ * chart's svg.recharts-surface (so the card's PNG shows them), from the chart's rows through the
+ * axes' scales (useXAxisScale, useYAxisScale). A null value is skipped and the line joins its
+ * neighbours (connectNulls), as the <Line>s did. While the pointer or focus is on the chart, the
+ * hovered step's dots are drawn as recharts' active dots.
+ */
+import { memo, useContext, type ReactElement } from 'react';
+import { DefaultLegendContent, DefaultZIndexes, Line, ZIndexLayer, useActiveTooltipDataPoints, useXAxisScale, useYAxisScale, type DefaultLegendContentProps } from 'recharts';
+import { lineKey, type LineRow } from '../store/thin.ts';
+import { PointingAt } from './chartHooks.ts';
+
+/** How one live line looks: its legend name, colour, dashes, width and dots (lineKey(i) is its value in the rows). */
+export interface LiveLine {
+  name: string;
+  color: string;
+  dash?: string;
+  width?: number;
+  dot?: { r: number };
+}
+
+/** A data value to a pixel (an axis' scale); undefined outside its domain. */
+export type Scale = (v: number) => number | undefined;
+
+/** The width a live line is drawn at where its look does not say (recharts' lines here: 2.5). */
+export const LIVE_WIDTH = 2.5;
+
+/**
+ * The pixels of line `i` through the rows: each row where the line has a value, in row order;
+ * rows without one (null) are skipped, so the line joins its neighbours (connectNulls).
+ */
+export function livePoints(rows: readonly LineRow[], i: number, x: Scale, y: Scale): [number, number][] {
+  const k = lineKey(i);
+  const out: [number, number][] = [];
+  for (const r of rows) {
+    const v = r[k];
+    if (v === null || v === undefined || !Number.isFinite(v)) continue;
+    const px = x(r.step), py = y(v);
+    if (px === undefined || py === undefined || !Number.isFinite(px) || !Number.isFinite(py)) continue;
+    out.push([px, py]);
+  }
+  return out;
+}
+
+/** An SVG path through the points, straight segments (recharts' 'linear' curve); '' under two points (nothing to draw). */
+export function livePath(points: readonly [number, number][]): string {
+  if (points.length < 2) return '';
+  return `M${points.map(([a, b]) => `${a},${b}`).join('L')}`;
+}
+
+/**
+ * The recharts items of a chart's live lines: one hidden <Line> a line, reading lineKey(i) of the
+ * chart's rows. Hidden, recharts draws nothing for it but keeps it in the legend, the tooltip and
+ * the axes' domains (with includeHidden); LiveLines draws it.
+ */
+export function liveItems(lines: readonly LiveLine[]): ReactElement[] {
+  return lines.map((l, i) => (
+    <Line key={`live${i}`} hide dataKey={lineKey(i)} name={l.name} stroke={l.color} strokeDasharray={l.dash} strokeWidth={l.width ?? LIVE_WIDTH} dot={l.dot ?? false} isAnimationActive={false} connectNulls />
+  ));
+}
+
+/**
+ * The legend's content: recharts' own, with the hidden live lines shown as the lines they are
+ * (recharts greys a hidden item out; no chart here hides a line for any other reason).
+ */
+export function liveLegend(props: DefaultLegendContentProps) {
+  const payload = props.payload?.map((e) => (e.inactive ? { ...e, inactive: false } : e));
+  return <DefaultLegendContent {...props} payload={payload} />;
+}
+
+/** A chart's live lines, drawn from its rows (chartRows) through its axes' scales; memoised on the rows, the looks and the scales. */
+export const LiveLines = memo(function LiveLines({ rows, lines }: { rows: readonly LineRow[]; lines: readonly LiveLine[] }) {
+  const xs = useXAxisScale();
+  const ys = useYAxisScale();
+  const pointing = useContext(PointingAt);
+  const x: Scale | null = xs ? (v) => xs(v) : null;
+  const y: Scale | null = ys ? (v) => ys(v) : null;
+  const pts = x && y ? lines.map((_, i) => livePoints(rows, i, x, y)) : [];
+  return (
+    <>
+      <ZIndexLayer zIndex={DefaultZIndexes.line}>
+        {pts.map((p, i) => (
+          <g key={i} className="recharts-layer recharts-line live-line">
+            {p.length > 1 && <path className="recharts-curve recharts-line-curve" d={livePath(p)} fill="none" stroke={lines[i].color} strokeWidth={lines[i].width ?? LIVE_WIDTH} strokeDasharray={lines[i].dash} />}
+          </g>
+        ))}
+      </ZIndexLayer>
+      {/* a line's dots above the axes, as recharts draws them (its scatter layer) */}
+      <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
+        {pts.map((p, i) => {
+          const l = lines[i];
+          return l.dot ? (
+            <g key={i} className="recharts-layer recharts-line-dots">
+              {p.map(([cx, cy], j) => <circle key={j} className="recharts-dot recharts-line-dot" cx={cx} cy={cy} r={l.dot!.r} fill="#fff" stroke={l.color} strokeWidth={l.width ?? LIVE_WIDTH} strokeDasharray={l.dash} />)}
+            </g>
+          ) : null;
+        })}
+      </ZIndexLayer>
+      {pointing && x && y && <LiveActiveDots lines={lines} x={x} y={y} />}
+    </>
+  );
+});
+
+/** The hovered step's dots, as recharts draws a line's active dot (r 4, the line's colour, a white ring). */
+function LiveActiveDots({ lines, x, y }: { lines: readonly LiveLine[]; x: Scale; y: Scale }) {
+  const active = useActiveTooltipDataPoints<LineRow>();
+  const row = active?.find((r) => r && typeof r === 'object' && 'step' in r);
+  if (!row) return null;
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.activeDot}>
+      {lines.map((l, i) => {
+        const [p] = livePoints([row], i, x, y);
+        return p ? <g key={i} className="recharts-layer recharts-active-dot"><circle className="recharts-dot" cx={p[0]} cy={p[1]} r={4} fill={l.color} stroke="#fff" strokeWidth={2} /></g> : null;
+      })}
+    </ZIndexLayer>
+  );
+}
