@@ -4,7 +4,7 @@
  * per-step tooltip (the hovered step's exact values, from the whole history).
  */
 import { memo, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import { CartesianGrid, Legend, LineChart, ResponsiveContainer, XAxis } from 'recharts';
+import { CartesianGrid, DefaultLegendContent, Legend, LineChart, ResponsiveContainer, XAxis, type DefaultLegendContentProps } from 'recharts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
@@ -13,7 +13,7 @@ import { download, svgToPng } from '../store/exports.ts';
 import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
-import { liveLegend } from './liveLines.tsx';
+import { liveLegendEntries, type LiveLine } from './liveLines.tsx';
 
 /** The look of every tick label. */
 const TICK_STYLE = { fontSize: 15, fill: '#111' };
@@ -90,13 +90,19 @@ const LEGEND_STYLE = { fontSize: 14 };
 export const legend = <Legend wrapperStyle={LEGEND_STYLE} />;
 /**
  * A legend in the order the lines are declared (recharts sorts by name otherwise): `names` are
- * their names in order; the live lines (hidden recharts items, drawn by LiveLines) show as lines. The element is kept while the names are the same: a new sorter would
- * make recharts store new legend settings and draw the chart once more.
+ * their names in order, the live lines' first (`live`: drawn by LiveLines, their entries made
+ * from their looks, ahead of recharts' own items). The element is kept while the names are the
+ * same: a new sorter would make recharts store new legend settings and draw the chart once more.
  */
-export function useLegendIn(names: readonly string[]) {
+export function useLegendIn(names: readonly string[], live: readonly LiveLine[] = NO_LIVE) {
   const key = names.join('\n');
-  return useMemo(() => <Legend wrapperStyle={LEGEND_STYLE} itemSorter={(item) => names.indexOf(String(item.value))} content={liveLegend} />, [key]);
+  return useMemo(() => {
+    const mine = liveLegendEntries(live);
+    const content = live.length ? (p: DefaultLegendContentProps) => <DefaultLegendContent {...p} payload={[...mine, ...(p.payload ?? [])]} /> : undefined;
+    return <Legend wrapperStyle={LEGEND_STYLE} itemSorter={(item) => names.indexOf(String(item.value))} content={content} />;
+  }, [key, live]);
 }
+const NO_LIVE: readonly LiveLine[] = [];
 export const margin = { top: 8, right: 16, bottom: 4, left: 0 };
 
 /** One entry of a per-step tooltip: a series' exact value at the hovered step (undefined: the series has no point there). */
@@ -142,7 +148,7 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
  * value under lineKey(i) at steps shared by all lines), so a redraw is ONE data update for
  * recharts: the <Line>s keep their props (dataKey, name, look), React and recharts skip them and
  * their legend entries and tooltip settings, and only their points are recomputed (the live lines
- * are hidden items, drawn by LiveLines: liveLines.tsx). Lines that
+ * are one hidden item, drawn by LiveLines: liveLines.tsx). Lines that
  * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are those
  * lines' points, whose steps are added as rows while the pointer or focus is on the chart (the
  * tooltip finds the hovered step among the rows).

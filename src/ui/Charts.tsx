@@ -10,7 +10,7 @@
  * extremes, never averaged); those steps are the chart's rows, each holding every line's value
  * (chartRows, PointedLineChart), so a redraw is one data update and the <Line>s, legend and axes
  * keep their props; the live lines are drawn by one small SVG layer through recharts' scales
- * (liveLines.tsx LiveLines: recharts keeps them as hidden items, for the legend, tooltip and axes); axes show their ticks as computed (interval 0) and draw them as plain text
+ * (liveLines.tsx LiveLines: recharts keeps them as one hidden item, for the tooltip and axes); axes show their ticks as computed (interval 0) and draw them as plain text
  * (ChartCard.tsx AXIS: no label is measured in the DOM at each redraw); selectors that derive
  * arrays return the previous array while its contents are unchanged; no series animates; while a
  * run streams, a card off screen reads the store as it was when last drawn and is not rendered
@@ -33,7 +33,7 @@ import { AXIS, ChartCard, PointedLineChart, fin, grid, legend, margin, stepTip, 
 import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
 import { chartRows, chartRowsWith, stepLine } from '../store/thin.ts';
-import { LiveLines, liveItems, type LiveLine } from './liveLines.tsx';
+import { LIVE_ITEM, LiveLines, type LiveLine } from './liveLines.tsx';
 import { C, VERDICT, fmt, verdictKind } from './palette.ts';
 
 /** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
@@ -68,7 +68,7 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
   }), [overlays, main, xMode]);
   const imported = useMemo(() => trlLines(trl, trlSeries), [trl, trlSeries]);
   const rest = useMemo(() => [...others.map((o) => o.line), ...imported.map((l) => l.line)], [others, imported]);
-  const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)]);
+  const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)], series);
   const tip = useMemo(() => stepTip((step) => {
     const m = atX(xMode, steps, step);
     return [
@@ -84,7 +84,7 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
       {yDomain === UNIT ? <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} includeHidden /> : <YAxis domain={yDomain} tick={AXIS} tickFormatter={axisTick} width={yWidth} interval={0} includeHidden />}
       <ChartTooltip content={tip} />
       {legendEl}
-      {liveItems(series)}
+      {LIVE_ITEM}
       <LiveLines rows={rows} lines={series} />
       {others.map((o) => <Line key={`run${o.run.id}`} data={o.line} dataKey="v" name={o.name} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />)}
       {trlLineElements(imported)}
@@ -134,7 +134,7 @@ export function RewardChart() {
     return { ...o, at, evalsAt, rewardName: `reward, ${o.name}`, heldoutName: `${HELDOUT_GREEDY}, ${o.name}`, reward: stepLine(at, reward), heldout: stepLine(evalsAt, heldout) };
   }), [overlays, xMode]);
   const rest = useMemo(() => [...others.flatMap((o) => [o.reward, o.heldout]), ...imported.map((l) => l.line), ...(trlHeldout ? [trlHeldout.line] : [])], [others, imported, trlHeldout]);
-  const legendEl = useLegendIn(['reward', TRAIN_ACC, HELDOUT_GREEDY, ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])]);
+  const legendEl = useLegendIn([...REWARD_LIVE.map((l) => l.name), ...others.flatMap((o) => [o.rewardName, o.heldoutName]), ...imported.map((l) => l.name), ...(trlHeldout ? [trlHeldout.name] : [])], REWARD_LIVE);
   const tip = useMemo(() => stepTip((step) => {
     const m = atX(xMode, steps, step), e = atX(xMode, evals, step);
     return [
@@ -156,7 +156,7 @@ export function RewardChart() {
       <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} includeHidden />
       <ChartTooltip content={tip} />
       {legendEl}
-      {liveItems(REWARD_LIVE)}
+      {LIVE_ITEM}
       <LiveLines rows={rows} lines={REWARD_LIVE} />
       {others.map((o) => <Line key={`r${o.run.id}`} data={o.reward} dataKey="v" name={o.rewardName} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} />)}
       {others.map((o) => <Line key={`h${o.run.id}`} data={o.heldout} dataKey="v" name={o.heldoutName} stroke={C.purple} strokeDasharray={o.dash} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />)}

@@ -1,8 +1,7 @@
-/** The live lines drawn through recharts' scales (liveLines.tsx): the points, the path, and the items recharts keeps. */
-import { isValidElement, type ReactElement } from 'react';
+/** The live lines drawn through recharts' scales (liveLines.tsx): the points, the path, the one item recharts keeps, the legend entries. */
 import { describe, expect, it } from 'vitest';
 import { chartRows, lineKey, type LineRow } from '../store/thin.ts';
-import { LIVE_WIDTH, liveItems, liveLegend, livePath, livePoints, type LiveLine } from './liveLines.tsx';
+import { LIVE_ITEM, LIVE_WIDTH, liveExtent, liveLegendEntries, livePath, livePoints, type LiveLine } from './liveLines.tsx';
 
 const row = (step: number, ...vs: (number | null)[]) => ({ step, ...Object.fromEntries(vs.map((v, i) => [lineKey(i), v])) }) as LineRow;
 const x = (v: number) => 10 * v;
@@ -44,28 +43,44 @@ describe('livePath', () => {
   });
 });
 
-describe('liveItems', () => {
-  const lines: LiveLine[] = [{ name: 'reward', color: '#00f' }, { name: 'accuracy', color: '#0ff', dash: '2 3', width: 2, dot: { r: 4 } }];
-  it('one hidden recharts Line a live line, reading its rows key, with its legend name and look', () => {
-    const items = liveItems(lines) as ReactElement<Record<string, unknown>>[];
-    expect(items).toHaveLength(2);
-    items.forEach((el, i) => {
-      expect(isValidElement(el)).toBe(true);
-      expect(el.props.hide).toBe(true); // recharts draws nothing for it: LiveLines does
-      expect(el.props.dataKey).toBe(lineKey(i));
-      expect(el.props.name).toBe(lines[i].name);
-      expect(el.props.stroke).toBe(lines[i].color);
-      expect(el.props.connectNulls).toBe(true);
-    });
-    expect(items[0].props.strokeWidth).toBe(LIVE_WIDTH);
-    expect(items[1].props.strokeDasharray).toBe('2 3');
+describe('liveExtent', () => {
+  it("a row's lowest and highest live value: what the axes' domains and the tooltip read", () => {
+    expect(liveExtent(row(1, 0.5, 0.25, 0.75))).toEqual([0.25, 0.75]);
+    expect(liveExtent(row(1, 3))).toEqual([3, 3]);
+    expect(liveExtent(row(1, null, -2, 5))).toEqual([-2, 5]); // a gap in one line: the others' values
+    expect(liveExtent(row(4000, 0.1, 0.2))).toEqual([0.1, 0.2]); // the step is not a value
+  });
+
+  it('null where no live line has a value (a row only another line keeps: no tooltip entry)', () => {
+    expect(liveExtent(row(7))).toBeNull();
+    expect(liveExtent(row(7, null, null))).toBeNull();
+  });
+
+  it('over chartRows, the extents span every line, gaps included', () => {
+    const hist = Array.from({ length: 300 }, (_, i) => ({ step: i, a: i === 17 ? -1 : 0.5, b: i % 3 ? NaN : i / 100 }));
+    const rows = chartRows(hist, [(m) => m.a, (m) => m.b]);
+    const ex = rows.map(liveExtent).filter((e): e is [number, number] => e !== null);
+    expect(ex).toHaveLength(rows.length);
+    expect(Math.min(...ex.map((e) => e[0]))).toBe(-1); // line a's spike, kept by the thinning
+    expect(Math.max(...ex.map((e) => e[1]))).toBe(2.97); // line b's last number
   });
 });
 
-describe('liveLegend', () => {
-  it('shows the hidden live lines as active entries (recharts greys hidden items out)', () => {
-    const payload = [{ value: 'reward', color: '#00f', type: 'line' as const, inactive: true }, { value: 'other', color: '#888', type: 'line' as const }];
-    const el = liveLegend({ payload }) as ReactElement<{ payload: { inactive?: boolean; value: string }[] }>;
-    expect(el.props.payload.map((e) => [e.value, !!e.inactive])).toEqual([['reward', false], ['other', false]]);
+describe('LIVE_ITEM', () => {
+  it('one hidden recharts Line reading the extents, in no legend (recharts draws nothing for it: LiveLines does)', () => {
+    const p = LIVE_ITEM.props as Record<string, unknown>;
+    expect(p.hide).toBe(true);
+    expect(p.dataKey).toBe(liveExtent);
+    expect(p.legendType).toBe('none');
+  });
+});
+
+describe('liveLegendEntries', () => {
+  it("each live line's entry as recharts makes a Line's: its name, colour and dashes, shown active, in order", () => {
+    const lines: LiveLine[] = [{ name: 'reward', color: '#00f' }, { name: 'accuracy', color: '#0ff', dash: '2 3', width: 2 }];
+    const e = liveLegendEntries(lines);
+    expect(e.map((x) => [x.value, x.type, x.color, x.inactive])).toEqual([['reward', 'line', '#00f', false], ['accuracy', 'line', '#0ff', false]]);
+    expect(e[1].payload).toEqual({ stroke: '#0ff', strokeDasharray: '2 3', strokeWidth: 2 });
+    expect((e[0].payload as { strokeWidth: number }).strokeWidth).toBe(LIVE_WIDTH);
   });
 });

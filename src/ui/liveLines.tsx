@@ -3,19 +3,21 @@
  *
  * A recharts <Line> is costly at each redraw of a streaming run: its animation wrapper measures
  * the path in the DOM (getTotalLength, a forced layout), its label list, curve, dots and active
- * dot re-render, for every line of every visible chart (page-bench --profile: about half of a
- * redraw's React render). Here each live line is still a recharts <Line>, registered but hidden
- * (`hide`): recharts keeps its legend entry (shown as active: liveLegend), its tooltip entry and its
- * values in both axes' domains (the axes and the tooltip take `includeHidden`), exactly as before,
- * and draws nothing. LiveLines draws all of a chart's live lines at once: one <path> a line (and
- * a line's dots), in the same z-layers and with the same classes as recharts' lines, inside the
+ * dot re-render, and even hidden it recomputes its points through its own selectors, for every
+ * line of every visible chart (page-bench --profile: most of a redraw's React render). Here a
+ * chart's live lines are ONE hidden recharts item (LIVE_ITEM, reading liveExtent: each row's
+ * lowest and highest live value), which keeps them in both axes' domains (the axes take
+ * `includeHidden`) and gives the tooltip an entry wherever a live line has a value (ChartTooltip
+ * takes `includeHidden`), as the <Line>s did; their legend entries come from their looks
+ * (liveLegendEntries, placed by useLegendIn). LiveLines draws them all at once: one <path> a
+ * line (and a line's dots), in the z-layers and with the classes of recharts' lines, inside the
  * chart's svg.recharts-surface (so the card's PNG shows them), from the chart's rows through the
  * axes' scales (useXAxisScale, useYAxisScale). A null value is skipped and the line joins its
  * neighbours (connectNulls), as the <Line>s did. While the pointer or focus is on the chart, the
  * hovered step's dots are drawn as recharts' active dots.
  */
-import { memo, useContext, type ReactElement } from 'react';
-import { DefaultLegendContent, DefaultZIndexes, Line, ZIndexLayer, useActiveTooltipDataPoints, useXAxisScale, useYAxisScale, type DefaultLegendContentProps } from 'recharts';
+import { memo, useContext } from 'react';
+import { DefaultZIndexes, Line, ZIndexLayer, useActiveTooltipDataPoints, useXAxisScale, useYAxisScale, type LegendPayload } from 'recharts';
 import { lineKey, type LineRow } from '../store/thin.ts';
 import { PointingAt } from './chartHooks.ts';
 
@@ -58,23 +60,32 @@ export function livePath(points: readonly [number, number][]): string {
 }
 
 /**
- * The recharts items of a chart's live lines: one hidden <Line> a line, reading lineKey(i) of the
- * chart's rows. Hidden, recharts draws nothing for it but keeps it in the legend, the tooltip and
- * the axes' domains (with includeHidden); LiveLines draws it.
+ * A row's lowest and highest live value ([lo, hi]; null where no live line has one): the value
+ * the one recharts item of the live lines reads. recharts takes a [lo, hi] value into an axis'
+ * domain as both ends, and the tooltip shows where it is not null.
  */
-export function liveItems(lines: readonly LiveLine[]): ReactElement[] {
-  return lines.map((l, i) => (
-    <Line key={`live${i}`} hide dataKey={lineKey(i)} name={l.name} stroke={l.color} strokeDasharray={l.dash} strokeWidth={l.width ?? LIVE_WIDTH} dot={l.dot ?? false} isAnimationActive={false} connectNulls />
-  ));
+export function liveExtent(row: LineRow): [number, number] | null {
+  let lo = Infinity, hi = -Infinity;
+  for (const k in row) {
+    if (k === 'step') continue;
+    const v = row[k];
+    if (v === null || v === undefined || !Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : null;
 }
 
 /**
- * The legend's content: recharts' own, with the hidden live lines shown as the lines they are
- * (recharts greys a hidden item out; no chart here hides a line for any other reason).
+ * The chart's live lines as recharts knows them: one hidden <Line> reading liveExtent of the
+ * chart's rows. recharts draws nothing for it (LiveLines does) and lists it nowhere (legendType
+ * none), but keeps its values in the axes' domains and its tooltip entry (with includeHidden).
  */
-export function liveLegend(props: DefaultLegendContentProps) {
-  const payload = props.payload?.map((e) => (e.inactive ? { ...e, inactive: false } : e));
-  return <DefaultLegendContent {...props} payload={payload} />;
+export const LIVE_ITEM = <Line key="live" hide dataKey={liveExtent} legendType="none" dot={false} activeDot={false} isAnimationActive={false} />;
+
+/** The live lines' legend entries, as recharts makes a <Line>'s (its name, colour and look). */
+export function liveLegendEntries(lines: readonly LiveLine[]): LegendPayload[] {
+  return lines.map((l, i) => ({ value: l.name, type: 'line', color: l.color, dataKey: lineKey(i), inactive: false, payload: { stroke: l.color, strokeDasharray: l.dash, strokeWidth: l.width ?? LIVE_WIDTH } }));
 }
 
 /** A chart's live lines, drawn from its rows (chartRows) through its axes' scales; memoised on the rows, the looks and the scales. */
