@@ -41,6 +41,10 @@ describe('livePath', () => {
     expect(livePath([[1, 2]])).toBe('');
     expect(livePath([[0, 1], [2, 3], [4, 5]])).toBe('M0,1L2,3L4,5');
   });
+
+  it('to 1/100 px (a path recharts would write with 17 digits draws the same)', () => {
+    expect(livePath([[10.123456789, 0.30000000000000004], [439.999999, 12.345]])).toBe('M10.12,0.3L440,12.35');
+  });
 });
 
 describe('liveExtent', () => {

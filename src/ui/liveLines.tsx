@@ -53,10 +53,15 @@ export function livePoints(rows: readonly LineRow[], i: number, x: Scale, y: Sca
   return out;
 }
 
+/** A pixel to 1/100 px: the path's text is short (a double's 17 digits take longer to write and parse) and draws the same. */
+const px = (v: number) => Math.round(v * 100) / 100;
+
 /** An SVG path through the points, straight segments (recharts' 'linear' curve); '' under two points (nothing to draw). */
 export function livePath(points: readonly [number, number][]): string {
   if (points.length < 2) return '';
-  return `M${points.map(([a, b]) => `${a},${b}`).join('L')}`;
+  let d = `M${px(points[0][0])},${px(points[0][1])}`;
+  for (let j = 1; j < points.length; j++) d += `L${px(points[j][0])},${px(points[j][1])}`;
+  return d;
 }
 
 /**
