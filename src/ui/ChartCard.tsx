@@ -10,7 +10,7 @@ import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { useImported } from '../store/importedRun.ts';
 import { download, svgToPng } from '../store/exports.ts';
-import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
+import { PointingAt, chartSurface, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
 import { liveLegendEntries, type LiveLine } from './liveLines.tsx';
@@ -53,7 +53,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   const ref = useRef<HTMLDivElement>(null);
   const [pointing, setPointing] = useState(false); // the tooltip is mounted only then (ChartTooltip)
   async function png() {
-    const svg = ref.current?.querySelector('svg.recharts-surface') as SVGSVGElement | null;
+    const svg = ref.current ? chartSurface(ref.current.querySelectorAll<SVGSVGElement>('svg.recharts-surface')) : null;
     if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
   }
   return (

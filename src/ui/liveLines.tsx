@@ -110,8 +110,8 @@ export const LiveLines = memo(function LiveLines({ rows, lines }: { rows: readon
           </g>
         ))}
       </ZIndexLayer>
-      {/* a line's dots above the axes, as recharts draws them (its scatter layer) */}
-      <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
+      {/* a line's dots above the axes, as recharts draws them (its scatter layer); no layer where no line has dots */}
+      {lines.some((l) => l.dot) && <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
         {pts.map((p, i) => {
           const l = lines[i];
           return l.dot ? (
@@ -120,7 +120,7 @@ export const LiveLines = memo(function LiveLines({ rows, lines }: { rows: readon
             </g>
           ) : null;
         })}
-      </ZIndexLayer>
+      </ZIndexLayer>}
       {pointing && x && y && <LiveActiveDots lines={lines} x={x} y={y} />}
     </>
   );
