@@ -1,10 +1,11 @@
 import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { decodeResult } from '../src/class/code.ts';
+import { getLesson } from '../src/rl/lessons.ts';
 
 // Issue 31, the class runs the experiment together: two students (two browser contexts, each
 // with its own class seed, as class=1 gives each browser) predict, run lesson 1 at G = 8 to its
-// verdict on the CPU reference (the lesson's own settings: P = 16, G = 8, 30 steps; ?backend=cpu
+// verdict on the CPU reference (the lesson's own settings: P = 16, G = 8, 50 steps; ?backend=cpu
 // because two such runs side by side on SwiftShader take too long for CI) and share their codes;
 // a third page (the teacher's, seed 1) pastes both inside chat text with one altered code: two
 // runs are pooled, the altered one is refused by name, and the strip plot and the prediction line
@@ -13,6 +14,8 @@ import { decodeResult } from '../src/class/code.ts';
 const port = Number(process.env.PW_PORT ?? 5199);
 const base = `http://localhost:${port}`;
 const SHOTS = process.env.H9_SHOTS ?? 'test-results';
+/** Lesson 1 at G = 8: the step its verdict comes at, and with it "Share result". */
+const VERDICT_STEP = getLesson('mixed-groups')!.variants[1].claim.steps;
 
 async function student(browser: Browser, seed: number, predict: 0 | 2) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -28,7 +31,7 @@ async function student(browser: Browser, seed: number, predict: 0 | 2) {
   await expect(page.getByTestId('share-result')).toHaveCount(0); // no verdict yet: nothing to share
   const t0 = Date.now();
   await page.getByRole('button', { name: /Play/ }).click();
-  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 30, null, { timeout: 600_000 });
+  await page.waitForFunction((n) => (window as any).__lab.store.getState().stepsCompleted >= n, VERDICT_STEP, { timeout: 600_000 });
   await page.getByRole('button', { name: /Pause/ }).click();
   const seconds = (Date.now() - t0) / 1000;
   await expect(page.getByTestId('lesson-verdict')).not.toHaveAttribute('data-state', 'pending', { timeout: 30_000 });
@@ -41,7 +44,7 @@ async function student(browser: Browser, seed: number, predict: 0 | 2) {
 test('two students share lesson 1 (G = 8) results; the teacher pools both from chat text and refuses an altered code by name', async ({ browser, page }) => {
   test.setTimeout(900_000);
   const [a, b] = await Promise.all([student(browser, 4127, 2), student(browser, 9311, 0)]);
-  console.log(`lesson 1, G = 8, 30 steps on the CPU reference, two pages side by side: ${a.seconds.toFixed(0)} s and ${b.seconds.toFixed(0)} s`);
+  console.log(`lesson 1, G = 8, ${VERDICT_STEP} steps on the CPU reference, two pages side by side: ${a.seconds.toFixed(0)} s and ${b.seconds.toFixed(0)} s`);
   for (const [s, seed, p] of [[a, 4127, 2], [b, 9311, 0]] as const) {
     expect(s.code.length).toBeLessThanOrEqual(200);
     const d = decodeResult(s.code);

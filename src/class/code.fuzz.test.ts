@@ -18,7 +18,7 @@ const forged = (json: string, version = 1) => {
   const payload = Buffer.from(json, 'utf8').toString('base64').replace(/=+$/, '');
   return `rlvr${version}.${payload}.${crc32Hex(`rlvr${version}.${payload}`)}`;
 };
-const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 30, x: 0.0625, c: 0.8214, p: 2, ...o });
+const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 50, x: 0.0625, c: 0.8214, p: 2, ...o });
 
 function expectRefusal(code: string, why?: RegExp) {
   const d = decodeResult(code);
@@ -123,11 +123,11 @@ describe('result code', () => {
       [JSON.stringify(body({ w: '0123456789ABCDEF' })), /16 hex digits/],
       [JSON.stringify(body({ w: 12 })), /16 hex digits/],
       [JSON.stringify(body({ h: true })), /verdict must be 0 or 1/],
-      [JSON.stringify(body({ n: 3 })), /from 30 \(the verdict's step\)/],
+      [JSON.stringify(body({ n: 3 })), /from 50 \(the verdict's step\)/],
       [JSON.stringify(body({ n: 1e9 })), /steps/],
       [JSON.stringify(body({ p: 3 })), /prediction must be 0, 1 or 2/],
       [JSON.stringify(body({ p: null })), /prediction/],
-      [JSON.stringify(body({ a: '0.2.0' })), /made by rlvr-lab 0\.2\.0; this page is 0\.1\.0/],
+      [JSON.stringify(body({ a: '0.1.0' })), /made by rlvr-lab 0\.1\.0; this page is 0\.2\.0/], // a code from before lesson 1's G ≥ 8 verdict moved to step 50
       [JSON.stringify(body({ a: '1' })), /app version must read like/],
       [JSON.stringify(body({ h: 1, x: -0.5 })), /says the claim held, yet its claim number/],
       [JSON.stringify({ ...body(), s: undefined }), /seed is missing/],

@@ -49,13 +49,14 @@ describe('a lesson contrast', () => {
 describe('the card\'s contrast line', () => {
   const live = { frac_mixed: 0.8 };
   it('reads the newest comparable sibling on its own variant\'s claim', () => {
-    const line = lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: 30, overlayRunId: null }, lesson, 1, live);
+    const at = lesson.variants[1].claim.steps; // the live G = 8 run at its verdict's step
+    const line = lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: at, overlayRunId: null }, lesson, 1, live);
     expect(line).not.toBeNull();
     expect(line!.runId).toBe(4);
     expect(line!.asExpected).toBe(true);
     expect(line!.sentence).toContain('0.80 in this run, 0.35 in 1 · G = 2 (run 4, 30 steps, same seed)');
     // the sibling overlaid on the charts, when one is chosen
-    expect(lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: 30, overlayRunId: 2 }, lesson, 1, live)!.runId).toBe(2);
+    expect(lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: at, overlayRunId: 2 }, lesson, 1, live)!.runId).toBe(2);
   });
   it('before both runs reach their verdict\'s step: the numbers so far, no ✓ or ✗', () => {
     const need = Math.max(...lesson.variants.slice(0, 2).map((v) => v.claim.steps));
