@@ -19,8 +19,9 @@ const greedyHeldout = (r: RunRecord) => {
  * all-fail, the few mixed ones carry the signal, and AdamW still moves the weights about as far
  * each step, so the updates are mostly noise and held-out greedy accuracy falls (seeds 2–6 at 30
  * steps: it fell on all five). G ≥ 8: most groups mix and held-out pass@1 rises, judged at 50
- * steps: at 30 it rose by more than 0.03 on 12 of 19 unseen seeds (CPU reference, seeds 7–16,
- * G = 8 and 16; G = 8 on 4 of 9), at 50 on all 19 — at this scale held-out pass@1 moves a few
+ * steps. One 50-step run per seed judged at 30, 40 and 50 (CPU reference, seeds 2–16): G = 8 held
+ * on 10, 14 and 15 of 15, G = 16 on 14, 13 and 15 of 15 (at 30 it failed on unseen seeds 10 and 11,
+ * which `npm run lessons -- --seeds 7,8,9,10,11` caught) — at this scale held-out pass@1 moves a few
  * points per ten steps, and its 32 prompts read it ±0.04 from one evaluation to the next. Both
  * judged on held-out accuracy, which a run that learned nothing leaves where it was. The batch-rate
  * prediction 1 − p̄^G − (1 − p̄)^G is quoted, not judged (the share sits below it by Jensen's gap).
