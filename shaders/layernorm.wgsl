@@ -11,8 +11,8 @@
 //   pgroups workgroups (ceil(C/64); 0: dx only, the parameter gradients by backward_params): one
 //   dispatch for the whole LayerNorm backward. Each of those workgroups' invocations sums one
 //   column over the rows in the same order and the same four interleaved partials as
-//   backward_params (ln_params_column), so the two paths give the same bits; dgamma and dbeta are
-//   written (flags bit 0 is dinp's alone there).
+//   backward_params (ln_params_column, layernorm_params.wgsl, appended by kernels.ts), so the two
+//   paths give the same bits; dgamma and dbeta are written (flags bit 0 is dinp's alone there).
 //
 // Bindings: 0 u: Params, 1 inp [N,C], 2 gamma [C], 3 beta [C], 4 out [N,C], 5 mean [N], 6 rstd [N],
 //           7 dout [N,C], 8 dinp [N,C], 9 dgamma [C], 10 dbeta [C]
@@ -59,22 +59,6 @@ fn layernorm_forward(@builtin(global_invocation_id) gid: vec3u) {
   for (var i = 0u; i < u.C; i++) { out[x + i] = (inp[x + i] - m) * s * gamma[i] + beta[i]; }
   mean[n] = m;
   rstd[n] = s;
-}
-
-// dgamma[i] = Σ_n x̂·dout, dbeta[i] = Σ_n dout for column i, by one invocation: rows n ≡ k (mod 4)
-// in partial k, in increasing n, then ((p0 + p1) + p2) + p3 — backward_params' order exactly.
-fn ln_params_column(i: u32) {
-  if (i >= u.C) { return; }
-  var p = array<vec2f, 4>(vec2f(0.0), vec2f(0.0), vec2f(0.0), vec2f(0.0));
-  for (var k = 0u; k < 4u; k++) {
-    for (var n = k; n < u.N; n += 4u) {
-      let d = dout[n * u.C + i];
-      p[k] += vec2f((inp[n * u.C + i] - mean[n]) * rstd[n] * d, d);
-    }
-  }
-  let t = p[0] + p[1] + p[2] + p[3];
-  dgamma[i] = t.x;
-  dbeta[i] = t.y;
 }
 
 @compute @workgroup_size(64)

@@ -6,8 +6,8 @@
 //
 // Bindings: as layernorm.wgsl.
 // Dispatch: N workgroups of 64 (folded into y past 65535); backward_dx_sg with pgroups > 0 takes the
-// parameter gradients in its first pgroups workgroups (layernorm.wgsl; ln_params_column is its copy:
-// WGSL has no include, and this file compiles only where the device has subgroups).
+// parameter gradients in its first pgroups workgroups (layernorm.wgsl; ln_params_column is
+// layernorm_params.wgsl, which kernels.ts appends to both files).
 
 enable subgroups;
 
@@ -40,21 +40,6 @@ fn sg_sum(lid: u32, x: f32) -> f32 {
   for (var j = 0u; j < 64u; j++) { t += part[j]; }
   workgroupBarrier();   // part is reused by the next reduction
   return t;
-}
-
-// layernorm.wgsl's ln_params_column (same order, same bits).
-fn ln_params_column(i: u32) {
-  if (i >= u.C) { return; }
-  var p = array<vec2f, 4>(vec2f(0.0), vec2f(0.0), vec2f(0.0), vec2f(0.0));
-  for (var k = 0u; k < 4u; k++) {
-    for (var n = k; n < u.N; n += 4u) {
-      let d = dout[n * u.C + i];
-      p[k] += vec2f((inp[n * u.C + i] - mean[n]) * rstd[n] * d, d);
-    }
-  }
-  let t = p[0] + p[1] + p[2] + p[3];
-  dgamma[i] = t.x;
-  dbeta[i] = t.y;
 }
 
 @compute @workgroup_size(64)

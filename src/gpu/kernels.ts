@@ -15,6 +15,7 @@ import gradnormSrc from '../../shaders/gradnorm.wgsl?raw';
 import klSrc from '../../shaders/kl.wgsl?raw';
 import layernormSrc from '../../shaders/layernorm.wgsl?raw';
 import layernormSubgroupSrc from '../../shaders/layernorm_subgroup.wgsl?raw';
+import layernormParamsSrc from '../../shaders/layernorm_params.wgsl?raw';
 import logsoftmaxSrc from '../../shaders/logsoftmax.wgsl?raw';
 import matmulSrc from '../../shaders/matmul.wgsl?raw';
 import matmulPlainSrc from '../../shaders/matmul_plain.wgsl?raw';
@@ -33,8 +34,9 @@ const FILES = {
   gelu: geluSrc,
   gradnorm: gradnormSrc,
   kl: klSrc,
-  layernorm: layernormSrc,
-  layernorm_subgroup: layernormSubgroupSrc,
+  // both LayerNorm files end with the one ln_params_column (the backward_dx kernels' parameter workgroups)
+  layernorm: `${layernormSrc}\n${layernormParamsSrc}`,
+  layernorm_subgroup: `${layernormSubgroupSrc}\n${layernormParamsSrc}`,
   logsoftmax: logsoftmaxSrc,
   matmul: matmulSrc,
   matmul_plain: matmulPlainSrc,
