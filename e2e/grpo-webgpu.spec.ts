@@ -1,13 +1,19 @@
 // GRPO on the WebGPU engine: the step stays on the GPU, and the policy learns.
 import { expect, test } from './fixtures.ts';
 
-test('one GRPO step: one submit + one readback for the rollout, one of each for the update, at any µ', async ({ page }) => {
+const GPU_FORMS = { matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled', decodeForm: 'fused' } as const;
+
+test('one GRPO step: one submit + one readback for the rollout, one of each for the update, at any µ; the context compiled up front every kernel it ran', async ({ page }) => {
   await page.goto('/e2e/harness.html');
-  for (const mu of [1, 4]) {
-    const r = await page.evaluate(async (mu) => {
+  // the adapter's forms at µ = 1 and 4, and the GPUs' forms (forced here: SwiftShader's are the CPU adapters')
+  for (const [mu, forms] of [[1, {}], [4, {}], [2, GPU_FORMS]] as const) {
+    const r = await page.evaluate(async ([mu, forms]) => {
       const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
-      return m.countGrpoStep(mu);
-    }, mu);
+      return m.countGrpoStep(mu, forms);
+    }, [mu, forms] as const);
+    if (Object.keys(forms).length) expect(r.forms).toEqual(forms);
+    // formKernels predicted every pipeline a step and an evaluation dispatch (none compiled at first dispatch)
+    expect(r.late, `µ = ${mu} ${JSON.stringify(r.forms)}`).toBe(0);
     console.log(`GRPO step on WebGPU (β > 0, µ = ${mu}):`, JSON.stringify(r));
     expect(r.rollout).toEqual({ submits: 1, readbacks: 1 });
     expect(r.advantages).toEqual({ submits: 0, readbacks: 0 }); // the verifier and advantages are CPU-only

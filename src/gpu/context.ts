@@ -6,7 +6,7 @@ import { BufferArena } from './arena.ts';
 import type { DeviceOptions } from './device.ts';
 import { acquireDevice } from './device.ts';
 import type { CompileProgress } from './kernels.ts';
-import { KernelRegistry } from './kernels.ts';
+import { KernelRegistry, formKernels } from './kernels.ts';
 import { Ops } from './ops.ts';
 import { ReadbackRing } from './readback.ts';
 
@@ -59,13 +59,15 @@ export class GpuContext {
       ({ device, description } = got);
       cpuAdapter = isCpuAdapter(got.adapter.info);
     } else cpuAdapter = isCpuAdapter(device.adapterInfo);
-    const kernels = await KernelRegistry.compile(device, opts.onProgress);
+    // the shader modules first (they say which kernels can run here), then the pipelines of the forms chosen
+    const kernels = await KernelRegistry.compile(device, undefined, []);
     const arena = new BufferArena(device);
     const ops = new Ops(device, kernels, arena);
     ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');
     ops.reductionForm = opts.reductionForm ?? (cpuAdapter ? 'row' : kernels.has('layernorm_forward_sg') ? 'subgroup' : 'workgroup');
     ops.attentionForm = opts.attentionForm ?? (cpuAdapter || !kernels.has('attention_forward_tiled') ? 'row' : 'tiled');
     ops.decodeForm = opts.decodeForm ?? (cpuAdapter ? 'ops' : 'fused');
+    await kernels.precompile(formKernels(ops), opts.onProgress);
     return new GpuContext(device, description, kernels, arena, ops, new ReadbackRing(arena));
   }
 

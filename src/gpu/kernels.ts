@@ -1,7 +1,9 @@
 /**
  * The kernel registry: every WGSL entry point the engine dispatches, compiled once into a
- * compute pipeline (createComputePipelineAsync, so the page stays responsive), with a
- * progress callback the UI can show. Pipelines use layout 'auto': each entry point's bind
+ * compute pipeline, with a progress callback the UI can show. Up front (createComputePipelineAsync,
+ * so the page stays responsive) only the kernels of the forms the context runs (`formKernels`):
+ * on SwiftShader a pipeline costs ~0.35 s, and the forms not chosen are half of them. A kernel
+ * asked for later (a form switched by the self-check or a test) is compiled when first dispatched. Pipelines use layout 'auto': each entry point's bind
  * group holds only the bindings it uses, which keeps every stage within WebGPU's default
  * limits (≤ 8 storage buffers) even where a file declares more bindings.
  */
@@ -119,22 +121,60 @@ export interface CompileProgress {
   kernel: KernelName | null;
 }
 
-/** Compute pipelines created in this page so far (a debug hook reads it: a lesson of the same model shape creates none). */
-export const pipelineStats = { created: 0 };
+/** Compute pipelines created in this page so far (a debug hook reads it: a lesson of the same model shape creates none); `late`: compiled at first dispatch, not up front. */
+export const pipelineStats = { created: 0, late: 0 };
+
+/** The kernel forms a context runs (Ops.matmulForm and the rest). */
+export interface KernelForms {
+  matmulForm: 'tiled' | 'direct';
+  reductionForm: 'row' | 'workgroup' | 'subgroup';
+  attentionForm: 'tiled' | 'row';
+  decodeForm: 'fused' | 'ops';
+}
+
+/**
+ * The kernels a context in these forms dispatches (the ones compiled up front): every kernel but
+ * those of the forms not chosen. It is a prediction: a kernel it leaves out is compiled at its
+ * first dispatch (KernelRegistry.get), so a wrong guess costs time, never a result; the browser
+ * tests check that a GRPO step, an evaluation and a sample compile nothing late.
+ */
+export function formKernels(f: KernelForms): KernelName[] {
+  const direct = f.matmulForm === 'direct';
+  const keep = (n: KernelName): boolean => {
+    if (n === 'matmul_plain_vec4') return false; // the bench's comparison kernel
+    if (n.startsWith('matmul_')) return direct === /_d$|_v4d$/.test(n);
+    if (n.endsWith('_sg')) return f.reductionForm === 'subgroup';
+    // the subgroup form keeps the workgroup kernels where a shape has no subgroup kernel
+    if (n.endsWith('_wg') || n === 'grad_sumsq_partial' || n === 'adamw_clip_step') return f.reductionForm !== 'row';
+    if (n === 'layernorm_backward_params') return false; // only with Ops.fuseLayernormParams off
+    if (n === 'grad_sumsq_rows' || n === 'grad_norm_finalize' || n === 'adamw_step') return f.reductionForm === 'row';
+    if (n === 'layernorm_forward' || n === 'layernorm_backward_dx' || n === 'logprob_forward' || n === 'logits_backward' || n === 'logsoftmax_fused') return f.reductionForm === 'row';
+    if (n === 'attention_forward_tiled' || n === 'attention_backward_tiled') return f.attentionForm === 'tiled';
+    if (n === 'attention_forward' || n === 'attention_backward_q' || n === 'attention_backward_kv') return f.attentionForm === 'row';
+    if (n === 'decode_block') return f.decodeForm === 'fused';
+    if (n === 'encoder_decode' || n === 'attention_decode') return f.decodeForm === 'ops';
+    return true;
+  };
+  return (Object.keys(KERNELS) as KernelName[]).filter(keep);
+}
 
 export class KernelRegistry {
   private constructor(
-    private readonly pipelines: Map<KernelName, GPUComputePipeline>,
+    private readonly device: GPUDevice,
+    /** The shader modules that compiled, by file. */
+    private readonly modules: Map<ShaderFile, GPUShaderModule>,
     /** Shader files that failed to compile, with the compiler's messages. */
     readonly failures: Map<ShaderFile, string>,
+    private readonly pipelines = new Map<KernelName, GPUComputePipeline>(),
   ) {}
 
   /**
-   * Compile every module and pipeline. A file that does not compile is reported (console and
-   * `failures`) and its kernels throw that report when asked for, so a broken optional kernel
-   * (say, the policy loss) cannot stop supervised training; everything else must compile.
+   * Compile every shader module, and the pipelines of `names` (default: every kernel). A file
+   * that does not compile is reported (console and `failures`) and its kernels throw that report
+   * when asked for, so a broken optional kernel (say, the policy loss) cannot stop supervised
+   * training; everything else must compile.
    */
-  static async compile(device: GPUDevice, onProgress?: (p: CompileProgress) => void): Promise<KernelRegistry> {
+  static async compile(device: GPUDevice, onProgress?: (p: CompileProgress) => void, names?: readonly KernelName[]): Promise<KernelRegistry> {
     const modules = new Map<ShaderFile, GPUShaderModule>();
     const failures = new Map<ShaderFile, string>();
     for (const [file, code] of Object.entries(SHADER_SOURCES) as [ShaderFile, string][]) {
@@ -152,24 +192,29 @@ export class KernelRegistry {
         failures.set(file, report);
       } else modules.set(file, module);
     }
-    const names = (Object.keys(KERNELS) as KernelName[]).filter((n) => modules.has(KERNELS[n]));
-    const total = names.length;
+    const registry = new KernelRegistry(device, modules, failures);
+    await registry.precompile(names ?? (Object.keys(KERNELS) as KernelName[]), onProgress);
+    return registry;
+  }
+
+  /** Compile the pipelines of `names` now (in parallel, off the page's thread); those compiled already and those whose file failed are skipped. */
+  async precompile(names: readonly KernelName[], onProgress?: (p: CompileProgress) => void): Promise<void> {
+    const todo = names.filter((n) => this.modules.has(KERNELS[n]) && !this.pipelines.has(n));
+    const total = todo.length;
     let done = 0;
     onProgress?.({ done, total, kernel: null });
-    const pipelines = new Map<KernelName, GPUComputePipeline>();
     await Promise.all(
-      names.map(async (name) => {
-        const p = await device.createComputePipelineAsync({
+      todo.map(async (name) => {
+        const p = await this.device.createComputePipelineAsync({
           label: name,
           layout: 'auto',
-          compute: { module: modules.get(KERNELS[name])!, entryPoint: name },
+          compute: { module: this.modules.get(KERNELS[name])!, entryPoint: name },
         });
-        pipelines.set(name, p);
+        if (!this.pipelines.has(name)) this.pipelines.set(name, p);
         pipelineStats.created++;
         onProgress?.({ done: ++done, total, kernel: name });
       }),
     );
-    return new KernelRegistry(pipelines, failures);
   }
 
   /**
@@ -181,14 +226,21 @@ export class KernelRegistry {
     this.pipelines.set(name, await device.createComputePipelineAsync({ label: `${name} (replaced)`, layout: 'auto', compute: { module, entryPoint: name } }));
   }
 
-  /** Whether `name` compiled (optional-feature kernels may not have). */
+  /** Whether `name` can run here (its file compiled; optional-feature kernels may not have). */
   has(name: KernelName): boolean {
-    return this.pipelines.has(name);
+    return this.modules.has(KERNELS[name]);
   }
 
+  /** The pipeline of `name`, compiled now if it was not up front (the queue waits for it, the page does not). */
   get(name: KernelName): GPUComputePipeline {
-    const p = this.pipelines.get(name);
-    if (!p) throw new Error(this.failures.get(KERNELS[name]) ?? `kernel ${name} was not compiled`);
+    let p = this.pipelines.get(name);
+    if (p) return p;
+    const module = this.modules.get(KERNELS[name]);
+    if (!module) throw new Error(this.failures.get(KERNELS[name]) ?? `kernel ${name} was not compiled`);
+    p = this.device.createComputePipeline({ label: name, layout: 'auto', compute: { module, entryPoint: name } });
+    this.pipelines.set(name, p);
+    pipelineStats.created++;
+    pipelineStats.late++;
     return p;
   }
 }

@@ -14,13 +14,23 @@ import { GrpoTrainer, policyLossOf, type UpdateResult } from '../trainer.ts';
 import { adamwSettings } from '../../model/backend.ts';
 import { rolloutWithAdvantages } from './phases.ts';
 import { installGpuCounters } from '../../gpu/testing/counters.ts';
+import { createWebGPUBackend } from '../../gpu/backend.ts';
+import { pipelineStats, type KernelForms } from '../../gpu/kernels.ts';
 
-export async function countGrpoStep(mu = 1) {
-  const be = await createBackend('webgpu', { vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1 });
+/**
+ * One GRPO step's traffic at µ, in the adapter's kernel forms or those given; `late`: pipelines the
+ * context's up-front compile did not predict (formKernels), compiled at first dispatch by the
+ * context, a step and an evaluation.
+ */
+export async function countGrpoStep(mu = 1, forms: Partial<KernelForms> = {}) {
+  const late0 = pipelineStats.late;
+  const be = await createWebGPUBackend({ vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 1, ...forms });
   await be.snapshotReference();
   const settings: Settings = { ...defaultSettings(), task: 'reverse', promptsPerStep: 4, numGenerations: 4, beta: 0.04, maxCompletionLength: 6, numIterations: mu };
   const tr = new GrpoTrainer(be, settings, { evalSize: 4, evalPassAtK: false });
   await tr.trainStep(); // warm: pipelines, buffers and bind groups exist after this
+  await tr.evaluate();
+  const late = pipelineStats.late - late0;
   const { counts, restore } = installGpuCounters();
   try {
     const at = () => ({ ...counts });
@@ -39,6 +49,8 @@ export async function countGrpoStep(mu = 1) {
       update: { submits: c3.submits - c2.submits, readbacks: c3.maps - c2.maps },
       finite: u!.finite,
       kl: u!.metrics.kl,
+      forms: { matmulForm: be.ctx.ops.matmulForm, reductionForm: be.ctx.ops.reductionForm, attentionForm: be.ctx.ops.attentionForm, decodeForm: be.ctx.ops.decodeForm },
+      late,
     };
   } finally {
     restore();
