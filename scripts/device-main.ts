@@ -15,7 +15,7 @@
  *             and per kernel family, from the profiler's replay of one real step
  *
  *   device-main [--quick]   (--quick: kernels + 3 micro GRPO steps, and of the bench only the
- *                            GRPO step and its traffic at µ = 1, 2: what the unit test runs here)
+ *                            GRPO step's traffic at µ = 1, 2, untimed: what the unit test runs here)
  */
 import { pathToFileURL } from 'node:url';
 import { installDawn, withDawnEnv } from './dawn.ts';
@@ -40,14 +40,15 @@ export async function runDeviceCheck(quick: boolean) {
       sample_ms_median: sm.sample_ms_median, sample_ms_min: sm.sample_ms_min, sample_submits: sm.submits, sample_readbacks: sm.readbacks,
     };
   }
-  const grpo = await b.benchGrpoStep(defs.tiny.model, reps);
+  // --quick times nothing (a smoke test's times on SwiftShader say nothing): it counts the traffic
+  const grpo = quick ? null : await b.benchGrpoStep(defs.tiny.model, reps);
   const mus = quick ? [1, 2] : [1, 2, 4];
   // counted in every GPU form (GPU_FORMS); the smoke form on SwiftShader keeps its own row forms
   // with the GPU's fused decode (the tiled attention and tree reductions cost it half a minute more)
   const forms = quick && info.swiftshader ? { ...b.GPU_FORMS, matmulForm: 'direct', reductionForm: 'row', attentionForm: 'row' } as const : b.GPU_FORMS;
   const traffic = await b.benchGrpoTraffic(defs.tiny.model, mus, forms);
   const byMu = [];
-  for (const mu of mus) {
+  for (const mu of quick ? [] : mus) {
     const st = await b.benchGrpoStep(defs.tiny.model, reps, mu);
     const prof = quick ? null : await b.profileGrpoStep(defs.tiny.model, mu);
     const t = traffic.find((r) => r.mu === mu)!;
@@ -63,7 +64,7 @@ export async function runDeviceCheck(quick: boolean) {
   return {
     adapter: { ...info, dawn: adapter },
     check,
-    bench: { reps, configs, grpo_step: { ...grpo, steps_per_s: 1000 / grpo.ms_median, by_mu: traffic }, grpo_by_mu: byMu, matmul, reductions },
+    bench: { reps, configs, grpo_step: { ...grpo, steps_per_s: grpo ? 1000 / grpo.ms_median : null, by_mu: traffic }, grpo_by_mu: quick ? 'not timed (--quick)' : byMu, matmul, reductions },
     seconds: (performance.now() - t0) / 1000,
   };
 }
