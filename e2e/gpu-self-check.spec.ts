@@ -9,6 +9,9 @@ import { expect, test } from './fixtures.ts';
 import { stubViteClient } from './reliability-page.ts';
 
 test('self-check: covers what the lab runs, finds each broken form at its first tensor, replaces it or falls back', async ({ page }) => {
+  // 15 checks, four of them walking all 12-13 combinations of forms (a kernel every form shares is broken):
+  // 2.5 min alone on a 2-core machine, 4 min beside another browser test
+  test.setTimeout(480_000);
   await page.route('**/@vite/client', (route) => route.fulfill({ contentType: 'text/javascript', body: 'export {}' }));
   await page.goto('/e2e/harness.html');
 
