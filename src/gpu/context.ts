@@ -60,7 +60,7 @@ export class GpuContext {
       cpuAdapter = isCpuAdapter(got.adapter.info);
     } else cpuAdapter = isCpuAdapter(device.adapterInfo);
     // the shader modules first (they say which kernels can run here), then the pipelines of the forms chosen
-    const kernels = await KernelRegistry.compile(device, undefined, []);
+    const kernels = await KernelRegistry.compile(device);
     const arena = new BufferArena(device);
     const ops = new Ops(device, kernels, arena);
     ops.matmulForm = opts.matmulForm ?? (cpuAdapter ? 'direct' : 'tiled');

@@ -2,10 +2,11 @@
  * The kernel registry: every WGSL entry point the engine dispatches, compiled once into a
  * compute pipeline, with a progress callback the UI can show. Up front (createComputePipelineAsync,
  * so the page stays responsive) only the kernels of the forms the context runs (`formKernels`):
- * on SwiftShader a pipeline costs ~0.35 s, and the forms not chosen are half of them. A kernel
- * asked for later (a form switched by the self-check or a test) is compiled when first dispatched. Pipelines use layout 'auto': each entry point's bind
- * group holds only the bindings it uses, which keeps every stage within WebGPU's default
- * limits (≤ 8 storage buffers) even where a file declares more bindings.
+ * on SwiftShader a pipeline costs ~0.35 s, and the forms not chosen are about 40 % of them. A
+ * kernel asked for later (a form switched by the self-check or a test) is compiled when first
+ * dispatched. Pipelines use layout 'auto': each entry point's bind group holds only the bindings
+ * it uses, which keeps every stage within WebGPU's default limits (≤ 8 storage buffers) even
+ * where a file declares more bindings.
  */
 import adamwSrc from '../../shaders/adamw.wgsl?raw';
 import attentionSrc from '../../shaders/attention.wgsl?raw';
@@ -169,12 +170,12 @@ export class KernelRegistry {
   ) {}
 
   /**
-   * Compile every shader module, and the pipelines of `names` (default: every kernel). A file
-   * that does not compile is reported (console and `failures`) and its kernels throw that report
-   * when asked for, so a broken optional kernel (say, the policy loss) cannot stop supervised
-   * training; everything else must compile.
+   * Compile every shader module (the pipelines follow: `precompile`, or `get` at first dispatch).
+   * A file that does not compile is reported (console and `failures`) and its kernels throw that
+   * report when asked for, so a broken optional kernel (say, the policy loss) cannot stop
+   * supervised training; everything else must compile.
    */
-  static async compile(device: GPUDevice, onProgress?: (p: CompileProgress) => void, names?: readonly KernelName[]): Promise<KernelRegistry> {
+  static async compile(device: GPUDevice): Promise<KernelRegistry> {
     const modules = new Map<ShaderFile, GPUShaderModule>();
     const failures = new Map<ShaderFile, string>();
     for (const [file, code] of Object.entries(SHADER_SOURCES) as [ShaderFile, string][]) {
@@ -192,9 +193,7 @@ export class KernelRegistry {
         failures.set(file, report);
       } else modules.set(file, module);
     }
-    const registry = new KernelRegistry(device, modules, failures);
-    await registry.precompile(names ?? (Object.keys(KERNELS) as KernelName[]), onProgress);
-    return registry;
+    return new KernelRegistry(device, modules, failures);
   }
 
   /** Compile the pipelines of `names` now (in parallel, off the page's thread); those compiled already and those whose file failed are skipped. */
