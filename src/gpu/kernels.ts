@@ -217,12 +217,16 @@ export class KernelRegistry {
   }
 
   /**
-   * Replace one kernel's pipeline with one compiled from `code` (the self-check's tests inject a
-   * broken form this way). Cached bind groups belong to the old pipeline: clear them (Ops.clearBindGroups).
+   * Replace the pipelines of `names` by ones compiled from `code` (the self-check's tests inject a
+   * broken form this way); returns what puts the previous pipelines back, without compiling them
+   * again. Cached bind groups belong to the old pipelines: clear them (Ops.clearBindGroups).
    */
-  async replace(device: GPUDevice, name: KernelName, code: string): Promise<void> {
-    const module = device.createShaderModule({ label: `${name} (replaced)`, code });
-    this.pipelines.set(name, await device.createComputePipelineAsync({ label: `${name} (replaced)`, layout: 'auto', compute: { module, entryPoint: name } }));
+  async replace(names: readonly KernelName[], code: string): Promise<() => void> {
+    const module = this.device.createShaderModule({ label: `${names.join(', ')} (replaced)`, code });
+    const before = names.map((n) => this.pipelines.get(n));
+    const made = await Promise.all(names.map((n) => this.device.createComputePipelineAsync({ label: `${n} (replaced)`, layout: 'auto', compute: { module, entryPoint: n } })));
+    names.forEach((n, i) => this.pipelines.set(n, made[i]));
+    return () => names.forEach((n, i) => (before[i] ? this.pipelines.set(n, before[i]) : this.pipelines.delete(n)));
   }
 
   /** Whether `name` can run here (its file compiled; optional-feature kernels may not have). */

@@ -34,8 +34,11 @@
  * and the check runs again. The fused decode block (decode_block.wgsl) runs none of those forms:
  * when a combination fails at its sampling with the fused decode, the same combination runs again
  * with the op-by-op decode (Ops.decodeForm 'ops'), which every later combination keeps (the fused
- * decode gives the same numbers whatever the other forms). The engine's weights and AdamW state
- * are put back afterwards. If no combination passes, the caller runs the CPU reference. The lab
+ * decode gives the same numbers whatever the other forms). When every family changed alone has
+ * failed, the safest combination is tried next: if the same tensor fails there by the same margin,
+ * the fault is in a kernel every form shares (sampling, the losses, AdamW) and no mix is tried.
+ * The engine's weights and AdamW state are put back afterwards. If no combination passes, the
+ * caller runs the CPU reference. The lab
  * runs it once per adapter and model shape in a session (src/lab/engine.ts CheckedAdapters).
  *
  * Split by job: this file runs the work on both engines and walks the ladder of forms;
@@ -126,6 +129,19 @@ function ladder(start: Forms, available: (f: Forms) => boolean): Forms[] {
   const depth = (f: Forms) => keys.reduce((a, k) => a + levels[k].indexOf(f[k]), 0);
   const first = (f: Forms) => keys.findIndex((k) => f[k] !== start[k]);
   return all.filter(available).sort((a, b) => changed(a) - changed(b) || first(a) - first(b) || depth(a) - depth(b));
+}
+
+const changedFamilies = (f: Forms, start: Forms) => (Object.keys(LEVELS) as Family[]).filter((k) => f[k] !== start[k]).length;
+/** The tensor a failure names (its text up to the detail: "[i] …" or "row r token i …"). */
+const failedTensor = (what: string) => what.replace(/ (\[\d+\]|row \d+|\d+ (numbers|rows)).*$/, '');
+/**
+ * Two failures are one fault when the same tensor failed by the same margin (within a quarter):
+ * rounding differs between forms, a broken kernel's error does not move with them.
+ */
+function sameFault(a: { what: string; worst: number } | undefined, b: { what: string; worst: number }): boolean {
+  if (!a || failedTensor(a.what) !== failedTensor(b.what)) return false;
+  if (!Number.isFinite(a.worst) || !Number.isFinite(b.worst)) return a.worst === b.worst;
+  return Math.max(a.worst, b.worst) <= 1.25 * Math.min(a.worst, b.worst);
 }
 
 /** The check's batch: a row as long as the model's context (every attention position) and a short one. */
@@ -279,6 +295,7 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
   const combos = ladder(start, (f) => (f.reduction !== 'subgroup' || k.has('layernorm_forward_sg')) && (f.attention !== 'tiled' || k.has('attention_forward_tiled')));
   const failures: SelfCheckReport['failures'] = [];
   let passed: { forms: Forms; c: Comparer; kernels: number } | null = null;
+  let shared = false;
   const r0 = performance.now();
   const reference = await referenceRun(be.config, saved.weights);
   const referenceMs = performance.now() - r0;
@@ -311,16 +328,30 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
     // the fused decode runs none of the ladder's forms: once it fails at the sampling it fails in
     // every combination, so the same combination runs again with the op-by-op decode, kept from then on
     let decode = start.decode;
+    let probed: Awaited<ReturnType<typeof attempt>> | null = null;
+    /** How the adapter's own combination failed (with the decode kept from then on). */
+    let adapters: SelfCheckReport['failures'][number] | undefined;
+    const safest = combos.length - 1;
     for (let i = 0; i < combos.length && !passed; i++) {
       o.onProgress?.(i, combos.length);
+      // every family changed alone failed: probe the safest combination (every family changed) now;
+      // the same tensor failing by the same margin there is a fault in a kernel every form shares
+      if (i > 0 && i < safest && changedFamilies(combos[i], start) > 1 && !probed) {
+        probed = await attempt({ ...combos[safest], decode });
+        if (!probed.ok && sameFault(adapters, failures[failures.length - 1])) {
+          shared = true;
+          break;
+        }
+      }
       let f: Forms = { ...combos[i], decode };
-      let r = await attempt(f);
+      let r = i === safest && probed ? probed : await attempt(f);
       if (!r.ok && r.fusedDecodeFailed) {
         decode = 'ops';
         f = { ...f, decode };
         r = await attempt(f);
       }
       if (r.ok) passed = { forms: f, c: r.c, kernels: r.kernels };
+      if (i === 0) adapters = failures[failures.length - 1];
     }
   } finally {
     await be.setWeights(saved.weights);
@@ -333,7 +364,9 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
   const fmt = (x: number) => (Number.isFinite(x) ? (x >= 10 ? x.toFixed(0) : x.toPrecision(2)) : 'an infinite multiple of');
   let sentence: string;
   if (!passed) {
-    sentence = `Self-check: no kernel form gave the CPU reference's numbers on this GPU (${failures[0]?.what ?? ''}), so the lab runs on the CPU reference.`;
+    sentence = shared
+      ? `Self-check: a kernel that every form shares gave wrong numbers on this GPU (${failures[0]?.what ?? ''}; the same with the safest form of each), so the lab runs on the CPU reference.`
+      : `Self-check: no kernel form gave the CPU reference's numbers on this GPU (${failures[0]?.what ?? ''}), so the lab runs on the CPU reference.`;
   } else {
     const replaced = (Object.keys(WORDS) as (keyof Forms)[]).filter((key) => forms[key] !== start[key])
       .map((key) => `${(WORDS[key] as Record<string, string>)[start[key]]} by ${(WORDS[key] as Record<string, string>)[forms[key]]}`);

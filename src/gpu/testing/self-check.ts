@@ -11,7 +11,8 @@
  *   temperature       the sampling kernel ignores τ (divides the logits by 1): the check samples at
  *                     τ = 0.7, where that changes every log-prob;
  *   sequence-loss     GSPO's sequence ratio scaled by 1.01 (the sequence-level loss only);
- *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01;
+ *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01 (the
+ *                     forward's nn kernels: no other dispatch asks for the fused GELU);
  *   layernorm         LayerNorm's output scaled by 1.01 in the workgroup-tree form only;
  *   layernorm-backward its dx scaled by 1.01, in the workgroup-tree form only (a backward kernel);
  *   adamw             the second moment off by a factor, in every form (adamw_step after
@@ -40,7 +41,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   sampling: { kernels: ['sample_next'], file: 'sample', from: 'uniform4(u.seed, u.stream, r, i) * S', to: 'uniform4(u.seed, u.stream, r, i + 1u) * S' },
   temperature: { kernels: ['sample_next'], file: 'sample', from: 'let tau = select(1.0, u.temperature, u.temperature > 0.0);', to: 'let tau = 1.0;' },
   'sequence-loss': { kernels: ['policy_loss_rows'], file: 'policy_loss', from: 'let seq_ratio = exp(lr_sum / max(len, 1.0));', to: 'let seq_ratio = 1.01 * exp(lr_sum / max(len, 1.0));' },
-  gelu: { kernels: ['matmul_nn_v4', 'matmul_nt_v4', 'matmul_tn_v4', 'matmul_nn_v4d', 'matmul_nt_v4d', 'matmul_tn_v4d'], file: 'matmul_vec4', from: 'aux[i] = gelu(v);', to: 'aux[i] = 1.01 * gelu(v);' },
+  gelu: { kernels: ['matmul_nn_v4', 'matmul_nn_v4d'], file: 'matmul_vec4', from: 'aux[i] = gelu(v);', to: 'aux[i] = 1.01 * gelu(v);' },
   layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
   // the workgroup-tree LayerNorm backward's dx (the second `var d = …` of the file; the first is the row form's)
   'layernorm-backward': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: /(?<pre>let acc = \(u\.flags & 1u\) != 0u;\n\s*for \(var i = lid; i < u\.C; i \+= 64u\) \{\n\s*let xhat = \(inp\[x \+ i\] - m\) \* s;\n\s*let g = gamma\[i\] \* dout\[x \+ i\];\n\s*var d = )/, to: '$<pre>1.01 * ' },
@@ -53,10 +54,11 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
 
 export async function runSelfChecks(cases: Breakage[]) {
   const be = await createWebGPUBackend({ vocabSize: VOCAB_SIZE, ...CONFIGS.micro }, { seed: 4, matmulForm: 'tiled', reductionForm: 'workgroup', attentionForm: 'tiled', decodeForm: 'fused' });
-  const { device, kernels, ops } = be.ctx;
+  const { kernels, ops } = be.ctx;
   const swap = async (names: readonly KernelName[], code: string) => {
-    for (const k of names) await kernels.replace(device, k, code);
+    const undo = await kernels.replace(names, code);
     ops.clearBindGroups();
+    return () => { undo(); ops.clearBindGroups(); };
   };
   const out = [];
   try {
@@ -66,17 +68,18 @@ export async function runSelfChecks(cases: Breakage[]) {
       ops.reductionForm = 'workgroup';
       ops.attentionForm = 'tiled';
       ops.decodeForm = 'fused';
+      let putBack = () => {};
       if (broken === 'tiled-matmul') {
         if (!SHADER_SOURCES.matmul_vec4.includes(TILE_READ)) throw new Error('the tiled matmul changed: update the injected bug');
         // a lane mix-up in the workgroup tile: exactly the kind of bug a CPU emulator can hide
-        await swap(TILED, SHADER_SOURCES.matmul_vec4.replace(TILE_READ, 'let bv = Bs[k * 8u + (lid.x + 1u) % 8u];'));
+        putBack = await swap(TILED, SHADER_SOURCES.matmul_vec4.replace(TILE_READ, 'let bv = Bs[k * 8u + (lid.x + 1u) % 8u];'));
       }
       const fault = broken === 'none' || broken === 'tiled-matmul' ? null : FAULTS[broken];
       if (fault) {
         const src = SHADER_SOURCES[fault.file];
         const changed = src.replace(fault.from, fault.to);
         if (changed === src) throw new Error(`${fault.file}.wgsl changed: update the injected fault "${broken}"`);
-        await swap(fault.kernels, changed);
+        putBack = await swap(fault.kernels, changed);
       }
       const weightsBefore = await be.getWeights();
       const r = await selfCheck(be);
@@ -84,8 +87,7 @@ export async function runSelfChecks(cases: Breakage[]) {
       let restored = weightsBefore.length === weightsAfter.length;
       for (let i = 0; i < weightsBefore.length && restored; i++) restored = weightsBefore[i] === weightsAfter[i];
       out.push({ ...r, broken, restored, opsForms: { matmul: ops.matmulForm, scalar: ops.forceScalarMatmul, reduction: ops.reductionForm, attention: ops.attentionForm, decode: ops.decodeForm } });
-      if (broken === 'tiled-matmul') await swap(TILED, SHADER_SOURCES.matmul_vec4);
-      if (fault) await swap(fault.kernels, SHADER_SOURCES[fault.file]);
+      putBack();
     }
     return out;
   } finally {
