@@ -138,8 +138,8 @@ async function checkStop(page: Page, n: number, shot: string, live: boolean | 'e
   await page.screenshot({ path: `${shots}/${shot}.png` });
 }
 
-/** Press the stop's button until the card quotes live numbers: a lesson loads, a run plays `steps` steps and is paused. */
-async function makeLive(page: Page, steps = 3) {
+/** Press the stop's button until the card quotes live numbers: a lesson loads, a run plays `steps` steps and is paused (one is enough for a live card; the pause lands after the step in flight). */
+async function makeLive(page: Page, steps = 1) {
   for (let i = 0; i < 6 && (await card(page).getAttribute('data-live')) !== 'true'; i++) {
     const label = (await page.getByTestId('tour-action').textContent())!;
     const before = (await store(page)).stepsCompleted;
