@@ -16,15 +16,19 @@ test('the profiler card times one real step by phase and kernel family', async (
   console.log(`profiler rows with timings: ${rows}`);
   expect(rows).toBeGreaterThan(3);
   // Phases and kernel families are two groupings of the same dispatches, timed separately: their totals agree
-  // up to timing noise (a factor 2 here, on a shared machine's CPU clock).
+  // up to timing noise. Each group is the fastest of three replays taken in three rounds over all groups
+  // (src/gpu/profiler.ts): 1-4 % apart here, alone or beside another test; a factor 1.5 leaves room.
+  // (Three replays of one group back to back, the form before, read 0.26 under a burst of other work.)
   const p = await page.evaluate(() => (window as any).__lab.store.getState().profile);
   const sum = (rows: { ms: number; dispatches: number }[]) => rows.reduce((a, r) => a + r.ms, 0);
   const count = (rows: { ms: number; dispatches: number }[]) => rows.reduce((a, r) => a + r.dispatches, 0);
   console.log(`profile (${p.source}): phases ${sum(p.phases).toFixed(1)} ms, families ${sum(p.families).toFixed(1)} ms, kernels ${sum(p.kernels).toFixed(1)} ms over ${p.dispatches} dispatches; rollout ${p.phases.find((r: { name: string }) => r.name === 'rollout')?.ms.toFixed(1)} ms`);
   expect(count(p.phases)).toBe(p.dispatches);
   expect(count(p.families)).toBe(p.dispatches);
-  expect(sum(p.families) / sum(p.phases)).toBeGreaterThan(0.5);
-  expect(sum(p.families) / sum(p.phases)).toBeLessThan(2);
+  expect(sum(p.families) / sum(p.phases)).toBeGreaterThan(1 / 1.5);
+  expect(sum(p.families) / sum(p.phases)).toBeLessThan(1.5);
+  expect(sum(p.kernels) / sum(p.phases)).toBeGreaterThan(1 / 1.5);
+  expect(sum(p.kernels) / sum(p.phases)).toBeLessThan(1.5);
   await card.screenshot({ path: 'test-results/profiler.png' });
   expect(errors).toEqual([]);
 });

@@ -104,39 +104,34 @@ export class Profiler {
     if (stale) throw new Error(`the step released a buffer that its ${stale.kernel} dispatch used (buffers grew during the step); profile again: the buffers now fit`);
     const errorsBefore = errors.length;
     const overheadMs = this.source === 'cpu' ? await this.emptySubmitMs() : 0;
-    const group = async (key: (d: TracedDispatch) => string) => {
-      const names = [...new Set(trace.map(key))];
-      const rows: ProfileRow[] = [];
-      for (const name of names) {
-        const ds = trace.filter((d) => key(d) === name);
-        rows.push({ name, ms: await this.time(ds, overheadMs), share: 0, dispatches: ds.length });
-      }
-      const total = rows.reduce((a, r) => a + r.ms, 0);
-      for (const r of rows) r.share = total > 0 ? r.ms / total : 0;
-      return rows;
-    };
-    const phases = await group((d) => d.phase || 'other');
-    const families = await group((d) => kernelFamily(d.kernel));
-    const kernels = await group((d) => d.kernel);
+    // the three groupings of the same dispatches, each group timed by the fastest of three replays;
+    // the second and third replays of every group come in two later rounds over all of them, so a
+    // burst of other work on a shared machine slows one replay of many groups, not all three of one
+    const groupings = [(d: TracedDispatch) => d.phase || 'other', (d: TracedDispatch) => kernelFamily(d.kernel), (d: TracedDispatch) => d.kernel].map((key) =>
+      [...new Set(trace.map(key))].map((name) => ({ name, ds: trace.filter((d) => key(d) === name), repeat: 1, ms: Infinity })));
+    const all = groupings.flat();
+    for (const g of all) Object.assign(g, await this.calibrate(g.ds, overheadMs));
+    for (let round = 0; round < 2; round++) {
+      for (const g of all) g.ms = Math.min(g.ms, Math.max(0, (await this.replay(g.ds, g.repeat)) - overheadMs) / g.repeat);
+    }
+    const [phases, families, kernels] = groupings.map((gs) => {
+      const total = gs.reduce((a, g) => a + g.ms, 0);
+      return gs.map((g): ProfileRow => ({ name: g.name, ms: g.ms, share: total > 0 ? g.ms / total : 0, dispatches: g.ds.length }));
+    });
     if (errors.length > errorsBefore) throw new Error(`the replay was not valid WebGPU: ${errors[errorsBefore]}`);
     families.sort((a, b) => b.ms - a.ms);
     kernels.sort((a, b) => b.ms - a.ms);
     return { label, source: this.source, wallMs, gpuMs: phases.reduce((a, r) => a + r.ms, 0), overheadMs, dispatches: trace.length, phases, families, kernels };
   }
 
-  /** ms of one replay of `ds` (repeated until it is long enough to measure, less the fixed overhead, divided). */
-  private async time(ds: TracedDispatch[], overheadMs: number): Promise<number> {
+  /** How many replays of `ds` make a run long enough to measure, and ms of one replay in that run (less the fixed overhead, divided). */
+  private async calibrate(ds: TracedDispatch[], overheadMs: number): Promise<{ repeat: number; ms: number }> {
     let repeat = 1;
     const maxRepeat = this.opts.maxRepeat ?? 64;
     for (;;) {
       const ms = Math.max(0, (await this.replay(ds, repeat)) - overheadMs) / repeat;
       const target = TARGET_MS[this.source];
-      if (ms * repeat >= target || repeat >= maxRepeat) {
-        // Jitter only ever adds time: the fastest of three replays is the estimate.
-        let best = ms;
-        for (let k = 0; k < 2; k++) best = Math.min(best, Math.max(0, (await this.replay(ds, repeat)) - overheadMs) / repeat);
-        return best;
-      }
+      if (ms * repeat >= target || repeat >= maxRepeat) return { repeat, ms };
       repeat = Math.min(maxRepeat, Math.max(repeat * 2, Math.ceil(target / Math.max(ms, 0.01))));
     }
   }
