@@ -48,7 +48,10 @@ export async function installDawn(): Promise<string> {
   if (missing) throw new Error(`--backend dawn: ${missing}`);
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
-  const gpu = create([]);
+  // RLVR_DAWN_FEATURES (e.g. "disable_robustness,disable_workgroup_init", what the tests on SwiftShader
+  // use, as the browser tests do: playwright.config.ts) switches Dawn toggles on; unset, Dawn's defaults
+  const features = process.env.RLVR_DAWN_FEATURES;
+  const gpu = create(features ? [`enable-dawn-features=${features}`] : []);
   const adapter = await gpu.requestAdapter();
   if (!adapter) throw new Error(`--backend dawn: Dawn found no Vulkan adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? 'unset'}); check the GPU's Vulkan driver with vulkaninfo`);
   Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true });
