@@ -1,8 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { findBrowser } from './scripts/find-browser.mjs';
 
-/** Browser tests: headless Chromium with WebGPU (SwiftShader where there is no GPU). PW_PORT moves the test server (two runs side by side). */
+/** Browser tests: headless Chromium with WebGPU (SwiftShader where there is no GPU). PW_PORT moves the test servers (PW_PORT and the next port: two runs side by side). */
 const port = Number(process.env.PW_PORT ?? 5199);
+/** Specs that load the engine's own modules from the dev server (e2e/harness.html, import('/src/…')), and the one that builds its own site. */
+const ENGINE_SPECS = [/gpu-.*\.spec\.ts/, /grpo-webgpu\.spec\.ts/, /engine-handover\.spec\.ts/, /host-static\.spec\.ts/];
+/** Where the lab's production build for the browser tests goes (ignored by git with node_modules). */
+const BUILD_DIR = 'node_modules/.rlvr-e2e-build';
 export default defineConfig({
   testDir: 'e2e',
   timeout: 240_000,
@@ -28,10 +32,25 @@ export default defineConfig({
         '--enable-dawn-features=disable_robustness,disable_workgroup_init'],
     },
   },
-  webServer: {
-    command: `RLVR_TEST_SERVER=1 npx vite --port ${port} --strictPort`,
-    url: `http://localhost:${port}`,
-    reuseExistingServer: false, // a server left running from an edit ago could serve stale modules
-    timeout: 60_000,
-  },
+  projects: [
+    // the engine's specs import its TypeScript modules into e2e/harness.html or the page: the dev server
+    { name: 'engine', testMatch: ENGINE_SPECS, use: { baseURL: `http://localhost:${port}` } },
+    // the lab as a class opens it: the production build (a page loads in 6 files, not 158 modules),
+    // without its service worker (host-static.spec.ts checks that one on a build of its own)
+    { name: 'lab', testIgnore: ENGINE_SPECS, use: { baseURL: `http://localhost:${port + 1}` } },
+  ],
+  webServer: [
+    {
+      command: `RLVR_TEST_SERVER=1 npx vite --port ${port} --strictPort`,
+      url: `http://localhost:${port}`,
+      reuseExistingServer: false, // a server left running from an edit ago could serve stale modules
+      timeout: 60_000,
+    },
+    {
+      command: `VITE_RLVR_E2E_BUILD=1 npx vite build --outDir ${BUILD_DIR} --emptyOutDir --logLevel error && npx vite preview --outDir ${BUILD_DIR} --port ${port + 1} --strictPort`,
+      url: `http://localhost:${port + 1}`,
+      reuseExistingServer: false, // built from this tree at every run
+      timeout: 180_000,
+    },
+  ],
 });

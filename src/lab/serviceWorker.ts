@@ -167,9 +167,9 @@ function watchInstall(reg: ServiceWorkerRegistration, status: OfflineStatus): vo
   reg.addEventListener('updatefound', () => watch(reg.installing));
 }
 
-/** Register the service worker (production build only; the dev server and its tests never have one). */
+/** Register the service worker (production build only; the dev server, and the build the browser tests open the lab from, never have one). */
 export function startServiceWorker(status: OfflineStatus): void {
-  if (!import.meta.env.PROD) return;
+  if (!import.meta.env.PROD || import.meta.env.VITE_RLVR_E2E_BUILD) return;
   if (typeof window !== 'undefined' && !window.isSecureContext) {
     status.set({ sentence: 'This page is not served over HTTPS (or from localhost), so the browser allows no offline use and no WebGPU: the lab runs on the CPU reference and needs the network on each visit.' });
     return;
