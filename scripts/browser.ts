@@ -20,7 +20,9 @@ export async function withBrowser<T>(fn: (browser: Browser, origin: string) => P
   try {
     const browser = await chromium.launch({
       executablePath,
-      args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+        // RLVR_DAWN_FEATURES: Dawn toggles, as for --backend dawn (scripts/dawn.ts); unset, the browser's defaults
+        ...(process.env.RLVR_DAWN_FEATURES ? [`--enable-dawn-features=${process.env.RLVR_DAWN_FEATURES}`] : [])],
     });
     try {
       return await fn(browser, `http://127.0.0.1:${port}`);
