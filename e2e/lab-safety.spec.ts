@@ -54,12 +54,23 @@ test('pause pressed mid-step takes effect before the next step; controls stay us
   for (let attempt = 0; attempt < 5 && !midStep; attempt++) {
     if (attempt > 0) await page.getByRole('button', { name: /Play/ }).click();
     await page.waitForFunction(() => (window as any).__lab.store.getState().inStep, null, { timeout: 60_000 });
+    // what the transport says between the press and the pause (the step in progress finishes first)
+    await page.evaluate(() => {
+      const seen: string[] = ((window as any).__transport = []);
+      const read = () => { const t = `${document.querySelector('.transport button.primary')?.textContent} | ${document.querySelector('[data-testid="run-status"]')?.textContent}`; if (seen.at(-1) !== t) seen.push(t); };
+      new MutationObserver(read).observe(document.querySelector('.transport')!, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByRole('button', { name: /Pause/ }).click();
     await page.waitForFunction(() => (window as any).__lab.store.getState().status === 'paused', null, { timeout: 60_000 });
     midStep = (await get(page, 's.pausedAt.midStep')) as boolean;
   }
   expect(midStep).toBe(true);
   const pausedAt = (await get(page, 's.pausedAt.stepsStarted')) as number;
+  // pressed mid-step: the button and the status say a pause is coming until the step ends, then "paused"
+  const said = (await page.evaluate(() => (window as any).__transport)) as string[];
+  console.log(`the transport after Pause: ${said.join(' → ')}`);
+  expect(said[0]).toMatch(new RegExp(`^❚❚ Pausing… \\| pausing after the step in progress · ${pausedAt - 1} steps?`));
+  expect(said.at(-1)).toMatch(new RegExp(`^▶ Play \\| paused · ${pausedAt} steps?`));
   await page.waitForTimeout(2000);
   const started = (await get(page, 's.stepsStarted')) as number;
   const completed = (await get(page, 's.stepsCompleted')) as number;

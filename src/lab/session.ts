@@ -232,7 +232,7 @@ export class LabSession {
     } catch (e) {
       this.set({ error: `Training stopped: ${engineErrorSentence(e)}` });
     } finally {
-      this.set({ status: this.trainer ? 'paused' : 'error' });
+      this.set({ status: this.trainer ? 'paused' : 'error', pausing: false });
       this.loopDone = null;
       this.autosave.request();
     }
@@ -261,7 +261,7 @@ export class LabSession {
   pause(): void {
     this.pauseRequested = true;
     this.waitingPlay = null; // a Play waiting for a switch's load does not start
-    this.set((s) => ({ pausedAt: { stepsStarted: s.stepsStarted, midStep: s.inStep } }));
+    this.set((s) => ({ pausedAt: { stepsStarted: s.stepsStarted, midStep: s.inStep }, pausing: !!this.loopDone }));
     if (!this.loopDone && this.get().status === 'running') this.set({ status: 'paused' });
   }
 

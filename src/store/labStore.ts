@@ -164,6 +164,8 @@ export interface LabState {
   profileNote: string | null;
   /** When pause was last pressed: steps started by then, and whether a step was in progress (tests read these). */
   pausedAt: { stepsStarted: number; midStep: boolean } | null;
+  /** Pause was pressed while a step runs: the loop finishes that step, then pauses (the transport says so meanwhile). */
+  pausing: boolean;
   /** Milliseconds to wait between steps. */
   delayMs: number;
 
@@ -234,6 +236,7 @@ export const useLab = create<LabState>()(() => ({
   profiling: false,
   profileNote: null,
   pausedAt: null,
+  pausing: false,
   delayMs: 0,
   stepMode: false,
   inspector: null,

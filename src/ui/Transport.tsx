@@ -37,10 +37,11 @@ export function Transport() {
   const last = useLab((s) => s.steps.at(-1));
   const lastEval = useLab((s) => s.evals.at(-1));
   const running = status === 'running';
+  const pausing = useLab((s) => s.pausing) && running; // the step in flight finishes first: seconds on a slow GPU
   const lab = useSession();
   return (
     <div className="transport" role="toolbar" aria-label="Transport">
-      <button className="primary" onClick={() => lab.togglePlay()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="Space">{running ? '❚❚ Pause' : '▶ Play'}</button>
+      <button className="primary" onClick={() => lab.togglePlay()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="Space">{pausing ? '❚❚ Pausing…' : running ? '❚❚ Pause' : '▶ Play'}</button>
       <button onClick={() => void lab.stepOnce()} disabled={status === 'loading' || status === 'error'} aria-keyshortcuts="ArrowRight">{stepMode ? 'Next phase ▸' : 'Step ▸'}</button>
       <button onClick={() => void lab.reset()} disabled={status === 'loading'}>⟲ Reset</button>
       <label className="speed">Speed{' '}
@@ -50,7 +51,7 @@ export function Transport() {
       </label>
       <label className="stepmode"><input type="checkbox" checked={stepMode} onChange={(e) => void lab.setStepMode(e.target.checked)} /> Step through one update</label>
       <span className="status" data-testid="run-status" role="status" aria-live="polite">
-        {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : status === 'ready' && !lastEval ? 'ready · measuring step 0 on held-out prompts…' : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
+        {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : status === 'ready' && !lastEval ? 'ready · measuring step 0 on held-out prompts…' : pausing ? `pausing after the step in progress · ${steps} step${steps === 1 ? '' : 's'}` : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
         {last ? ` · reward ${last.reward.toFixed(2)}` : ''}
         {lastEval ? ` · held-out accuracy (greedy) ${lastEval.heldout_accuracy.toFixed(2)}` : ''}
       </span>
