@@ -114,6 +114,9 @@ export function setForms(be: WebGPUBackend, f: Forms): void {
   o.decodeForm = f.decode ?? o.decodeForm;
 }
 
+/** How many kernel families `f` runs in another form than `start`. */
+const changedFamilies = (f: Forms, start: Forms) => (Object.keys(LEVELS) as Family[]).filter((k) => f[k] !== start[k]).length;
+
 /**
  * The combinations to try: the adapter's own first, then each family alone one step safer at a
  * time (a broken tiled matmul should cost only the matmul), then every mix of safer forms, the
@@ -125,13 +128,12 @@ function ladder(start: Forms, available: (f: Forms) => boolean): Forms[] {
   const from = (k: Family) => levels[k].slice(levels[k].indexOf(start[k]));
   let all: Forms[] = [{ ...start }];
   for (const k of keys) all = all.flatMap((f) => from(k).map((v) => ({ ...f, [k]: v })));
-  const changed = (f: Forms) => keys.filter((k) => f[k] !== start[k]).length;
+  const changed = (f: Forms) => changedFamilies(f, start);
   const depth = (f: Forms) => keys.reduce((a, k) => a + levels[k].indexOf(f[k]), 0);
   const first = (f: Forms) => keys.findIndex((k) => f[k] !== start[k]);
   return all.filter(available).sort((a, b) => changed(a) - changed(b) || first(a) - first(b) || depth(a) - depth(b));
 }
 
-const changedFamilies = (f: Forms, start: Forms) => (Object.keys(LEVELS) as Family[]).filter((k) => f[k] !== start[k]).length;
 /** The tensor a failure names (its text up to the detail: "[i] …" or "row r token i …"). */
 const failedTensor = (what: string) => what.replace(/ (\[\d+\]|row \d+|\d+ (numbers|rows)).*$/, '');
 /**
