@@ -170,8 +170,14 @@ describe('class tour: the script', () => {
     // the same run judged over shorter windows raises a real signal: the stop quotes it (its box is on the chart)
     const signals = detectStopSignals(s.steps, s.evals as LabState['evals'], { ...DEFAULT_STOP_OPTIONS, window: 3, rewardRise: 0.01 });
     expect(signals.length).toBeGreaterThan(0);
+    const onReward = signals.find((x) => x.chart === 'reward')!;
+    expect(onReward).toBeDefined();
     const withSignal = stop('when-to-stop').say({ ...s, signals });
-    expect(withSignal.text).toContain(`Stop signal at step ${signals[0].step} (on its chart, with its evidence): ${signals[0].message}`);
+    expect(withSignal.text).toContain(`Stop signal at step ${onReward.step} (on its chart, with its evidence): ${onReward.message}`);
+    // a signal on a chart this stop does not show is named, its numbers are not quoted (they are not on screen)
+    const elsewhere = stop('when-to-stop').say({ ...s, signals: [LENGTH_SIGNAL] });
+    expect(elsewhere.text).toContain('No stop signal on this chart so far. On another chart the lab has raised “length grows without accuracy” (the answer-length chart).');
+    expect(elsewhere.text).not.toContain('1.7');
   });
 
   it('a number moved in the state moves in the sentence (no figure is fixed in the script)', () => {
@@ -180,6 +186,9 @@ describe('class tour: the script', () => {
     expect(stop('hacking').say({ ...s, steps }).text).toContain(`0.99 at step ${steps.at(-1)!.step}, beside`);
   });
 });
+
+/** A stop signal on the answer-length chart, which the when-to-stop stop does not show (as lesson 4's weak verifier raised it at step 29). */
+const LENGTH_SIGNAL: LabState['signals'][number] = { id: 'length-without-accuracy', chart: 'length', step: 29, message: 'Answers grew by 1.7 tokens while accuracy changed -0.08: length is not paying for itself (length bias?).', evidence: { length_start: 5.1, length_end: 6.8, accuracy_start: 0.3, accuracy_end: 0.22 } };
 
 /**
  * What the presenter view shows at a chart stop, as text: the chart's readout under it, the stop
@@ -200,7 +209,7 @@ function presenterText(s: TourInput, chart: Parameters<typeof chartReadout>[0]):
 describe('class tour: every number a chart stop quotes is on the presenter\'s screen', () => {
   it('3, 6, 7, 8: each decimal in the card\'s text is in the chart\'s readout, its stop signals or the lesson\'s verdict', () => {
     const withSignals = { ...R['reward-hacking'], signals: detectStopSignals(R['reward-hacking'].steps, R['reward-hacking'].evals as LabState['evals'], { ...DEFAULT_STOP_OPTIONS, window: 3, rewardRise: 0.01 }) };
-    const cases: [string, TourInput][] = [['mixed-groups', R['mixed-groups']], ['thinking', R.scratchpad], ['hacking', R['reward-hacking']], ['when-to-stop', R['reward-hacking']], ['when-to-stop', withSignals]];
+    const cases: [string, TourInput][] = [['mixed-groups', R['mixed-groups']], ['thinking', R.scratchpad], ['hacking', R['reward-hacking']], ['when-to-stop', R['reward-hacking']], ['when-to-stop', withSignals], ['when-to-stop', { ...R['reward-hacking'], signals: [LENGTH_SIGNAL] }]];
     for (const [id, s] of cases) {
       const t = stop(id);
       if (t.view.kind !== 'chart') throw new Error(id);

@@ -21,7 +21,8 @@ import { stdPopulation } from '../rl/advantages.ts';
 import { pushCounts } from '../rl/inspection.ts';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
-import { DEFAULT_STOP_OPTIONS, heldoutMeasure } from '../rl/stopSignals.ts';
+import { DEFAULT_STOP_OPTIONS, heldoutMeasure, type StopSignal } from '../rl/stopSignals.ts';
+import { SIGNAL_LABELS } from '../rl/doctor.ts';
 import { PHASES, type AnswerView, type GroupView, type InspectorState, type LabState } from './labStore.ts';
 import { firstLast, heldoutPoints, type PresenterChart } from './presenterView.ts';
 import { lessonContrast } from './lessonContrast.ts';
@@ -82,6 +83,8 @@ export const rew = (x: number): string => (x < 0 ? MINUS : '') + String(Number(M
 const quote = (t: string) => `“${t === '' ? '(empty)' : t.length > 28 ? `${t.slice(0, 27)}…` : t}”`;
 const mean = (xs: number[]) => { const f = xs.filter(Number.isFinite); return f.length ? f.reduce((a, b) => a + b, 0) / f.length : NaN; };
 const WINDOW = 3;
+/** What a stop signal's chart is called where the tour names it without showing it. */
+const CHART_NAMES: Record<StopSignal['chart'], string> = { reward: 'reward', length: 'answer-length', groups: 'mixed-groups', entropy: 'entropy' };
 const first = (steps: readonly StepMetrics[], f: (m: StepMetrics) => number) => mean(steps.slice(0, WINDOW).map(f));
 const last = (steps: readonly StepMetrics[], f: (m: StepMetrics) => number) => mean(steps.slice(-WINDOW).map(f));
 
@@ -296,15 +299,18 @@ function whenToStop(s: TourInput): TourSay {
   }
   const e0 = s.evals[0], e1 = lastEval!;
   const r0 = first(s.steps, (x) => x.reward), r1 = last(s.steps, (x) => x.reward);
-  const sig = s.signals.find((x) => x.chart === 'reward') ?? s.signals[0];
+  // only the reward chart is on screen at this stop: a signal on another chart is named, its numbers are not quoted
+  const sig = s.signals.find((x) => x.chart === 'reward');
+  const elsewhere = s.signals.filter((x) => x.chart !== 'reward');
+  const others = elsewhere.length ? ` On ${elsewhere.length > 1 ? 'other charts' : 'another chart'} the lab has raised ${elsewhere.map((x) => `“${SIGNAL_LABELS[x.id]}” (the ${CHART_NAMES[x.chart]} chart)`).join(' and ')}.` : '';
   const held = heldoutMeasure(s.evals); // the measure the stop signal reads
   // the numbers the reward chart draws (and its readout gives): the reward's first and last points, each held-out dot (greedy)
   const dots = heldoutPoints(s.evals).map((p) => `${num(p.value)} (step ${p.step})`).join(' → ');
   const trend = `The reward chart: training reward ${span(firstLast(s.steps, (x) => x.reward))}; held-out accuracy (greedy) ${dots}.` +
     (held.sampled ? ' The stop signal reads held-out pass@1 (sampled), the less noisy measure: the pass@k chart draws it.' : '');
   const pattern = r1 > r0 + 0.02 && held.of(e1) <= held.of(e0) + DEFAULT_STOP_OPTIONS.heldoutFlat;
-  const text = sig ? `Stop signal at step ${sig.step} (on its chart, with its evidence): ${sig.message} ${trend}`
-    : `No stop signal so far. ${trend} ${pattern ? `Averaged over the first and last ${Math.min(WINDOW, s.steps.length)} steps, the reward rose while ${held.what} did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
+  const text = sig ? `Stop signal at step ${sig.step} (on its chart, with its evidence): ${sig.message} ${trend}${others}`
+    : `No stop signal on this chart so far.${others} ${trend} ${pattern ? `Averaged over the first and last ${Math.min(WINDOW, s.steps.length)} steps, the reward rose while ${held.what} did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
   return { live: true, text };
 }
 
