@@ -127,7 +127,8 @@ describe('result code', () => {
       [JSON.stringify(body({ n: 1e9 })), /steps/],
       [JSON.stringify(body({ p: 3 })), /prediction must be 0, 1 or 2/],
       [JSON.stringify(body({ p: null })), /prediction/],
-      [JSON.stringify(body({ a: '0.1.0' })), /made by rlvr-lab 0\.1\.0; this page is 0\.2\.0/], // a code from before lesson 1's G ≥ 8 verdict moved to step 50
+      [JSON.stringify(body({ a: '0.1.0' })), /made by rlvr-lab 0\.1\.0; this page is 0\.3\.0/], // a code from before lesson 1's G ≥ 8 verdict moved to step 50
+      [JSON.stringify(body({ a: '0.2.0' })), /made by rlvr-lab 0\.2\.0; this page is 0\.3\.0/], // from before lesson 4's verdicts moved to step 30
       [JSON.stringify(body({ a: '1' })), /app version must read like/],
       [JSON.stringify(body({ h: 1, x: -0.5 })), /says the claim held, yet its claim number/],
       [JSON.stringify({ ...body(), s: undefined }), /seed is missing/],

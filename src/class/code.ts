@@ -25,7 +25,7 @@ import { describeValue, isRecord } from '../model/validate.ts';
 import { claimNumber, onClaimSide } from './claimNumber.ts';
 
 /** This page's version (package.json's; code.test.ts checks they agree). */
-export const APP_VERSION = '0.2.0';
+export const APP_VERSION = '0.3.0';
 export const CODE_FORMAT = 1;
 const PREFIX = `rlvr${CODE_FORMAT}.`;
 /** A payload longer than this is no code of ours (the longest real one is about 180). */

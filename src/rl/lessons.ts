@@ -53,6 +53,15 @@ export interface Lesson {
 
 const gain = (e: Record<string, number>) => e.heldout_pass1_end - e.heldout_pass1_start;
 
+/**
+ * Lesson 4's verdict step, for both verifiers (the contrast compares them at the same length).
+ * The strict control rises about 0.005 of sampled accuracy a step on the tuning seeds 2–6, and
+ * a window of three steps' 32 prompts moves by about ±0.04 (one standard error of a difference):
+ * at 20 steps its rise (0.02–0.15) fell short of 0.05 on seeds 3 and 11 though held-out accuracy
+ * rose; at 30 it was 0.08–0.19 on seeds 2–6. The weak verifier's gap only grows with the steps.
+ */
+const HACKING_STEPS = 30;
+
 export const LESSONS: Lesson[] = [
   {
     id: 'mixed-groups',
@@ -138,7 +147,7 @@ export const LESSONS: Lesson[] = [
         label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' }, promisesWreck: true,
         claim: claim({
           text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
-          steps: 20,
+          steps: HACKING_STEPS,
           mayWreck: true, // the failure it exists to show
           measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
           holds: (e) => e.gap_early > 0 && e.gap_late > e.gap_early + 0.03,
@@ -150,11 +159,11 @@ export const LESSONS: Lesson[] = [
         label: 'Strict verifier', short: 'strict verifier', settings: { weakVerifier: 'strict' },
         claim: claim({
           text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
-          steps: 20,
+          steps: HACKING_STEPS,
           measure: (r) => ({ reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward) }),
           holds: (e) => e.accuracy_end > e.accuracy_start + 0.05,
           sentence: (e) => `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}`,
-          hint: 'Run a few more steps: accuracy rises a few points per ten steps at this scale.',
+          hint: 'Run a few more steps: at this scale accuracy rises about a point every two steps, and a step\'s 32 prompts move it by ±0.05.',
         }),
       },
     ],
