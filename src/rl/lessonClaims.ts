@@ -250,3 +250,28 @@ export const entropyClaim = (leash: boolean): Claim => (leash
     sentence: entropySentence,
     hint: 'Run more steps: the entropy falls a little with every update. (A larger η makes it fall faster, but at µ = 4 the policy then drifts without learning.)',
   }));
+
+/**
+ * Lesson 4's verdict step, both verifiers (compared at the same length). The strict control rises
+ * ~0.005 a step and three steps' 32 prompts read it ±0.04: at 20 steps its rise missed 0.05 on
+ * seeds 3 and 11 though held-out rose; at 30 it was 0.08–0.19 on seeds 2–6 (README, lesson 4).
+ */
+export const HACKING_STEPS = 30;
+
+/** Lesson 4: the weak verifier's gap widens (the wreck it exists to show); under the strict one, strict accuracy rises. */
+export const hackingClaim = (weak: boolean): Claim => claim(weak ? {
+  text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
+  steps: HACKING_STEPS,
+  mayWreck: true, // the failure it exists to show
+  measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
+  holds: (e) => e.gap_early > 0 && e.gap_late > e.gap_early + 0.03,
+  sentence: (e) => `reward − strict accuracy ${fmt2(e.gap_early)} → ${fmt2(e.gap_late)}`,
+  hint: 'Run longer or at η = 2e-3: the hack grows as the paid-wrong answers are reinforced.',
+} : {
+  text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
+  steps: HACKING_STEPS,
+  measure: (r) => ({ reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward) }),
+  holds: (e) => e.accuracy_end > e.accuracy_start + 0.05,
+  sentence: (e) => `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}`,
+  hint: 'Run a few more steps: at this scale accuracy rises about a point every two steps, and a step\'s 32 prompts move it by ±0.05.',
+});

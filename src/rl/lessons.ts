@@ -13,7 +13,7 @@
 import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
 import type { LessonContrast } from './contrast.ts';
-import { dynamicClaim, entropyClaim, forgettingClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
+import { dynamicClaim, entropyClaim, forgettingClaim, hackingClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -52,15 +52,6 @@ export interface Lesson {
 }
 
 const gain = (e: Record<string, number>) => e.heldout_pass1_end - e.heldout_pass1_start;
-
-/**
- * Lesson 4's verdict step, for both verifiers (the contrast compares them at the same length).
- * The strict control rises about 0.005 of sampled accuracy a step on the tuning seeds 2–6, and
- * a window of three steps' 32 prompts moves by about ±0.04 (one standard error of a difference):
- * at 20 steps its rise (0.02–0.15) fell short of 0.05 on seeds 3 and 11 though held-out accuracy
- * rose; at 30 it was 0.08–0.19 on seeds 2–6. The weak verifier's gap only grows with the steps.
- */
-const HACKING_STEPS = 30;
 
 export const LESSONS: Lesson[] = [
   {
@@ -145,26 +136,11 @@ export const LESSONS: Lesson[] = [
     variants: [
       {
         label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' }, promisesWreck: true,
-        claim: claim({
-          text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
-          steps: HACKING_STEPS,
-          mayWreck: true, // the failure it exists to show
-          measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
-          holds: (e) => e.gap_early > 0 && e.gap_late > e.gap_early + 0.03,
-          sentence: (e) => `reward − strict accuracy ${fmt2(e.gap_early)} → ${fmt2(e.gap_late)}`,
-          hint: 'Run longer or at η = 2e-3: the hack grows as the paid-wrong answers are reinforced.',
-        }),
+        claim: hackingClaim(true),
       },
       {
         label: 'Strict verifier', short: 'strict verifier', settings: { weakVerifier: 'strict' },
-        claim: claim({
-          text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
-          steps: HACKING_STEPS,
-          measure: (r) => ({ reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward) }),
-          holds: (e) => e.accuracy_end > e.accuracy_start + 0.05,
-          sentence: (e) => `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}`,
-          hint: 'Run a few more steps: at this scale accuracy rises about a point every two steps, and a step\'s 32 prompts move it by ±0.05.',
-        }),
+        claim: hackingClaim(false),
       },
     ],
     watch:
