@@ -14,6 +14,7 @@ import { PointingAt, chartSurface, useLabDerived, type CardView } from './chartH
 import { fmt } from './palette.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
 import { liveLegendEntries, type LiveLine } from './liveLines.tsx';
+import { chartFrame, sameFrame, withFrame } from '../store/chartFrame.ts';
 
 /** The look of every tick label. */
 const TICK_STYLE = { fontSize: 15, fill: '#111' };
@@ -145,17 +146,18 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
 
 /**
  * A per-step LineChart. The live run's lines are the chart's rows (`rows`: chartRows, each line's
- * value under lineKey(i) at steps shared by all lines), so a redraw is ONE data update for
- * recharts: the <Line>s keep their props (dataKey, name, look), React and recharts skip them and
- * their legend entries and tooltip settings, and only their points are recomputed (the live lines
- * are one hidden item, drawn by LiveLines: liveLines.tsx). Lines that
+ * value under lineKey(i) at steps shared by all lines), drawn by LiveLines through recharts'
+ * scales (liveLines.tsx: recharts knows them as one hidden item). recharts' data is the rows'
+ * frame (chartFrame.ts): it stays the same object until a line leaves it, so a redraw of a
+ * streaming run recomputes nothing in recharts and redraws only the live lines. Lines that
  * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are those
- * lines' points, whose steps are added as rows while the pointer or focus is on the chart (the
- * tooltip finds the hovered step among the rows).
+ * lines' points. While the pointer or focus is on the chart, recharts gets the rows, the others'
+ * steps and the frame (the tooltip finds the hovered step among the rows; the axes stay as they are).
  */
 export function PointedLineChart({ rows, others = NONE, children }: { rows: readonly LineRow[]; others?: readonly (readonly LinePoint[])[]; children: ReactNode }) {
   const pointing = useContext(PointingAt);
-  const data = useMemo(() => (pointing ? withSteps(rows, others) : rows), [pointing, rows, others]);
+  const frame = useFrame(rows);
+  const data = useMemo(() => (pointing ? withFrame(withSteps(rows, others), frame) : frame), [pointing, rows, others, frame]);
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={data as LineRow[]} margin={margin}>{children}</LineChart>
@@ -163,5 +165,12 @@ export function PointedLineChart({ rows, others = NONE, children }: { rows: read
   );
 }
 const NONE: readonly (readonly LinePoint[])[] = [];
+/** The rows' frame (chartFrame.ts), the same object while it is the same. */
+function useFrame(rows: readonly LineRow[]): readonly LineRow[] {
+  const kept = useRef<LineRow[]>([]);
+  const next = chartFrame(rows);
+  if (!sameFrame(kept.current, next)) kept.current = next;
+  return kept.current;
+}
 /** The per-step charts' grid: one element, so a redraw does not render it anew. */
 export const grid = <CartesianGrid strokeDasharray="3 3" />;

@@ -8,9 +8,10 @@
  * a chart's per-step lines are thinned together to at most 100 recorded steps (src/store/thin.ts
  * thinShared: for each line its first, last, first and last with a number, and each stretch's
  * extremes, never averaged); those steps are the chart's rows, each holding every line's value
- * (chartRows, PointedLineChart), so a redraw is one data update and the <Line>s, legend and axes
- * keep their props; the live lines are drawn by one small SVG layer through recharts' scales
- * (liveLines.tsx LiveLines: recharts keeps them as one hidden item, for the tooltip and axes); axes show their ticks as computed (interval 0) and draw them as plain text
+ * (chartRows, PointedLineChart); the live lines are drawn by one small SVG layer through recharts'
+ * scales (liveLines.tsx LiveLines: recharts keeps them as one hidden item, for the tooltip and
+ * axes), and recharts' own data is the rows' frame, rounded out (chartFrame.ts), so a redraw
+ * moves the live lines and recharts recomputes nothing until a line leaves the frame; axes show their ticks as computed (interval 0) and draw them as plain text
  * (ChartCard.tsx AXIS: no label is measured in the DOM at each redraw); selectors that derive
  * arrays return the previous array while its contents are unchanged; no series animates; while a
  * run streams, a card off screen reads the store as it was when last drawn and is not rendered
