@@ -3,7 +3,8 @@
  * export, drawn only where a student can see it), the shared axes and legends, and the
  * per-step tooltip (the hovered step's exact values, from the whole history).
  */
-import { memo, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { CartesianGrid, DefaultLegendContent, Legend, LineChart, ResponsiveContainer, XAxis, type DefaultLegendContentProps } from 'recharts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
@@ -53,8 +54,11 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   const highlight = lessonId ? getLesson(lessonId)?.charts.includes(id) : false;
   const ref = useRef<HTMLDivElement>(null);
   const [pointing, setPointing] = useState(false); // the tooltip is mounted only then (ChartTooltip)
-  const pointer = useRef<{ x: number; y: number } | null>(null);
-  useReplayPointer(pointing, ref, pointer);
+  // The chart's data changes as the pointer comes in (PointedLineChart: from the frame to the rows).
+  // recharts keeps the hovered row by its index, found in the data it has when it handles the pointer
+  // (the mouse events that follow this pointer event): the change lands first, synchronously, or the
+  // tooltip would name the frame's first step wherever the pointer is.
+  const point = () => flushSync(() => setPointing(true));
   async function png() {
     const svg = ref.current ? chartSurface(ref.current.querySelectorAll<SVGSVGElement>('svg.recharts-surface')) : null;
     if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
@@ -79,33 +83,14 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
         </div>
       ))}
       <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
-        onPointerEnter={(e) => { pointer.current = { x: e.clientX, y: e.clientY }; setPointing(true); }} onPointerLeave={() => { pointer.current = null; setPointing(false); }}
-        onPointerMove={(e) => { pointer.current = { x: e.clientX, y: e.clientY }; }}
-        onFocus={() => setPointing(true)} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
+        onPointerEnter={point} onPointerLeave={() => setPointing(false)}
+        onFocus={point} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
         <PointingAt.Provider value={pointing}>{points ? children : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
       </div>
       {footer}
     </section>
   );
 });
-
-/**
- * Once the pointer is on a chart, the chart's data changes (PointedLineChart: from the frame to the
- * rows), but recharts keeps the hovered row by its index, found in the data it had when the pointer
- * came in: the tooltip would name the frame's first step wherever the pointer is. So the pointer's
- * last position is played to the chart once more after the change, and recharts finds the row again.
- */
-function useReplayPointer(pointing: boolean, body: RefObject<HTMLDivElement | null>, pointer: RefObject<{ x: number; y: number } | null>) {
-  useEffect(() => {
-    if (!pointing) return;
-    const id = requestAnimationFrame(() => {
-      const p = pointer.current;
-      const el = p && document.elementFromPoint(p.x, p.y);
-      if (p && el && body.current?.contains(el)) el.dispatchEvent(new MouseEvent('mousemove', { clientX: p.x, clientY: p.y, bubbles: true }));
-    });
-    return () => cancelAnimationFrame(id);
-  }, [pointing, body, pointer]);
-}
 
 export const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} label={{ value: 'step', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />;
 const LEGEND_STYLE = { fontSize: 14 };
