@@ -54,11 +54,15 @@ test('pause pressed mid-step takes effect before the next step; controls stay us
   for (let attempt = 0; attempt < 5 && !midStep; attempt++) {
     if (attempt > 0) await page.getByRole('button', { name: /Play/ }).click();
     await page.waitForFunction(() => (window as any).__lab.store.getState().inStep, null, { timeout: 60_000 });
-    // what the transport says between the press and the pause (the step in progress finishes first)
+    // what the transport says between the press and the pause (the step in progress finishes first);
+    // watched from the press on (a capturing click listener runs before the page's own handler), so a
+    // status line that moves on mid-step before the press is not taken for the answer to it
     await page.evaluate(() => {
       const seen: string[] = ((window as any).__transport = []);
       const read = () => { const t = `${document.querySelector('.transport button.primary')?.textContent} | ${document.querySelector('[data-testid="run-status"]')?.textContent}`; if (seen.at(-1) !== t) seen.push(t); };
-      new MutationObserver(read).observe(document.querySelector('.transport')!, { subtree: true, childList: true, characterData: true });
+      window.addEventListener('click', () => {
+        new MutationObserver(read).observe(document.querySelector('.transport')!, { subtree: true, childList: true, characterData: true });
+      }, { capture: true, once: true });
     });
     await page.getByRole('button', { name: /Pause/ }).click();
     await page.waitForFunction(() => (window as any).__lab.store.getState().status === 'paused', null, { timeout: 60_000 });
