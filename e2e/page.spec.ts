@@ -51,6 +51,15 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
     return '';
   };
   expect(await tipText()).toMatch(/P\d+.*: -?[\d.]+/);
+  // The theory chart's tooltip: the curve's height at the hovered p, and this step's prompts at the nearest rate a group can have.
+  const theory = page.getByTestId('chart-theory');
+  await theory.scrollIntoViewIfNeeded();
+  const tb = (await theory.locator('.chart-body').boundingBox())!;
+  await page.mouse.move(0, 0);
+  await page.mouse.move(tb.x + tb.width * 0.45, tb.y + tb.height * 0.4, { steps: 3 });
+  const G = (await page.evaluate(() => (window as any).__lab.store.getState().lastRollout.G)) as number;
+  await expect(theory.getByTestId('chart-tip')).toHaveText(new RegExp(`^pass rate p = [\\d.]+P\\(mixed\\), G = ${G}: [\\d.]+\\d+ of \\d+ prompts at \\d+ of ${G} correct`));
+  console.log(`theory tooltip: ${await theory.getByTestId('chart-tip').textContent()}`);
   // A per-step chart's tooltip names the hovered step and each line's exact value there, read
   // from the run's history (its lines are thinned, and each carries only its own points).
   for (const [id, key] of [['reward', 'reward'], ['kl', 'kl']] as const) {

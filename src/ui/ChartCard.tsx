@@ -154,27 +154,27 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
  * A per-step LineChart. The live run's lines are the chart's rows (`rows`: chartRows, each line's
  * value under lineKey(i) at steps shared by all lines), drawn by LiveLines through recharts'
  * scales (liveLines.tsx: recharts knows them as one hidden item). recharts' data is the rows'
- * frame (chartFrame.ts): it stays the same object until a line leaves it, so a redraw of a
- * streaming run recomputes nothing in recharts and redraws only the live lines. Lines that
- * change rarely (evaluations, finished runs, an import) carry their own `data`; `others` are those
- * lines' points. While the pointer or focus is on the chart, recharts gets the rows, the others'
- * steps and the frame (the tooltip finds the hovered step among the rows; the axes stay as they are).
+ * frame (chartFrame.ts, or `frame` where the chart makes its own: the advantages' bars): it stays
+ * the same object until a line leaves it, so a redraw of a streaming run recomputes nothing in
+ * recharts and redraws only the live lines. Lines that change rarely (evaluations, finished runs,
+ * an import) carry their own `data`; `others` are those lines' points. While the pointer or focus
+ * is on the chart, recharts gets the rows, the others' steps and the frame (the tooltip finds the
+ * hovered step among the rows; the axes stay as they are).
  */
-export function PointedLineChart({ rows, others = NONE, children }: { rows: readonly LineRow[]; others?: readonly (readonly LinePoint[])[]; children: ReactNode }) {
+export function PointedLineChart({ rows, others = NONE, frame: made, margin: m = margin, children }: { rows: readonly LineRow[]; others?: readonly (readonly LinePoint[])[]; frame?: LineRow[]; margin?: typeof margin; children: ReactNode }) {
   const pointing = useContext(PointingAt);
-  const frame = useFrame(rows);
+  const frame = useKept(made ?? chartFrame(rows));
   const data = useMemo(() => (pointing ? withFrame(withSteps(rows, others), frame) : frame), [pointing, rows, others, frame]);
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={data as LineRow[]} margin={margin}>{children}</LineChart>
+      <LineChart data={data as LineRow[]} margin={m}>{children}</LineChart>
     </ResponsiveContainer>
   );
 }
 const NONE: readonly (readonly LinePoint[])[] = [];
-/** The rows' frame (chartFrame.ts), the same object while it is the same. */
-function useFrame(rows: readonly LineRow[]): readonly LineRow[] {
+/** The frame, the same object while it is the same (sameFrame). */
+function useKept(next: LineRow[]): readonly LineRow[] {
   const kept = useRef<LineRow[]>([]);
-  const next = chartFrame(rows);
   if (!sameFrame(kept.current, next)) kept.current = next;
   return kept.current;
 }

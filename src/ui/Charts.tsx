@@ -16,26 +16,25 @@
  * arrays return the previous array while its contents are unchanged; no series animates; while a
  * run streams, a card off screen reads the store as it was when last drawn and is not rendered
  * until it scrolls into view or the run stops (chartHooks.ts, useCardView, useSeenLab).
- * The card, the axes and the per-step tooltip are in ChartCard.tsx.
+ * The card, the axes and the per-step tooltip are in ChartCard.tsx; the two charts fed by the
+ * latest rollout (advantages, theory) in RolloutCharts.tsx, drawn the same way (liveMarks.tsx).
  */
 import { useMemo } from 'react';
-import {
-  Bar, CartesianGrid, Cell, ComposedChart, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, XAxis, YAxis,
-} from 'recharts';
-import { mixedGroupProbability } from '../tasks/metrics.ts';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, YAxis } from 'recharts';
 import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { axisTick, ChartTooltip, useCardView, useOverlays, useSeenLab, useStable } from './chartHooks.ts';
+import { axisTick, ChartTooltip, useCardView, useOverlays, useSeenLab } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
-import { AXIS, ChartCard, PointedLineChart, fin, grid, legend, margin, stepTip, useLegendIn } from './ChartCard.tsx';
+import { AXIS, ChartCard, PointedLineChart, fin, grid, margin, stepTip, useLegendIn } from './ChartCard.tsx';
 import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
 import { chartRows, chartRowsWith, stepLine } from '../store/thin.ts';
 import { LIVE_ITEM, LiveLines, type LiveLine } from './liveLines.tsx';
-import { C, VERDICT, fmt, verdictKind } from './palette.ts';
+import { AdvantagesChart, TheoryChart } from './RolloutCharts.tsx';
+import { C } from './palette.ts';
 
 /** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
 const UNIT: [number, number] = [0, 1];
@@ -187,57 +186,6 @@ export function GroupsChart() {
   );
 }
 
-/** The verdict mark of every answer, drawn even where A = 0 (an all-equal group draws no bar). */
-const verdictMark = (p: { cx?: number; cy?: number; payload?: { mark: string; advantage: number | null } }) => (
-  p.payload?.mark ? <text x={p.cx} y={(p.cy ?? 0) + ((p.payload.advantage ?? 0) < 0 ? 16 : -5)} textAnchor="middle" fontSize={13} fill="#000" className="verdict-mark">{p.payload.mark}</text> : <g />
-);
-/** The tooltip names the answer's verdict beside its advantage ("correct: 0.53"). */
-const advantageTip = (v: unknown, _name: unknown, item: { payload?: { kind?: string } }): [string, string] => [fmt(Number(v)), VERDICT[item.payload?.kind as keyof typeof VERDICT]?.word ?? 'advantage'];
-/** The advantages chart's margin, one object: recharts stores a new margin (and recomputes the whole chart) whenever the object changes. */
-const ADV_MARGIN = { ...margin, top: 18 };
-/** Marks are drawn up to this many answers (beyond, they would overlap). */
-const MAX_MARKS = 96;
-
-export function AdvantagesChart() {
-  const view = useCardView();
-  const rollout = useSeenLab(view, (s) => s.lastRollout);
-  const { rows, n, ticks } = useMemo(() => {
-    const out: { label: string; advantage: number | null; kind: string; mark: string; fill: string }[] = [];
-    const groups = rollout?.groups ?? [];
-    // Label at most 8 prompts so the names stay readable with 32 prompts on a projector.
-    const every = Math.max(1, Math.ceil(groups.length / 8));
-    const ticks: string[] = [];
-    groups.forEach((g, p) => {
-      if (p > 0) out.push({ label: `gap${p}`, advantage: null, kind: 'gap', mark: '', fill: 'none' });
-      if (p % every === 0) ticks.push(`P${p + 1}`);
-      g.answers.forEach((a, i) => {
-        const k = verdictKind(a);
-        const advantage = fin(a.advantage);
-        out.push({ label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, advantage, kind: k, mark: VERDICT[k].mark, fill: VERDICT[k].color }); // one bar per answer, in its verdict's colour
-      });
-    });
-    return { rows: out, n: out.length - Math.max(0, groups.length - 1), ticks };
-  }, [rollout]);
-  const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
-      <ComposedChart data={rows} margin={ADV_MARGIN} barCategoryGap={1}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="label" interval={0} ticks={ticks} tick={AXIS} />
-        <YAxis tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
-        <ReferenceLine y={0} stroke="#000" />
-        <ChartTooltip formatter={advantageTip} />
-        <Bar dataKey="advantage" name="advantage" isAnimationActive={false}>{rows.map((r) => <Cell key={r.label} fill={r.fill} />)}</Bar>
-        {n <= MAX_MARKS && <Scatter dataKey="advantage" isAnimationActive={false} shape={verdictMark} />}
-      </ComposedChart>
-    </ResponsiveContainer>
-  ), [rows, n, ticks]);
-  return (
-    <ChartCard id="advantages" view={view} title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={n}>
-      {body}
-    </ChartCard>
-  );
-}
-
 const TRL_ENTROPY: TrlSeries[] = [{ name: 'entropy', value: (m) => m.entropy, color: C.purple }];
 
 export function EntropyChart() {
@@ -328,35 +276,6 @@ export function PassAtKChart() {
           {watched && <Line dataKey="watch" name={watchName} stroke={C.black} strokeWidth={2.5} strokeDasharray="2 3" dot={{ r: 4 }} isAnimationActive={false} />}
         </LineChart>
       </ResponsiveContainer>
-    </ChartCard>
-  );
-}
-
-export function TheoryChart() {
-  const view = useCardView();
-  const G = useLab((s) => s.settings.numGenerations);
-  const rollout = useSeenLab(view, (s) => s.lastRollout);
-  const curve = useMemo(() => Array.from({ length: 101 }, (_, i) => ({ p: i / 100, curve: mixedGroupProbability(i / 100, G) })), [G]);
-  const points = useStable(useMemo(() => (rollout ? rollout.groups.map((g) => {
-    const p = g.answers.filter((a) => a.correct).length / g.answers.length;
-    return { p, prompt: mixedGroupProbability(p, rollout.G) };
-  }) : []), [rollout]));
-  const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
-      <ComposedChart margin={margin}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="p" type="number" domain={[0, 1]} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-        <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
-        <ChartTooltip formatter={(v) => fmt(Number(v))} />
-        {legend}
-        <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
-        <Scatter data={points} dataKey="prompt" name="this step's prompts" fill={C.vermillion} shape="diamond" isAnimationActive={false} />
-      </ComposedChart>
-    </ResponsiveContainer>
-  ), [curve, points, G]);
-  return (
-    <ChartCard id="theory" view={view} title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>
-      {body}
     </ChartCard>
   );
 }

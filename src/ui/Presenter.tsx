@@ -11,7 +11,8 @@ import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from '
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { LESSON_KEY_MS, chartReadout, presenterIndex, presenterItems, presenterTitle, readLessonKey, readoutText, type PresenterChart } from '../store/presenterView.ts';
-import { AdvantagesChart, EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, TheoryChart, ThinkingChart } from './Charts.tsx';
+import { EntropyChart, GroupsChart, KlChart, LengthChart, PassAtKChart, RewardChart, ThinkingChart } from './Charts.tsx';
+import { AdvantagesChart, TheoryChart } from './RolloutCharts.tsx';
 import { Inspector } from './Inspector.tsx';
 import { Verdict, withCode } from './Lessons.tsx';
 import { usePresenter } from './session.tsx';
