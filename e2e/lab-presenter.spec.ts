@@ -149,6 +149,10 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   const image = readFileSync((await png.path())!);
   expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
   expect(image.readUInt32BE(16) * image.readUInt32BE(20)).toBeGreaterThan(300 * 200); // width × height from the IHDR chunk
+  // no strip plot is cut: the picture (at 2×) is as wide as the widest chart drawn
+  const widest = await view.getByTestId('class-pool').evaluate((pool) => Math.max(...[...pool.querySelectorAll('svg.recharts-surface')].map((s) => s.getBoundingClientRect().width)));
+  console.log(`class PNG ${image.readUInt32BE(16) / 2} px wide (at 1×), widest strip plot ${widest} px`);
+  expect(image.readUInt32BE(16) / 2).toBeGreaterThanOrEqual(Math.floor(widest));
   await page.keyboard.press('Escape');
   await expect(heading).toHaveText(LESSONS[10].title);
   await expect(item).toHaveText(itemBefore!);

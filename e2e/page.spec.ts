@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
 import { fmt } from '../src/ui/palette.ts';
 
@@ -60,6 +61,38 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   const G = (await page.evaluate(() => (window as any).__lab.store.getState().lastRollout.G)) as number;
   await expect(theory.getByTestId('chart-tip')).toHaveText(new RegExp(`^pass rate p = [\\d.]+P\\(mixed\\), G = ${G}: [\\d.]+\\d+ of \\d+ prompts at \\d+ of ${G} correct`));
   console.log(`theory tooltip: ${await theory.getByTestId('chart-tip').textContent()}`);
+  // A card's PNG is what a slide needs: its title, its chart and its legend, on white.
+  const rewardCard = page.getByTestId('chart-reward');
+  const bodyHeight = (await rewardCard.locator('.chart-body').boundingBox())!.height;
+  const [pngFile] = await Promise.all([page.waitForEvent('download'), rewardCard.getByRole('button', { name: /as PNG/ }).click()]);
+  expect(pngFile.suggestedFilename()).toBe('rlvr-lab-reward.png');
+  const pngBytes = readFileSync((await pngFile.path())!).toString('base64');
+  const picture = await page.evaluate(async ({ b64, body }) => {
+    const img = new Image();
+    await new Promise((res, rej) => { img.onload = res; img.onerror = rej; img.src = `data:image/png;base64,${b64}`; });
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [img.width, img.height];
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const scale = 2; // svgToPng's
+    // pixels near a colour in a band of rows (CSS px)
+    const count = (hex: string, y0: number, y1: number) => {
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      const d = ctx.getImageData(0, Math.round(y0 * scale), c.width, Math.round((y1 - y0) * scale)).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) < 60) n++;
+      return n;
+    };
+    const h = img.height / scale;
+    const below = 30 + body; // under the title and the chart's height: its x axis' labels (black, grey), then the legend
+    return { height: h, titleDark: count('#111111', 0, 30), legendBlue: count('#0072B2', below, h), legendVermillion: count('#D55E00', below, h) };
+  }, { b64: pngBytes, body: bodyHeight });
+  console.log(`reward card PNG: ${JSON.stringify(picture)} (chart body ${bodyHeight} px)`);
+  expect(picture.height).toBeGreaterThan(bodyHeight + 30); // the title above the chart
+  expect(picture.titleDark).toBeGreaterThan(100); // the title's letters
+  expect(picture.legendBlue).toBeGreaterThan(20); // the legend under it: "reward" (blue) and held-out (vermillion)
+  expect(picture.legendVermillion).toBeGreaterThan(20);
+
   // A per-step chart's tooltip names the hovered step and each line's exact value there, read
   // from the run's history (its lines are thinned, and each carries only its own points).
   for (const [id, key] of [['reward', 'reward'], ['kl', 'kl']] as const) {

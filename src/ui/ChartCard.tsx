@@ -10,8 +10,9 @@ import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { useImported } from '../store/importedRun.ts';
-import { download, svgToPng } from '../store/exports.ts';
-import { PointingAt, chartSurface, useLabDerived, type CardView } from './chartHooks.ts';
+import { download } from '../store/exports.ts';
+import { panelPng } from './panelPng.ts';
+import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
 import { liveLegendEntries, type LiveLine } from './liveLines.tsx';
@@ -60,13 +61,13 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   // tooltip would name the frame's first step wherever the pointer is.
   const point = () => flushSync(() => setPointing(true));
   async function png() {
-    const svg = ref.current ? chartSurface(ref.current.querySelectorAll<SVGSVGElement>('svg.recharts-surface')) : null;
-    if (svg) download(`rlvr-lab-${id}.png`, await svgToPng(svg), 'image/png');
+    const card = ref.current?.closest('section');
+    if (card) download(`rlvr-lab-${id}.png`, await panelPng(card), 'image/png');
   }
   return (
     <section className={`chart-card${highlight ? ' highlight' : ''}`} data-testid={`chart-${id}`} data-points={points} data-frozen={!view.live || undefined} aria-label={title} ref={view.ref}>
       <header>
-        <h3>{title}</h3>
+        <h3 data-png-line="h">{title}</h3>
         <button className="small" onClick={() => void png()} aria-label={`Save the ${title} chart as PNG`} disabled={!points}>PNG</button>
       </header>
       <p className="question">{question}</p>

@@ -21,7 +21,7 @@ import { pasteStore, setPaste } from '../class/paste.ts';
 import { poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
 import { usePresenter, useSession } from './session.tsx';
 import { ClassStrip } from './ClassStrip.tsx';
-import { classPng } from './ClassPng.ts';
+import { panelPng } from './panelPng.ts';
 import './class.css';
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
@@ -101,7 +101,7 @@ export function ClassExport({ pool, results, children }: { pool: ClassPoolData; 
   return (
     <p className="class-export">
       <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')} data-testid="class-csv">CSV</button>{' '}
-      <button className="small" onClick={() => { if (results.current) void classPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }} data-testid="class-png">PNG</button>{' '}
+      <button className="small" onClick={() => { if (results.current) void panelPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }} data-testid="class-png">PNG</button>{' '}
       {children}
     </p>
   );

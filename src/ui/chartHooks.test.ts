@@ -1,6 +1,6 @@
 /** The tick label every chart uses (issue 29: an imported run's y axis printed "7158", "7529 / 3375": long decimals cut to their last digits). */
 import { describe, expect, it } from 'vitest';
-import { axisTick, chartSurface } from './chartHooks.ts';
+import { axisTick } from './chartHooks.ts';
 
 describe('axisTick', () => {
   it('long decimals and large counts are short numbers of at most 3 significant digits', () => {
@@ -27,16 +27,5 @@ describe('axisTick', () => {
       const back = Number(t.replace(/−/g, '-').replace(/k$/, 'e3').replace(/M$/, 'e6').replace(/B$/, 'e9'));
       expect(Math.abs(back - v), `${v} → ${t}`).toBeLessThanOrEqual(Math.abs(v) * 0.006);
     }
-  });
-});
-
-describe('chartSurface', () => {
-  const svg = (name: string, width: string | null, height: string | null) => ({ name, getAttribute: (a: string) => (a === 'width' ? width : a === 'height' ? height : null) });
-  it("a card's PNG is its chart, not the legend icons recharts draws as svg.recharts-surface before it", () => {
-    const found = [svg('icon', '14', '14'), svg('icon', '14', '14'), svg('chart', '439', '230'), svg('icon', '14', '14')];
-    expect(chartSurface(found)?.name).toBe('chart');
-    expect(chartSurface([svg('chart', '439', '230')])?.name).toBe('chart');
-    expect(chartSurface([svg('odd', null, 'x'), svg('chart', '300', '200')])?.name).toBe('chart');
-    expect(chartSurface([])).toBeNull();
   });
 });

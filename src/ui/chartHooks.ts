@@ -121,20 +121,6 @@ export function ChartTooltip(props: ComponentProps<typeof Tooltip>) {
   return useContext(PointingAt) ? createElement(Tooltip, { includeHidden: true, ...props }) : null;
 }
 
-/**
- * The chart's own svg among a card's svg.recharts-surface elements: the largest (width × height).
- * recharts draws each legend icon as a 14 × 14 svg.recharts-surface too, and the legend comes
- * first in the card, so the first one found was an icon (the card's PNG was that icon).
- */
-export function chartSurface<T extends { getAttribute(name: string): string | null }>(svgs: Iterable<T>): T | null {
-  let best: T | null = null, area = -1;
-  for (const s of svgs) {
-    const a = (Number(s.getAttribute('width')) || 0) * (Number(s.getAttribute('height')) || 0);
-    if (a > area) { best = s; area = a; }
-  }
-  return best;
-}
-
 const UNITS: [number, string][] = [[1e9, 'B'], [1e6, 'M'], [1e3, 'k']];
 const MINUS = (s: string) => s.replace(/-/g, '−');
 

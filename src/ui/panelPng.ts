@@ -1,0 +1,95 @@
+/**
+ * A panel as one PNG: its marked lines (data-png-line: "h" a heading, "t" text, wrapped), its
+ * charts (their own SVGs) and the charts' legends (each entry's icon and name, in its colour,
+ * flowed into rows), stacked in the panel's order on white, in the page's font. Used for a chart
+ * card (its title, the chart, its legend) and for the class results. Built with DOM calls (text
+ * as text nodes: nothing pasted becomes markup), rasterised through an <img> of the SVG.
+ */
+import { svgToPng } from '../store/exports.ts';
+
+const NS = 'http://www.w3.org/2000/svg';
+const FONT = 'system-ui, sans-serif';
+const LEGEND_SIZE = 13;
+
+function wrap(text: string, perLine: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const w of text.split(/\s+/)) {
+    if (line && line.length + 1 + w.length > perLine) { out.push(line); line = w; } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) out.push(line);
+  return out;
+}
+
+function text(x: number, y: number, size: number, content: string, fill = '#111', bold = false): SVGTextElement {
+  const t = document.createElementNS(NS, 'text');
+  t.setAttribute('x', String(x));
+  t.setAttribute('y', String(y));
+  t.setAttribute('font-size', String(size));
+  t.setAttribute('fill', fill);
+  if (bold) t.setAttribute('font-weight', 'bold');
+  t.textContent = content;
+  return t;
+}
+
+/** The panel drawn as one SVG element (not attached), with its width and height. */
+export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number; height: number } {
+  const parts = [...root.querySelectorAll('[data-png-line], svg.recharts-surface, .recharts-legend-item')]
+    .filter((el) => !(el instanceof SVGSVGElement && el.closest('.recharts-legend-item'))) // a legend entry's icon: drawn with its entry
+    .map((el, i) => ({ el, i, box: el.getBoundingClientRect() }));
+  // as wide as the panel (text wraps to it, up to 1200 px) and never narrower than a chart in it (a strip plot at 1920 px was cut)
+  const width = Math.max(480, Math.min(1200, root.clientWidth || 900), ...parts.filter((p) => p.el instanceof SVGSVGElement).map((p) => Math.ceil(p.box.width)));
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('xmlns', NS);
+  svg.setAttribute('font-family', getComputedStyle(root).fontFamily || FONT); // the page's font, not the image's serif default
+  let y = 12;
+  let legend: { x: number } | null = null; // the legend row being filled
+  const endLegend = () => { if (legend) { y += LEGEND_SIZE + 10; legend = null; } };
+  // in the order a student sees them, top to bottom (recharts puts a chart's legend before its svg, and draws it below)
+  parts.sort((a, b) => Math.round(a.box.top) - Math.round(b.box.top) || a.i - b.i);
+  for (const { el, box } of parts) {
+    if (el.classList.contains('recharts-legend-item')) {
+      const name = el.querySelector('.recharts-legend-item-text');
+      const label = name?.textContent ?? '';
+      const icon = el.querySelector('svg');
+      const w = 18 + label.length * LEGEND_SIZE * 0.56 + 14;
+      if (!legend) legend = { x: 8 };
+      else if (legend.x + w > width - 8) { y += LEGEND_SIZE + 8; legend.x = 8; }
+      if (icon) {
+        const clone = icon.cloneNode(true) as SVGSVGElement;
+        clone.setAttribute('x', String(legend.x));
+        clone.setAttribute('y', String(y + 2));
+        svg.appendChild(clone);
+      }
+      svg.appendChild(text(legend.x + 18, y + 14, LEGEND_SIZE, label, name ? getComputedStyle(name).color : '#111'));
+      legend.x += w;
+      continue;
+    }
+    endLegend();
+    if (el instanceof SVGSVGElement) {
+      const { width: w, height: h } = box;
+      const clone = el.cloneNode(true) as SVGSVGElement;
+      clone.setAttribute('x', '0');
+      clone.setAttribute('y', String(y));
+      clone.setAttribute('width', String(w));
+      clone.setAttribute('height', String(h));
+      svg.appendChild(clone);
+      y += h + 8;
+      continue;
+    }
+    const heading = el.getAttribute('data-png-line') === 'h';
+    const size = heading ? 16 : 13;
+    for (const line of wrap(el.textContent ?? '', Math.floor(width / (size * 0.55)))) {
+      y += size + 4;
+      svg.appendChild(text(8, y, size, line, '#111', heading));
+    }
+    y += 6;
+  }
+  endLegend();
+  return { svg, width, height: y + 12 };
+}
+
+export async function panelPng(root: HTMLElement, scale = 2): Promise<Blob> {
+  const { svg, width, height } = panelSvg(root);
+  return svgToPng(svg, scale, { width, height });
+}
