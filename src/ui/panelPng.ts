@@ -52,7 +52,9 @@ export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number
       const name = el.querySelector('.recharts-legend-item-text');
       const label = name?.textContent ?? '';
       const icon = el.querySelector('svg');
-      const w = 18 + label.length * LEGEND_SIZE * 0.56 + 14;
+      // the entry's width on screen at the picture's type size (an estimate where it has none)
+      const onScreen = name ? (box.width * LEGEND_SIZE) / (parseFloat(getComputedStyle(name).fontSize) || LEGEND_SIZE) : 0;
+      const w = (onScreen > 0 ? onScreen : 18 + label.length * LEGEND_SIZE * 0.56) + 14;
       if (!legend) legend = { x: 8 };
       else if (legend.x + w > width - 8) { y += LEGEND_SIZE + 8; legend.x = 8; }
       if (icon) {
