@@ -2,6 +2,7 @@ import { expect, test, type Page } from './fixtures.ts';
 import { pushCounts } from '../src/rl/inspection.ts';
 import { TOUR, numberShown, quotedAnswers, quotedNumbers } from '../src/store/tour.ts';
 import { heldoutPoints } from '../src/store/presenterView.ts';
+import { fmt } from '../src/ui/palette.ts';
 
 // The class tour (src/store/tour.ts, src/lab/tour.ts, src/ui/ClassTour.tsx): opened by ?tour=1,
 // walked with → through its eight stops on a live run, each stop's button pressed where the
@@ -19,6 +20,8 @@ type Any = any;
 const store = (page: Page): Promise<Any> => page.evaluate(() => (window as Any).__lab.store.getState());
 const f = (x: number, d = 2) => { const t = Math.abs(x).toFixed(d); return Number(t) === 0 || x > 0 ? t : `−${t}`; };
 const sf = (x: number, d = 2) => (x > 0 && Number(Math.abs(x).toFixed(d)) !== 0 ? '+' : '') + f(x, d);
+/** A figure as the step-through's table prints it (fmt), with a real minus and a plus on a positive one. */
+const printed = (x: number) => { const t = fmt(x).replace('-', '−'); return x > 0 && t !== '0' ? `+${t}` : t; };
 const focused = (s: Any) => s.inspector.rollout.groups[s.inspector.focus ?? 0];
 /** "0.40 at step 0 → 0.34 at step 11": a line's first and last finite points, as the chart's readout gives them. */
 const span = (steps: Any[], k: string) => { const p = steps.filter((m) => Number.isFinite(m[k])); return [...new Set([p[0], p.at(-1)])].map((m) => `${f(m[k])} at step ${m.step}`).join(' → '); };
@@ -35,7 +38,7 @@ function expected(id: string, s: Any): string[] | null {
       return [`format reward (${ins.settings.formatReward} in this run)`, ...(i >= 0 ? [`o${i + 1} “${g.answers[i].text}” is right: r = ${g.answers[i].reward}`] : [])];
     }
     case 'advantages':
-      return ins && ins.computed >= 4 ? [`A = ${focused(s).answers.map((a: Any) => sf(a.advantage)).join(', ')}`] : null;
+      return ins && ins.computed >= 4 ? [`A = ${focused(s).answers.map((a: Any) => printed(a.advantage)).join(', ')}`] : null; // as the step-through's table prints them
     case 'mixed-groups':
       return s.lessonId === 'mixed-groups' && m ? [`the mixed share ${span(s.steps, 'frac_mixed')} beside`, span(s.steps, 'mixed_predicted')] : null;
     case 'one-update': {

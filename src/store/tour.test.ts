@@ -4,6 +4,7 @@
 // independently, and says what to press on a state that lacks them. Its address flag too.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fmt } from '../ui/palette.ts';
 import { describe, expect, it } from 'vitest';
 import { getLesson } from '../rl/lessons.ts';
 import { detectStopSignals, DEFAULT_STOP_OPTIONS } from '../rl/stopSignals.ts';
@@ -85,8 +86,10 @@ describe('class tour: the script', () => {
     const sd = Math.sqrt(avg(r.map((x) => (x - m) ** 2)));
     expect(say.live).toBe(true);
     expect(say.text).toContain(`Prompt ${p + 1}'s ${r.length} answers earned r = ${r.join(', ')}`);
-    expect(say.text).toContain(`mean ${f(m)}, σ ${f(sd)}`);
-    expect(say.text).toContain(`A = ${g.answers.map((a) => sf(a.advantage)).join(', ')}`);
+    // as the step-through beside it prints them (its table's fmt: 3 decimals, trailing zeros dropped), with a real minus
+    const printed = (x: number, plus = false) => { const t = fmt(x).replace('-', '−'); return plus && x > 0 && t !== '0' ? `+${t}` : t; };
+    expect(say.text).toContain(`mean ${printed(m)}, σ ${printed(sd)}`);
+    expect(say.text).toContain(`A = ${g.answers.map((a) => printed(a.advantage, true)).join(', ')}`);
     const flat = s.inspector!.rollout!.groups.filter((x) => x.answers.every((a) => a.reward === x.answers[0].reward)).length;
     expect(say.text).toContain(`${flat} of the ${s.inspector!.rollout!.groups.length} groups`);
   });

@@ -78,6 +78,12 @@ export const num = (x: number, d = 2): string => {
 };
 /** Signed ("+1.00", "−0.50"). */
 export const signed = (x: number, d = 2): string => (Number.isFinite(x) && Number(Math.abs(x).toFixed(d)) !== 0 && x > 0 ? '+' : '') + num(x, d);
+/** As the step-through prints a figure: to 3 decimals, trailing zeros dropped ("0.125", "−0.378", "0.5"); `plus` marks a positive one. */
+export const shown = (x: number, plus = false): string => {
+  if (!Number.isFinite(x)) return '–';
+  const t = String(Number(Math.abs(x).toFixed(3)));
+  return t === '0' ? t : (x < 0 ? MINUS : plus ? '+' : '') + t;
+};
 /** A reward as the step-through shows it: "1", "0.1", "0". */
 export const rew = (x: number): string => (x < 0 ? MINUS : '') + String(Number(Math.abs(x).toFixed(2)));
 const quote = (t: string) => `“${t === '' ? '(empty)' : t.length > 28 ? `${t.slice(0, 27)}…` : t}”`;
@@ -147,12 +153,12 @@ function advantages(s: TourInput): TourSay {
   const r = g.answers.map((a) => a.reward);
   const m = mean(r);
   const sd = stdPopulation(r);
-  const A = g.answers.map((a) => signed(a.advantage)).join(', ');
+  const A = g.answers.map((a) => shown(a.advantage, true)).join(', '); // as the step-through's table beside it prints them
   const groups = ins.rollout!.groups;
   const flat = groups.filter((x) => !spread(x)).length;
   const formula = st.advantage === 'grpo' && st.scaleRewards === 'group'
-    ? `mean ${num(m)}, σ ${num(sd)}, so A_i = (r_i − ${num(m)})/${num(sd)}: A = ${A}.`
-    : `mean ${num(m)}; this run's estimator (${st.advantage}${st.advantage === 'grpo' ? `, scale_rewards = ${st.scaleRewards}` : ''}) gives A = ${A}.`;
+    ? `mean ${shown(m)}, σ ${shown(sd)}, so A_i = (r_i − ${shown(m)})/${shown(sd)}: A = ${A}.`
+    : `mean ${shown(m)}; this run's estimator (${st.advantage}${st.advantage === 'grpo' ? `, scale_rewards = ${st.scaleRewards}` : ''}) gives A = ${A}.`;
   const text = `Prompt ${p + 1}'s ${r.length} answers earned r = ${r.map(rew).join(', ')}: ${formula} ` +
     `Above the group's mean is pushed up, below it down; ${flat} of the ${groups.length} groups in this batch have equal rewards, so every A there is 0: they teach nothing.`;
   return spread(g) ? { live: true, text } : { live: true, text, action: { kind: 'step-to', phase: 'advantages', fresh: true, label: 'Sample another batch' } };
