@@ -84,7 +84,7 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
       return n;
     };
     const h = img.height / scale;
-    const below = 30 + body; // under the title and the chart's height: its x axis' labels (black, grey), then the legend
+    const below = h - 60; // the legend's rows, under the x axis' labels (black, grey): the plot's lines end above
     return { height: h, titleDark: count('#111111', 0, 30), legendBlue: count('#0072B2', below, h), legendVermillion: count('#D55E00', below, h) };
   }, { b64: pngBytes, body: bodyHeight });
   console.log(`reward card PNG: ${JSON.stringify(picture)} (chart body ${bodyHeight} px)`);

@@ -69,13 +69,20 @@ export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number
     }
     endLegend();
     if (el instanceof SVGSVGElement) {
-      const { width: w, height: h } = box;
+      // recharts keeps room for its legend inside the chart's svg, under the plot: the picture draws the legend itself, so the svg stops where its legend starts
+      const inside = parts.filter((q) => q.el.classList.contains('recharts-legend-item') && q.box.top > box.top + 20 && q.box.top < box.bottom).map((q) => q.box.top);
+      const labels = Math.max(box.top, ...[...el.querySelectorAll('text')].map((t) => t.getBoundingClientRect().bottom)); // the axes' labels end here ("step" sits beside the legend's first row)
+      const w = box.width, h = inside.length ? Math.min(box.height, Math.max(Math.min(...inside), labels + 2) - box.top) : box.height;
       const clone = el.cloneNode(true) as SVGSVGElement;
-      clone.setAttribute('x', '0');
-      clone.setAttribute('y', String(y));
       clone.setAttribute('width', String(w));
-      clone.setAttribute('height', String(h));
-      svg.appendChild(clone);
+      clone.setAttribute('height', String(box.height));
+      const view = document.createElementNS(NS, 'svg'); // its viewport clips the chart at h (the chart keeps its own size)
+      view.setAttribute('x', '0');
+      view.setAttribute('y', String(y));
+      view.setAttribute('width', String(w));
+      view.setAttribute('height', String(h));
+      view.appendChild(clone);
+      svg.appendChild(view);
       y += h + 8;
       continue;
     }
