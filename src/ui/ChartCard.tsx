@@ -94,8 +94,10 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
 });
 
 export const xAxis = <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} label={{ value: 'step', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />;
-const LEGEND_STYLE = { fontSize: 14 };
-export const legend = <Legend wrapperStyle={LEGEND_STYLE} />;
+export const LEGEND_STYLE = { fontSize: 14 };
+/** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
+export const UNIT: [number, number] = [0, 1];
+export const UNIT_TICKS = [0, 0.25, 0.5, 0.75, 1];
 /**
  * A legend in the order the lines are declared (recharts sorts by name otherwise): `names` are
  * their names in order, the live lines' first (`live`: drawn by LiveLines, their entries made

@@ -28,7 +28,7 @@ import { useLab } from '../store/labStore.ts';
 import { axisTick, ChartTooltip, useCardView, useOverlays, useSeenLab } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
-import { AXIS, ChartCard, PointedLineChart, fin, grid, margin, stepTip, useLegendIn } from './ChartCard.tsx';
+import { AXIS, ChartCard, PointedLineChart, UNIT, UNIT_TICKS, fin, grid, margin, stepTip, useLegendIn } from './ChartCard.tsx';
 import { atX, doctorMarks, trlLineElements, trlLines, trlTip, useOnAxis, useTrl, useXAxis, useXHead, useXMode, type TrlSeries } from './importedLines.tsx';
 import { onAxis } from '../store/importedRun.ts';
 import { chartRows, chartRowsWith, stepLine } from '../store/thin.ts';
@@ -36,9 +36,6 @@ import { LIVE_ITEM, LiveLines, type LiveLine } from './liveLines.tsx';
 import { AdvantagesChart, TheoryChart } from './RolloutCharts.tsx';
 import { C } from './palette.ts';
 
-/** A share's y axis: 0 to 1 with fixed ticks (no nice-tick search at each redraw). */
-const UNIT: [number, number] = [0, 1];
-const UNIT_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
 interface Series {

@@ -13,13 +13,11 @@ import { useLab } from '../store/labStore.ts';
 import { advantageFrame, advantageLayout, advantageTicks, type AdvantageBar, type AdvantageLayout } from '../store/advantageBars.ts';
 import { lineKey, type LineRow } from '../store/thin.ts';
 import { axisTick, ChartTooltip, useCardView, useSeenLab, useStable } from './chartHooks.ts';
-import { AXIS, ChartCard, PointedLineChart, grid, margin } from './ChartCard.tsx';
+import { AXIS, ChartCard, LEGEND_STYLE, PointedLineChart, UNIT, UNIT_TICKS, grid, margin } from './ChartCard.tsx';
 import { LIVE_ITEM } from './liveLines.tsx';
 import { LiveBars, LiveSymbols } from './liveMarks.tsx';
 import { C, VERDICT, fmt } from './palette.ts';
 
-const UNIT: [number, number] = [0, 1];
-const UNIT_TICKS = [0, 0.25, 0.5, 0.75, 1];
 /** The advantages chart's margin, one object: recharts stores a new margin (and recomputes the whole chart) whenever the object changes. */
 const ADV_MARGIN = { ...margin, top: 18 };
 /** Marks are drawn up to this many answers (beyond, they would overlap). */
@@ -83,7 +81,7 @@ function theoryLegend(G: number) {
     { value: `P(mixed), G = ${G}`, type: 'line', color: C.blue, dataKey: 'curve', payload: { strokeWidth: 2.5 } },
     { value: PROMPTS, type: 'diamond', color: C.vermillion, dataKey: 'prompt' },
   ];
-  return <Legend wrapperStyle={{ fontSize: 14 }} content={(p) => <DefaultLegendContent {...p} payload={payload} />} />;
+  return <Legend wrapperStyle={LEGEND_STYLE} content={(p) => <DefaultLegendContent {...p} payload={payload} />} />;
 }
 
 /** One prompt of the latest step: its pass rate p and P(mixed) at p for its group's size. */
