@@ -15,7 +15,7 @@ import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/mode
 import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
+import { getLesson, LESSONS, lessonRun, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
 import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../src/rl/coldStartSpec.ts';
 import { registerTask } from '../src/tasks/registry.ts';
@@ -157,7 +157,7 @@ async function main() {
     for (const l of LESSONS) process.stdout.write(`${JSON.stringify({ id: l.id, title: l.title, variants: l.variants.map((v) => v.label), steps: Math.max(...l.variants.map((v) => v.claim.steps)) })}\n`);
     return;
   }
-  const lesson = a.lesson && { id: a.lesson.lesson.id, variant: a.lesson.variant, claim: a.lesson.lesson.variants[a.lesson.variant].claim };
+  const lesson = a.lesson && lessonRun(a.lesson.lesson.id, a.lesson.variant);
   const start = loadStart(a);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   for (const n of a.notices) log(`notice: ${n}`);

@@ -123,7 +123,7 @@ describe('result code', () => {
       [JSON.stringify(body({ w: '0123456789ABCDEF' })), /16 hex digits/],
       [JSON.stringify(body({ w: 12 })), /16 hex digits/],
       [JSON.stringify(body({ h: true })), /verdict must be 0 or 1/],
-      [JSON.stringify(body({ n: 3 })), /from 50 \(the verdict's step\)/],
+      [JSON.stringify(body({ n: 3 })), /from 40 \(the verdict's step\)/],
       [JSON.stringify(body({ n: 1e9 })), /steps/],
       [JSON.stringify(body({ p: 3 })), /prediction must be 0, 1 or 2/],
       [JSON.stringify(body({ p: null })), /prediction/],
