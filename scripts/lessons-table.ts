@@ -38,7 +38,7 @@ export interface LessonRun { lesson: string; variant: number; label: string; see
  * How many held-out prompts the wreck rule reads greedy accuracy on. The run's own evaluations use
  * HELDOUT_SIZE (32, the page's), and at the capability boundary 32 seed-chosen prompts misread the
  * base: on add d2, seeds 2–11, its greedy accuracy reads 0.31–0.84 on the run's 32 held-out prompts
- * and 0.44–0.48 on 512 (README, lessons). A run that starts on a lucky 32 (seed 5: 0.84) falls back
+ * and 0.44–0.48 on 512 (docs/lessons.md). A run that starts on a lucky 32 (seed 5: 0.84) falls back
  * whatever it learns; 512 prompts read the policy (one standard error about 0.02).
  */
 export const WRECK_HELDOUT_SIZE = 512;
