@@ -2,7 +2,7 @@
  * npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT]
  *                  [--<setting> VALUE …]   (every setting of src/rl/settings.ts, by its key or TRL name)
  * npm run train -- --task-file spec.json [--cold-start [--cold-start-target P] [--cold-start-steps N]] …
- *                  a custom task (README "Your own task"); --cold-start (any task) fine-tunes a fresh policy
+ *                  a custom task (docs/custom-tasks.md); --cold-start (any task) fine-tunes a fresh policy
  *                  on the task's reference answers to held-out sampled pass@1 ≥ P (COLD_START_TARGET), then GRPO
  *
  * JSONL on stdout ("step", "eval", and a final "summary" line); progress on stderr.
