@@ -6,7 +6,7 @@
  * committed state (checked again).
  */
 import type { Backend } from '../model/backend.ts';
-import { selfCheck, setForms, type SelfCheckReport } from '../model/selfCheck.ts';
+import { selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { CONFIGS, type ModelConfig } from '../model/config.ts';

@@ -1,5 +1,5 @@
 /**
- * The self-check's comparison (src/model/selfCheck.ts): the tolerances, and the Comparer that
+ * The self-check's comparison (src/gpu/selfCheck.ts): the tolerances, and the Comparer that
  * holds each GPU tensor against the CPU reference's — every number within
  * SELF_CHECK_ATOL·max|ref| + SELF_CHECK_RTOL·|ref| (ten times looser for gradients), and a
  * sampled row token by token (its log-prob first, then the token, a draw at a bin edge being a

@@ -1,5 +1,5 @@
 /**
- * Browser-side body of e2e/gpu-self-check.spec.ts: the engine's self-check (src/model/selfCheck.ts)
+ * Browser-side body of e2e/gpu-self-check.spec.ts: the engine's self-check (src/gpu/selfCheck.ts)
  * on this adapter with the GPU forms forced (tiled matmul, workgroup-tree reductions, tiled
  * attention, the fused decode block), as it is, and with one kernel broken on purpose per case, put back after it:
  *   tiled-matmul      a tile read from the wrong lane (the tiled matmul only);
@@ -27,7 +27,7 @@ import { createWebGPUBackend } from '../backend.ts';
 import { SHADER_SOURCES, type KernelName } from '../kernels.ts';
 import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
-import { selfCheck } from '../../model/selfCheck.ts';
+import { selfCheck } from '../selfCheck.ts';
 
 export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'layernorm-params' | 'adamw' | 'optimizer-clip' | 'decode-block';
 
