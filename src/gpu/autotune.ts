@@ -189,34 +189,59 @@ export async function autotune(be: WebGPUBackend, o: AutotuneOptions = {}): Prom
   const what = { ...work.what, decode: `a rollout of ${decode.prompts.length * decode.numGenerations} rows × ${decode.maxNewTokens} positions` };
   const run = (family: FormFamily) => (family === 'decode' ? be.sample(decode).then(() => {}) : work.run(family));
   await o.compiling;
-  const families: TunedFamily[] = [];
+  let families: TunedFamily[] = [];
   try {
-    for (const family of TUNED_FAMILIES) {
-      const rowsOut: TunedFamily['candidates'] = [];
-      let fastest = Infinity;
-      for (const forms of candidateForms(be, best, family)) {
-        const form = forms[family];
-        if (left() <= 0) { rowsOut.push({ form, ms: null }); continue; }
+    families = await timeForms(TUNED_FAMILIES.map((family) => ({ family, forms: candidateForms(be, best, family).map((f) => f[family]), work: what[family] })), {
+      prepare: async (family, form) => {
+        const forms = { ...best, [family]: form } as Forms;
         await be.ctx.kernels.precompile(formKernels(kernelForms(forms))); // the form's kernels not compiled yet: inside the budget, outside its time
         applyForms(ops, forms);
-        if (rowsOut.length === 0) await run(family); // the family's first form warms the buffers every form shares
-        let ms = Infinity;
-        for (let i = 0; i < RUNS && left() > 0; i++) {
-          const t = now();
-          await run(family);
-          ms = Math.min(ms, now() - t);
-          if (ms > DROP_FACTOR * fastest) break;
-        }
-        rowsOut.push({ form, ms: Number.isFinite(ms) ? ms : null });
-        if (ms < fastest) [fastest, best[family]] = [ms, form as never];
-      }
-      families.push({ family, candidates: rowsOut, chosen: best[family], work: what[family] });
-    }
+      },
+      run,
+      chosen: (family, form) => { (best as Record<FormFamily, string>)[family] = form; },
+      now, deadline: t0 + budgetMs,
+    });
   } finally {
     applyForms(ops, best);
     work.free();
   }
   return { families, forms: { ...best }, ms: now() - t0, budgetMs, source: 'timed', key };
+}
+
+/**
+ * The timing loop: per family in order, each form prepared (compiled, set) then run — the
+ * family's first form once untimed (it warms what every form shares) — up to RUNS times, the
+ * fastest run counting; a form DROP_FACTOR× the family's best so far after a run is out; from
+ * `deadline` on nothing starts (a run under way finishes) and the forms not reached get ms null.
+ * `chosen` hears each family's fastest as soon as it is known, so later families run beside it.
+ */
+export async function timeForms(
+  families: { family: FormFamily; forms: string[]; work: string }[],
+  h: { prepare: (family: FormFamily, form: string) => Promise<void>; run: (family: FormFamily) => Promise<void>; chosen: (family: FormFamily, form: string) => void; now: () => number; deadline: number },
+): Promise<TunedFamily[]> {
+  const out: TunedFamily[] = [];
+  for (const { family, forms, work } of families) {
+    const candidates: TunedFamily['candidates'] = [];
+    let [fastest, chosen] = [Infinity, forms[0]];
+    for (const form of forms) {
+      if (h.now() >= h.deadline) { candidates.push({ form, ms: null }); continue; }
+      await h.prepare(family, form);
+      if (candidates.length === 0) await h.run(family);
+      let ms = Infinity;
+      for (let i = 0; i < RUNS && h.now() < h.deadline; i++) {
+        const t = h.now();
+        await h.run(family);
+        ms = Math.min(ms, h.now() - t);
+        if (ms > DROP_FACTOR * fastest) break;
+      }
+      candidates.push({ form, ms: Number.isFinite(ms) ? ms : null });
+      if (ms < fastest) [fastest, chosen] = [ms, form];
+    }
+    await h.prepare(family, chosen);
+    h.chosen(family, chosen);
+    out.push({ family, candidates, chosen, work });
+  }
+  return out;
 }
 
 const msText = (ms: number | null) => (ms === null ? 'not reached' : ms < 10 ? `${ms.toFixed(2)} ms` : `${Math.round(ms)} ms`);
