@@ -183,7 +183,6 @@ export async function autotune(be: WebGPUBackend, o: AutotuneOptions = {}): Prom
   const key = autotuneKey(be, o);
   const ops = be.ctx.ops;
   const best: Forms = formsOf(ops);
-  const left = () => t0 + budgetMs - now();
   const decode = decodeWork(be.config, rows);
   const work = familyWork(be.ctx, be.config, rows);
   const what = { ...work.what, decode: `a rollout of ${decode.prompts.length * decode.numGenerations} rows × ${decode.maxNewTokens} positions` };
