@@ -12,6 +12,8 @@
  * the same for TF.js and the ratios peer/engine; one full GRPO step of the lab's default
  * lesson with its phases and readbacks; attention forward + backward in its two forms (row, tiled)
  * at the tiny and small training shapes; the matmul kernels (register-blocked vs plain vec4);
+ * `autotune`: the lab's start-up on the tiny model (32 rollout rows): per kernel family
+ * { family, candidates: [{ form, ms }], chosen } (src/gpu/autotune.ts), `autotune_run` its check and budget;
  * with --sweep, step time as D, G (rows per rollout) and T grow, with fitted exponents.
  *
  * --backend dawn runs the same bench modules in Node through Dawn (scripts/dawn.ts), no browser
@@ -251,11 +253,15 @@ async function main() {
     const matmul = await section('matmul', () => call<Json>(run, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
     log('row-reduction kernels');
     const reductions = await section('reductions', () => call<Json>(run, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20));
+    log('autotune (the self-check, then each family\'s forms timed: the lab\'s start-up)');
+    const tuned = await section('autotune', () => call<Json & { autotune: Json[] }>(run, 'engine', 'benchAutotune', tiny, 32));
+    const autotune = 'error' in tuned ? tuned : roundAll(tuned.autotune);
+    const autotuneRun = 'error' in tuned ? null : roundAll({ ...tuned, autotune: undefined });
     let scaling: Json | null = null;
     if (args.sweep) scaling = await section('sweep', () => sweep(run, adapter.swiftshader));
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
-      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
+      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), autotune, autotune_run: autotuneRun, scaling,
       targets, seconds: Math.round((Date.now() - started) / 1000),
       formulas: {
         gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
@@ -349,6 +355,8 @@ export function printReport(o: Json): void {
     console.table(prof.phases.map((r) => ({ phase: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%` })));
     console.table(prof.families.map((r) => ({ family: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%`, dispatches: r.dispatches })));
   }
+  const tuned = o.autotune as { family: string; candidates: { form: string; ms: number | null }[]; chosen: string }[] | { error: string } | undefined;
+  if (Array.isArray(tuned)) console.table(tuned.map((f) => ({ family: f.family, chosen: f.chosen, ...Object.fromEntries(f.candidates.map((c) => [`${c.form} ms`, c.ms ?? 'not reached'])) })));
   const s = o.scaling as { rows: Json[]; exponents: Json } | null;
   if (s?.rows) {
     console.table(s.rows);

@@ -6,7 +6,9 @@
  * committed state (checked again).
  */
 import type { Backend } from '../model/backend.ts';
-import { selfCheck, setForms, type SelfCheckReport } from '../model/selfCheck.ts';
+import { selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
+import { KernelFormsStore } from '../persist/idb.ts';
+import { autotuneSentence } from '../gpu/autotune.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { CONFIGS, type ModelConfig } from '../model/config.ts';
@@ -87,7 +89,7 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
         notices.push(checked.sentence(known));
         return be;
       }
-      const check = await selfCheck(gpu, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }) });
+      const check = await selfCheck(gpu, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }), autotune: { cache: new KernelFormsStore() } });
       notices.push(check.sentence);
       if (check.ok) {
         checked.remember(gpu, check);
@@ -124,7 +126,7 @@ export class CheckedAdapters {
     this.passed.delete(this.key(be));
   }
   sentence(r: SelfCheckReport): string {
-    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.`;
+    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.${r.autotune ? ` ${autotuneSentence(r.autotune)}` : ''}`;
   }
 }
 
@@ -132,7 +134,7 @@ export class CheckedAdapters {
 async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array, checked: CheckedAdapters): Promise<Backend> {
   const be = await createBackend('webgpu', config, { seed, weights, mirrorState: true });
   checked.forget(be as WebGPUBackend);
-  const check = await selfCheck(be as WebGPUBackend);
+  const check = await selfCheck(be as WebGPUBackend, { autotune: { cache: new KernelFormsStore() } });
   if (!check.ok) {
     be.dispose();
     throw new Error(check.sentence);
