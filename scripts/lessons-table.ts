@@ -155,7 +155,7 @@ export function variantTable(runs: readonly LessonRun[]): LessonRecord[] {
 }
 
 /** Runs `tasks` `jobs` at a time, each in a child process of this script (`--one lesson:variant:seed`), in order of the tasks. */
-async function inChildren(tasks: string[], jobs: number, extra: string[]): Promise<LessonRun[]> {
+async function inChildren(tasks: string[], jobs: number, extra: string[], stream: boolean): Promise<LessonRun[]> {
   const script = fileURLToPath(import.meta.url);
   const cmd = script.endsWith('.ts') ? ['npx', ['tsx', '--import', './scripts/wgsl-raw.mjs', script]] as const : [process.execPath, [script]] as const;
   const results: (LessonRun | null)[] = tasks.map(() => null);
@@ -169,7 +169,9 @@ async function inChildren(tasks: string[], jobs: number, extra: string[]): Promi
         p.stdout.on('data', (d) => { out += d; });
         p.on('close', (code) => {
           const line = out.trim().split('\n').find((x) => x.startsWith('{'));
-          if (code !== 0 || !line) reject(new Error(`${tasks[i]}: exit ${code}`)); else resolve(JSON.parse(line, (_k, v) => (v === null ? NaN : v)) as LessonRun);
+          if (code !== 0 || !line) { reject(new Error(`${tasks[i]}: exit ${code}`)); return; }
+          if (stream) process.stderr.write(`${line}\n`); // as each run ends: a run cut short keeps what finished
+          resolve(JSON.parse(line, (_k, v) => (v === null ? NaN : v)) as LessonRun);
         });
       });
     }
@@ -201,12 +203,12 @@ async function main() {
   for (const l of LESSONS.filter((x) => !only || only.includes(x.id))) for (let v = 0; v < l.variants.length; v++) for (const seed of seeds) tasks.push(`${l.id}:${v}:${seed}`);
   const t0 = Date.now();
   const runs = jobs > 1
-    ? await inChildren(tasks, jobs, [...(nullRun ? ['--null'] : []), '--backend', backend, ...(probes ? ['--probe', probes.join(',')] : [])])
+    ? await inChildren(tasks, jobs, [...(nullRun ? ['--null'] : []), '--backend', backend, ...(probes ? ['--probe', probes.join(',')] : [])], args.includes('--json'))
     : await tasks.reduce<Promise<LessonRun[]>>(async (acc, t) => { const [id, v, seed] = t.split(':'); return [...await acc, await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes })]; }, Promise.resolve([]));
   console.log(`engine: ${runs[0]?.engine}; ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s${nullRun ? ' (η = 0: null runs)' : ''}\n`);
   console.log('| lesson | variant | seed | verdict | claim number [90 % interval] | held-out greedy (256) | s |\n|---|---|---|---|---|---|---|');
   for (const r of runs) {
-    if (args.includes('--json')) process.stderr.write(`${JSON.stringify(r)}\n`);
+    if (args.includes('--json') && jobs <= 1) process.stderr.write(`${JSON.stringify(r)}\n`);
     console.log(`| ${r.lesson} | ${r.variant}: ${r.label} | ${r.seed} | ${r.verdict} | ${f3(r.value)} [${f3(r.interval[0])}, ${f3(r.interval[1])}] | ${f2(r.greedy.start)} → ${f2(r.greedy.end)} | ${r.seconds.toFixed(0)} |`);
   }
   if (probes) {
