@@ -15,11 +15,11 @@ import { pushCounts, type AnswerInspection, type ClipSideValue, type PushCounts,
 import type { Settings } from '../rl/settings.ts';
 import { clipRange } from '../rl/lossSpec.ts';
 import { useSession } from './session.tsx';
-import { Tex } from './Tex.tsx';
+import { FormulaLine, Tex } from './Tex.tsx';
 import { Compare } from './Compare.tsx';
 import { ObjectivePromise } from './ObjectivePromise.tsx';
 import { groupTeaches } from '../store/views.ts';
-import { C, VERDICT, fmt, verdictKind } from './palette.ts';
+import { TEXT, VERDICT, fmt, verdictKind } from './palette.ts';
 
 const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
   prompts: '1. Prompts',
@@ -32,7 +32,7 @@ const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
 
 function Verdict({ a }: { a: GroupView['answers'][number] }) {
   const k = verdictKind(a);
-  return <span className={`verdict verdict-${k}`} style={{ borderColor: VERDICT[k].color, color: VERDICT[k].color }}>{VERDICT[k].mark} {VERDICT[k].word}</span>;
+  return <span className={`verdict verdict-${k}`} style={{ borderColor: VERDICT[k].color, color: VERDICT[k].text }}>{VERDICT[k].mark} {VERDICT[k].word}</span>;
 }
 
 /** The answer's text, as text; a scratchpad before the one "|" is set apart from the graded answer after it. */
@@ -177,8 +177,8 @@ function Advantages({ ins }: { ins: InspectorState }) {
         return (
           <div className="group" key={p}>
             <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
-            <div className="formula-line"><Tex tex={formula} /></div>
-            <div className="formula-line"><Tex tex={filled} /></div>
+            <FormulaLine tex={formula} />
+            <FormulaLine tex={filled} />
             <table className="answers">
               <tbody>
                 {g.answers.map((a, i) => (
@@ -187,7 +187,7 @@ function Advantages({ ins }: { ins: InspectorState }) {
                     <td><AnswerText text={a.text} /></td>
                     <td><Verdict a={a} /></td>
                     <td className="num">r = {fmt(a.reward)}</td>
-                    <td className="num adv" style={{ color: a.advantage > 0 ? C.green : a.advantage < 0 ? C.vermillion : '#444' }}>A = {fmt(a.advantage)}</td>
+                    <td className="num adv" style={{ color: a.advantage > 0 ? TEXT.green : a.advantage < 0 ? TEXT.vermillion : '#444' }}>A = {fmt(a.advantage)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -324,7 +324,7 @@ function updateWhy(c: PushCounts, geo: StepGeometry | null | undefined): string 
 /** A change in log π, green with ✓ when it goes the way the advantage asks, vermillion with ✗ when not. */
 function DeltaCell({ A, delta }: { A: number; delta: number }) {
   const good = (A > 0 && delta > 0) || (A < 0 && delta < 0);
-  return <td className="num" style={{ color: A === 0 ? '#444' : good ? C.green : C.vermillion }}>{delta >= 0 ? '+' : ''}{fmt(delta, 4)} {A !== 0 ? (good ? '✓' : '✗') : ''}</td>;
+  return <td className="num" style={{ color: A === 0 ? '#444' : good ? TEXT.green : TEXT.vermillion }}>{delta >= 0 ? '+' : ''}{fmt(delta, 4)} {A !== 0 ? (good ? '✓' : '✗') : ''}</td>;
 }
 
 function Update({ ins }: { ins: InspectorState }) {
