@@ -16,7 +16,7 @@ import { axisTick, ChartTooltip, useCardView, useSeenLab, useStable } from './ch
 import { AXIS, ChartCard, LEGEND_STYLE, PointedLineChart, UNIT, UNIT_TICKS, grid, margin } from './ChartCard.tsx';
 import { LIVE_ITEM } from './liveLines.tsx';
 import { LiveBars, LiveSymbols } from './liveMarks.tsx';
-import { C, VERDICT, fmt } from './palette.ts';
+import { C, TEXT, VERDICT, fmt } from './palette.ts';
 
 /** The advantages chart's margin, one object: recharts stores a new margin (and recomputes the whole chart) whenever the object changes. */
 const ADV_MARGIN = { ...margin, top: 18 };
@@ -117,7 +117,7 @@ function theoryTip(G: number, points: readonly PromptPoint[]) {
       <div className="chart-tip" data-testid="chart-tip">
         <strong>pass rate p = {fmt(label)}</strong>
         <span style={{ color: C.blue }}>P(mixed), G = {G}: {fmt(mixedGroupProbability(label, G))}</span>
-        <span style={{ color: C.vermillion }}>{here} of {points.length} prompts at {k} of {G} correct (p = {fmt(k / G)})</span>
+        <span style={{ color: TEXT.vermillion }}>{here} of {points.length} prompts at {k} of {G} correct (p = {fmt(k / G)})</span>
       </div>
     );
   };
