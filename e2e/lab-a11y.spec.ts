@@ -32,6 +32,7 @@ test('axe at WCAG 2.1 AA: the page, the step-through, the class results, the pre
   // the engine line in the lesson's language; the self-check, checkpoint files and π_ref behind "Details"
   const line = page.getByTestId('engine-line');
   await expect(line.locator('summary')).toHaveText('Details');
+  await line.screenshot({ path: 'test-results/a11y-engine-line.png' });
   expect(await line.evaluate((el) => (el as HTMLElement).innerText)).not.toMatch(/kernel|π_ref|\.ckpt|[Ss]elf-check|checkpoint/);
   await page.getByRole('button', { name: 'Step ▸' }).click();
   await expect(page.getByTestId('run-status')).toContainText('paused · 1 step', { timeout: 60_000 });
