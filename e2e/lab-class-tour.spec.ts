@@ -19,7 +19,6 @@ const shots = process.env.TOUR_SHOTS ?? 'test-results/tour';
 type Any = any;
 const store = (page: Page): Promise<Any> => page.evaluate(() => (window as Any).__lab.store.getState());
 const f = (x: number, d = 2) => { const t = Math.abs(x).toFixed(d); return Number(t) === 0 || x > 0 ? t : `−${t}`; };
-const sf = (x: number, d = 2) => (x > 0 && Number(Math.abs(x).toFixed(d)) !== 0 ? '+' : '') + f(x, d);
 /** A figure as the step-through's table prints it (fmt), with a real minus and a plus on a positive one. */
 const printed = (x: number) => { const t = fmt(x).replace('-', '−'); return x > 0 && t !== '0' ? `+${t}` : t; };
 const focused = (s: Any) => s.inspector.rollout.groups[s.inspector.focus ?? 0];
@@ -55,7 +54,7 @@ function expected(id: string, s: Any): string[] | null {
       const grpo = cmp.objectives.find((o: Any) => o.id === 'grpo');
       const p = ins.focus ?? 0;
       const i = grpo.answers[p].findIndex((x: Any) => x.advantage !== 0);
-      return i < 0 ? null : cmp.objectives.map((o: Any) => `${o.label} ${sf(o.answers[p][i].deltaLogp, 3)}`);
+      return i < 0 ? null : cmp.objectives.map((o: Any) => `${o.label} ${printed(o.answers[p][i].deltaLogp)}`); // as the comparison's table prints them
     }
     case 'thinking':
       return s.lessonId === 'scratchpad' && m ? [`before “|”: ${span(s.steps, 'think_fraction')}`] : null;
@@ -196,7 +195,12 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
     }
     await makeStopLive(page, TOUR[n - 1].id);
     await checkStop(page, n, `stop-${n}-${TOUR[n - 1].id}`, true, true);
-    if (TOUR[n - 1].view.kind === 'chart') await expect(page.getByTestId('tour-readout')).toBeInViewport(); // the chart's points, read off beside it
+    if (TOUR[n - 1].view.kind === 'chart') {
+      // the chart's points, read off at the foot of its card: in the page's flow, over no other chart's title
+      await expect(page.getByTestId(TOUR[n - 1].target).getByTestId('tour-readout')).toBeInViewport();
+      const over = await page.evaluate(() => { const r = document.querySelector('[data-testid="tour-readout"]')!.getBoundingClientRect(); return [...document.querySelectorAll('.chart-card h3')].filter((h) => { const b = h.getBoundingClientRect(); return b.right > r.left && b.left < r.right && b.bottom > r.top && b.top < r.bottom; }).length; });
+      expect(over).toBe(0);
+    }
   }
   await page.keyboard.press('ArrowRight'); // the last stop stays
   await expect(page.getByTestId('tour-count')).toHaveText(`Class tour · stop ${TOUR.length} of ${TOUR.length}`);

@@ -16,16 +16,20 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   const heights: Record<string, number> = {};
   heights.prompts = (await section.boundingBox())!.height;
   await page.locator('h1').click();
+  const strip = page.getByTestId('group-strip');
   for (const next of ['answers', 'verdicts', 'advantages', 'ratios', 'update']) {
     await page.keyboard.press('ArrowRight');
     await expect(phase).toHaveAttribute('data-phase', next, { timeout: 60_000 });
     heights[next] = (await section.boundingBox())!.height;
+    // each phase shows only what it has computed: no pass counts while the answers are shown, no A ≠ 0 colour before the advantages
+    if (next === 'answers') await expect(strip.getByRole('button').first()).toHaveText(/^P1$/);
+    if (next === 'verdicts') await expect(strip.getByRole('button').first()).toHaveText(/^P1 \d\/8$/);
+    if (next === 'answers' || next === 'verdicts') await expect(strip.locator('.mixed')).toHaveCount(0);
   }
   console.log('step-through section height by phase (px):', JSON.stringify(heights));
   for (const [ph, h] of Object.entries(heights)) expect(h, ph).toBeLessThanOrEqual(2400);
 
   // the strip: one button per group, with its pass count; the update phase adds each group's mean Δ log π
-  const strip = page.getByTestId('group-strip');
   await expect(strip.getByRole('button')).toHaveCount(32);
   await expect(strip.getByRole('button').first()).toHaveText(/^P1 \d\/8 [+-]/);
   await expect(strip).toContainText("the signed number is the group's mean Δ log π"); // said on the page, not only in a title
@@ -66,14 +70,26 @@ test('step-through at P = 32, G = 8: one group in focus, every phase within 2,40
   // focus another group: the phase shows that prompt
   await strip.getByRole('button', { name: /^P7 / }).click();
   await expect(phase.locator('.group-prompt').first()).toContainText('Prompt 7:');
-  // back to the ratios phase: a token opens its objective term by term
+  // back to the ratios phase: the ratios after the update (they moved), a token opens its objective term by term, rounded as its row
   await page.locator('h1').click();
   await page.keyboard.press('ArrowLeft');
   await expect(phase).toHaveAttribute('data-phase', 'ratios');
-  await phase.locator('.tok[role="button"]').first().click();
+  await expect(strip.getByRole('button').first()).toHaveText(/^P1 \d\/8$/); // the update's Δ log π is not on the chips of an earlier phase
+  const moved = await page.evaluate(() => (window as any).__lab.store.getState().inspector.details.flat().flatMap((d: any) => d.ratioAfter).filter((r: number) => Math.abs(r - 1) > 1e-3).length);
+  expect(moved).toBeGreaterThan(0);
+  const row = phase.locator('.heat-line').first();
+  await row.locator('.tok[role="button"]').first().click();
   const terms = page.getByTestId('token-terms');
-  await expect(terms).toContainText(/ρ = [\d.]+, A = -?[\d.e-]+/);
+  await expect(terms).toContainText(`${await row.locator('.num').first().textContent()}.`); // "A = −1." beside a row that says A = −1
+  await expect(terms).toContainText(/At the start of the update ρ = 1 .*After the update ρ = [\d.]+/);
   await expect(terms).toContainText(/dL\/d log π = /);
+  await page.locator('h1').click();
+  // back to the answers: the chips as that phase had them
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(phase).toHaveAttribute('data-phase', 'answers');
+  await expect(strip.getByRole('button').first()).toHaveText(/^P1$/);
   await page.screenshot({ path: 'test-results/step-through-focus.png' });
 });
 

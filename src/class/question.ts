@@ -1,9 +1,10 @@
 /**
  * Predict, then run: each lesson with a contrast (src/rl/contrast.ts) asks one question before
  * its first Play — how its second variant's number compares with its first's on the same seed
- * (lesson 1: "With G = 8 instead of G = 2, the mixed share of the groups will be: higher · about
- * the same · lower"). The outcome is read on two runs of one seed, from each run's own contrast
- * number; "about the same" is within a tenth of the larger of the two. Engine-free.
+ * (lesson 1: "Compared with the run “G = 2”, in the run “G = 8”, the mixed share of the groups
+ * will be: higher · about the same · lower"). The outcome is read on two runs of one seed, from
+ * each run's own contrast number; "about the same" is within a tenth of the larger of the two.
+ * Engine-free.
  */
 import type { Lesson } from '../rl/lessons.ts';
 
@@ -30,7 +31,8 @@ export function lessonQuestion(lesson: Lesson): Question | null {
   const asked = 1, against = 0;
   const ra = c.rank[asked], rb = c.rank[against];
   const expected: Choice | null = ra === undefined || rb === undefined || ra === rb ? null : ra > rb ? 0 : 2;
-  return { asked, against, text: `With ${shortName(lesson, asked)} instead of ${shortName(lesson, against)}, the ${c.what} will be:`, expected };
+  // each variant as the name of its run, in quotes: a variant's short name may be a setting ("G = 8"), a noun ("weak verifier") or a clause ("thinking pays")
+  return { asked, against, text: `Compared with the run “${shortName(lesson, against)}”, in the run “${shortName(lesson, asked)}”, the ${c.what} will be:`, expected };
 }
 
 /** How `asked` compares with `against` (null where either is not a finite number). */
@@ -40,12 +42,12 @@ export function outcomeOf(asked: number, against: number): Choice | null {
   return asked > against ? 0 : 2;
 }
 
-/** "you predicted lower; on this seed: higher (0.82 with G = 8, 0.41 with G = 2) ✓ the lesson's claim" */
+/** "you predicted lower; on this seed: higher (0.82 in “G = 8”, 0.41 in “G = 2”) ✓ the lesson's claim" */
 export function outcomeSentence(lesson: Lesson, q: Question, predicted: Choice | null, asked: number, against: number): string {
   const o = outcomeOf(asked, against);
   const said = predicted === null ? 'no prediction' : `you predicted ${CHOICES[predicted]}`;
   if (o === null) return `${said}; on this seed: not measured (a number is missing).`;
-  const numbers = `${fmt(asked)} with ${shortName(lesson, q.asked)}, ${fmt(against)} with ${shortName(lesson, q.against)}`;
+  const numbers = `${fmt(asked)} in “${shortName(lesson, q.asked)}”, ${fmt(against)} in “${shortName(lesson, q.against)}”`;
   const claim = q.expected === null ? ' (the lesson expects no order)' : o === q.expected ? ' ✓ the lesson\'s claim' : ' ✗ not the lesson\'s claim on this seed';
   return `${said}; on this seed: ${CHOICES[o]} (${numbers})${claim}.`;
 }

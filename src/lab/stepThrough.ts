@@ -7,8 +7,8 @@
  *   answers        rollout (the G sampled answers)
  *   verdicts       verdicts
  *   advantages     advantages
- *   ratios         update: the objective term by term at the start of the update
- *   update         update: log π before and after, the ratios the next inner epoch would see
+ *   ratios         update: each token's ratio after it (1 at its start) and its clip, its terms at the start on click
+ *   update         update: log π before and after
  *
  * The stepped update is a real step: the lab records it like any other (metrics, evaluation).
  * Between the advantages and the update, compare() applies the same batch under GRPO, Dr. GRPO,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { advantageFrame, advantageLayout, advantageTicks } from './advantageBars.ts';
+import { advantageFrame, advantageLayout, advantageTicks, walkKey } from './advantageBars.ts';
 import { FRAME_KEY, sameFrame } from './chartFrame.ts';
 import { barsPath } from '../ui/liveMarks.tsx';
+import { answerSaid } from '../ui/RolloutCharts.tsx';
 import type { LineRow } from './thin.ts';
 
 const answer = (advantage: number, correct: boolean, formatOk = true) => ({ advantage, correct, formatOk });
@@ -90,5 +91,24 @@ describe('barsPath: the bars of one verdict as one path', () => {
     const l = advantageLayout([{ answers: [answer(1, true), answer(-0.5, false), answer(0, false), answer(NaN, false)] }]);
     expect(barsPath(l.bars, x, y)).toBe('M95.5,50H104.5V30H95.5ZM105.5,50H114.5V60H105.5Z');
     expect(barsPath([], x, y)).toBe('');
+  });
+});
+
+describe('the advantages chart by keyboard: answer by answer, each announced', () => {
+  it('→ ← walk every answer across the groups (the gaps between groups are no stop), Home and End the ends; other keys are not the walk\'s', () => {
+    const l = advantageLayout([{ answers: [answer(1, true), answer(-1, false)] }, { answers: [answer(0, false, false), answer(0.5, true)] }]);
+    const seen: string[] = [];
+    let at: number | null = null;
+    for (let k = 0; k < 5; k++) { at = walkKey('ArrowRight', at, l.bars.length)!; seen.push(answerSaid(l.bars[at])); }
+    expect(seen).toEqual([
+      'Prompt 1, answer 1 of 2: correct, A = 1', 'Prompt 1, answer 2 of 2: wrong, A = -1',
+      'Prompt 2, answer 1 of 2: unparseable, A = 0', 'Prompt 2, answer 2 of 2: correct, A = 0.5', 'Prompt 2, answer 2 of 2: correct, A = 0.5', // stays at the last
+    ]);
+    expect(walkKey('ArrowLeft', 3, 4)).toBe(2);
+    expect(walkKey('ArrowLeft', 0, 4)).toBe(0);
+    expect(walkKey('ArrowLeft', null, 4)).toBe(3);
+    expect([walkKey('Home', 2, 4), walkKey('End', 0, 4)]).toEqual([0, 3]);
+    expect(walkKey('a', 1, 4)).toBeUndefined();
+    expect(walkKey('ArrowRight', null, 0)).toBeUndefined();
   });
 });

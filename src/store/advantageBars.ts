@@ -18,6 +18,10 @@ export interface AdvantageBar {
   kind: 'correct' | 'wrong' | 'unparseable';
   /** "P3" for a group's first answer, "P3.2" for its second. */
   label: string;
+  /** Its prompt and its place in the group (1-based), of the group's `of` answers. */
+  prompt: number;
+  answer: number;
+  of: number;
 }
 
 export interface AdvantageLayout {
@@ -47,7 +51,7 @@ export function advantageLayout(groups: readonly { answers: readonly Answer[] }[
     if (p > 0) x++; // the gap between two groups
     if (p % every === 0) { ticks.push(x); names.set(x, `P${p + 1}`); }
     g.answers.forEach((a, i) => {
-      bars.push({ x: x++, advantage: Number.isFinite(a.advantage) ? a.advantage : null, kind: kindOf(a), label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}` });
+      bars.push({ x: x++, advantage: Number.isFinite(a.advantage) ? a.advantage : null, kind: kindOf(a), label: i === 0 ? `P${p + 1}` : `P${p + 1}.${i + 1}`, prompt: p + 1, answer: i + 1, of: g.answers.length });
     });
   });
   return { bars, slots: x, ticks, tickLabel: (v) => names.get(v) ?? '', key: groups.map((g) => g.answers.length).join(',') };
@@ -104,4 +108,18 @@ export function advantageTicks(frame: readonly LineRow[]): number[] {
     return ticks;
   }
   return [a, z];
+}
+
+/**
+ * The keyboard's walk over the answers (the chart focused): → and ← one answer on or back, Home
+ * and End the first and the last; from none, → and Home start at the first, ← and End at the last.
+ * The answer it lands on (an index into the layout's bars), or undefined for any other key.
+ */
+export function walkKey(key: string, at: number | null, n: number): number | undefined {
+  if (n === 0) return undefined;
+  if (key === 'Home') return 0;
+  if (key === 'End') return n - 1;
+  if (key === 'ArrowRight') return at === null ? 0 : Math.min(n - 1, at + 1);
+  if (key === 'ArrowLeft') return at === null ? n - 1 : Math.max(0, at - 1);
+  return undefined;
 }

@@ -108,10 +108,20 @@ describe('shownOverlays, nextOverlayId, keptRuns', () => {
     const again = { ...grpo, id: 99, pinned: true };
     expect(shownOverlays([again, grpo], grpo.id, live).map((o) => o.name)).toEqual(['5 · GRPO (run 99)', `5 · GRPO (run ${grpo.id})`]);
   });
-  it('a new run keeps the chosen overlay only if comparable: switching lesson clears it', () => {
+  it('a new run keeps the chosen overlay if comparable; switching to a lesson with no run of its own clears it', () => {
     expect(nextOverlayId([grpo, hack], grpo.id, live)).toBe(grpo.id);
-    expect(nextOverlayId([hack, grpo], hack.id, live)).toBe(null);
-    expect(nextOverlayId([grpo], null, live)).toBe(null);
+    expect(nextOverlayId([hack], hack.id, live)).toBe(null);
+    expect(nextOverlayId([grpo], null, live)).toBe(null); // none chosen: none drawn
+  });
+  it('after a detour through other lessons the previous run of this experiment comes back (the tour: lesson 1 at G = 2, lessons 6 and 4, lesson 1 at G = 8)', () => {
+    const g2 = run(lessonRun('mixed-groups', 0)), think = run(lessonRun('scratchpad', 0)), weak = run(lessonRun('reward-hacking', 0));
+    const g8 = lessonRun('mixed-groups', 1);
+    const runs = [weak, think, g2]; // newest first: the session archives lesson 4's run as lesson 1 at G = 8 starts, and chooses it
+    expect(nextOverlayId(runs, weak.id, g8)).toBe(g2.id);
+    expect(shownOverlays(runs, nextOverlayId(runs, weak.id, g8), g8).map((o) => o.name)).toEqual(['1 · G = 2']);
+    // the newest comparable run, when there are several
+    const again = run(lessonRun('mixed-groups', 0));
+    expect(nextOverlayId([weak, again, think, g2], weak.id, g8)).toBe(again.id);
   });
   it('the list keeps every pinned run and the newest others', () => {
     const rs = [1, 2, 3, 4, 5].map((id) => ({ id, pinned: id === 5 }));

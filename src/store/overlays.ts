@@ -97,10 +97,17 @@ export function shownOverlays<R extends OverlayCandidate>(runs: readonly R[], se
   return shown.map((run) => ({ run, name: shown.some((o) => o !== run && o.name === run.name) ? `${run.name} (run ${run.id})` : run.name }));
 }
 
-/** The overlay kept when a run starts from `live`: the one chosen (the run just ended, after a reset or a switch) if comparable, else none. */
+/**
+ * The overlay kept when a run starts from `live`: the one chosen (the run just ended, after a reset
+ * or a switch) if comparable; else the newest run in the list that is — "the previous run stays on
+ * the charts" holds after a detour through other lessons (lesson 1 at G = 2, lessons 6 and 4, then
+ * lesson 1 at G = 8 overlays the G = 2 run); none where nothing is, or none was chosen.
+ */
 export function nextOverlayId(runs: readonly OverlayCandidate[], selectedId: number | null, live: RunOrigin): number | null {
+  if (selectedId === null) return null;
   const chosen = runs.find((r) => r.id === selectedId);
-  return chosen && comparable(chosen.origin, live) ? chosen.id : null;
+  if (chosen && comparable(chosen.origin, live)) return chosen.id;
+  return runs.find((r) => comparable(r.origin, live))?.id ?? null;
 }
 
 /** The recent runs list after a run is added at the front: every pinned run, and the newest `max` others. */

@@ -108,7 +108,7 @@ export const PHASE_CAPTIONS: Record<(typeof PHASES)[number], string> = {
   answers: 'G answers per prompt, sampled from the current policy. The strip sums up every group; one is shown in full.',
   verdicts: 'A program grades every answer: the reward comes from a check, not from a learned judge.',
   advantages: 'Each answer against its own group: better than the group pushes up (A > 0), worse pushes down.',
-  ratios: 'The objective token by token: the ratio ρ = π_θ / π_old, its clip, and the KL to π_ref.',
+  ratios: 'The update has run: each token\'s ratio ρ = π_new / π_old after it (1 at its start), where the clip would stop it, and its KL to π_ref; a token opens its terms.',
   update: 'The update is applied: did the answers with A > 0 become more likely, and those with A < 0 less?',
 };
 

@@ -22,8 +22,9 @@ const R = recorded as unknown as Recorded;
 const stop = (id: string) => TOUR.find((s) => s.id === id)!;
 /** The card's number formats, written out again: two decimals, a real minus sign, "+" when asked. */
 const f = (x: number, d = 2) => { const t = Math.abs(x).toFixed(d); return Number(t) === 0 || x > 0 ? t : `−${t}`; };
-const sf = (x: number, d = 2) => (x > 0 && Number(Math.abs(x).toFixed(d)) !== 0 ? '+' : '') + f(x, d);
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** As the step-through's tables print a figure (their fmt), with a real minus and "+" when asked. */
+const printed = (x: number, plus = false) => { const t = fmt(x).replace('-', '−'); return plus && x > 0 && t !== '0' ? `+${t}` : t; };
 const focused = (s: TourInput) => { const ins = s.inspector!; const p = ins.focus ?? 0; return { p, g: ins.rollout!.groups[p] }; };
 
 describe('class tour: the script', () => {
@@ -87,7 +88,6 @@ describe('class tour: the script', () => {
     expect(say.live).toBe(true);
     expect(say.text).toContain(`Prompt ${p + 1}'s ${r.length} answers earned r = ${r.join(', ')}`);
     // as the step-through beside it prints them (its table's fmt: 3 decimals, trailing zeros dropped), with a real minus
-    const printed = (x: number, plus = false) => { const t = fmt(x).replace('-', '−'); return plus && x > 0 && t !== '0' ? `+${t}` : t; };
     expect(say.text).toContain(`mean ${printed(m)}, σ ${printed(sd)}`);
     expect(say.text).toContain(`A = ${g.answers.map((a) => printed(a.advantage, true)).join(', ')}`);
     const flat = s.inspector!.rollout!.groups.filter((x) => x.answers.every((a) => a.reward === x.answers[0].reward)).length;
@@ -138,8 +138,10 @@ describe('class tour: the script', () => {
     const i = grpo.answers[p].findIndex((x) => x.advantage !== 0);
     expect(i).toBeGreaterThanOrEqual(0);
     expect(say.text).toContain(`o${i + 1} “${s.inspector!.rollout!.groups[p].answers[i].text}”`);
-    for (const o of cmp.objectives) expect(say.text).toContain(`${o.label} ${sf(o.answers[p][i].deltaLogp, 3)}`);
-    expect(say.text).toContain(`Â = ${sf(grpo.answers[p][i].advantage)} under GRPO`);
+    // as the comparison's table beside it prints them (fmt), with a real minus: "−1", not "−1.00"; "−0.27", not "−0.270"
+    for (const o of cmp.objectives) expect(say.text).toContain(`${o.label} ${printed(o.answers[p][i].deltaLogp, true)}`);
+    expect(say.text).toContain(`Â = ${printed(grpo.answers[p][i].advantage, true)} under GRPO`);
+    expect(say.text).not.toMatch(/\d\.\d*0\b/); // no trailing zero the table does not print
   });
 
   it('6: lesson 6\'s thinking share, first and last points, and what thinking pays', () => {
@@ -179,8 +181,16 @@ describe('class tour: the script', () => {
     expect(withSignal.text).toContain(`Stop signal at step ${onReward.step} (on its chart, with its evidence): ${onReward.message}`);
     // a signal on a chart this stop does not show is named, its numbers are not quoted (they are not on screen)
     const elsewhere = stop('when-to-stop').say({ ...s, signals: [LENGTH_SIGNAL] });
-    expect(elsewhere.text).toContain('No stop signal on this chart so far. On another chart the lab has raised “length grows without accuracy” (the answer-length chart).');
+    expect(elsewhere.text).toContain('On another chart the lab has raised “length grows without accuracy” (the answer-length chart).');
     expect(elsewhere.text).not.toContain('1.7');
+    // no signal yet: either none and what to watch for, or the pattern forming, never both "no signal" and "the pattern to stop on"
+    for (const x of [s, { ...s, signals: [LENGTH_SIGNAL] }]) {
+      const t = stop('when-to-stop').say(x).text;
+      expect(t.includes('No stop signal') && t.includes('pattern to stop on'), t).toBe(false);
+    }
+    const rising = { ...s, steps: s.steps.map((x, i) => ({ ...x, reward: 0.2 + 0.05 * i })), evals: s.evals.map((e) => ({ ...e, heldout_accuracy: 0.4, pass_at_k: { ...e.pass_at_k, '1': 0.4 } })) };
+    expect(stop('when-to-stop').say(rising).text).toMatch(/^The pattern to stop on is forming: .* it has not yet\.$/);
+    expect(stop('when-to-stop').say({ ...rising, steps: rising.steps.map((x) => ({ ...x, reward: 0.5 })) }).text).toMatch(/^No stop signal on this chart so far\. .*Stop, or look closer, when/);
   });
 
   it('a number moved in the state moves in the sentence (no figure is fixed in the script)', () => {

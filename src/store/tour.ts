@@ -76,12 +76,15 @@ export const num = (x: number, d = 2): string => {
   const t = Math.abs(x).toFixed(d);
   return Number(t) === 0 || x > 0 ? t : MINUS + t;
 };
-/** Signed ("+1.00", "−0.50"). */
-export const signed = (x: number, d = 2): string => (Number.isFinite(x) && Number(Math.abs(x).toFixed(d)) !== 0 && x > 0 ? '+' : '') + num(x, d);
-/** As the step-through prints a figure: to 3 decimals, trailing zeros dropped ("0.125", "−0.378", "0.5"); `plus` marks a positive one. */
+/**
+ * As the step-through's tables print a figure (palette.ts fmt): to 3 decimals, trailing zeros
+ * dropped ("0.125", "−0.378", "0.5", "−1"), below 0.001 as "4.0e-4"; with a real minus sign, and
+ * `plus` marks a positive one.
+ */
 export const shown = (x: number, plus = false): string => {
   if (!Number.isFinite(x)) return '–';
-  const t = String(Number(Math.abs(x).toFixed(3)));
+  const a = Math.abs(x);
+  const t = x !== 0 && (a < 1e-3 || a >= 1e5) ? a.toExponential(1) : String(Number(a.toFixed(3)));
   return t === '0' ? t : (x < 0 ? MINUS : plus ? '+' : '') + t;
 };
 /** A reward as the step-through shows it: "1", "0.1", "0". */
@@ -258,11 +261,12 @@ function objectives(s: TourInput): TourSay {
   if (!at) return { live: true, text: 'Every answer of this batch has Â = 0 under all four objectives (all rewards of each group are equal), so none of their policy gradients pushes anything: what moves, moves by AdamW\'s momentum. Compare on another batch.', action: { kind: 'compare', fresh: true, label: 'Compare on another batch' } };
   const a = groups[at.q].answers[at.i];
   const dr = cmp.objectives.find((o) => o.id === 'dr_grpo');
-  const deltas = cmp.objectives.map((o) => `${o.label} ${signed(o.answers[at.q][at.i].deltaLogp, 3)}`).join(', ');
+  // as the comparison's table beside it prints them
+  const deltas = cmp.objectives.map((o) => `${o.label} ${shown(o.answers[at.q][at.i].deltaLogp, true)}`).join(', ');
   const run = cmp.objectives.find((o) => o.id === cmp.runObjective);
   return {
     live: true,
-    text: `Prompt ${at.q + 1}'s o${at.i + 1} ${quote(a.text)} (${kindOf(a)}, Â = ${signed(ref.answers[at.q][at.i].advantage)} under ${ref.label}${dr && dr !== ref ? `, ${signed(dr.answers[at.q][at.i].advantage)} under ${dr.label}` : ''}): Δ log π ${deltas}. ` +
+    text: `Prompt ${at.q + 1}'s o${at.i + 1} ${quote(a.text)} (${kindOf(a)}, Â = ${shown(ref.answers[at.q][at.i].advantage, true)} under ${ref.label}${dr && dr !== ref ? `, ${shown(dr.answers[at.q][at.i].advantage, true)} under ${dr.label}` : ''}): Δ log π ${deltas}. ` +
       `Same samples, same weights: only the normaliser, the std division and the ratio's level differ. ${run ? `The run then applies its own, ${run.label}.` : 'The run then applies its own objective.'}`,
   };
 }
@@ -315,8 +319,10 @@ function whenToStop(s: TourInput): TourSay {
   const trend = `The reward chart: training reward ${span(firstLast(s.steps, (x) => x.reward))}; held-out accuracy (greedy) ${dots}.` +
     (held.sampled ? ' The stop signal reads held-out pass@1 (sampled), the less noisy measure: the pass@k chart draws it.' : '');
   const pattern = r1 > r0 + 0.02 && held.of(e1) <= held.of(e0) + DEFAULT_STOP_OPTIONS.heldoutFlat;
+  // no signal yet, but its pattern already shows over this stop's short windows: said as the signal forming, not as a signal
   const text = sig ? `Stop signal at step ${sig.step} (on its chart, with its evidence): ${sig.message} ${trend}${others}`
-    : `No stop signal on this chart so far.${others} ${trend} ${pattern ? `Averaged over the first and last ${Math.min(WINDOW, s.steps.length)} steps, the reward rose while ${held.what} did not: the pattern to stop on (the lab raises “reward without held-out” once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps).` : watch}`;
+    : pattern ? `The pattern to stop on is forming: averaged over the first and last ${Math.min(WINDOW, s.steps.length)} steps, the reward rose while ${held.what} did not. ${trend} The lab raises “reward without held-out” on this chart once it holds over ${2 * DEFAULT_STOP_OPTIONS.window} steps; it has not yet.${others}`
+    : `No stop signal on this chart so far.${others} ${trend} ${watch}`;
   return { live: true, text };
 }
 

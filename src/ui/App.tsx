@@ -54,9 +54,11 @@ function Notices() {
       )}
       {/* the engine line's space is kept from the first frame (app.css .engine-line): it arrives after the model loads and checks itself, and must not push Play down */}
       {backend ? (
-        <p className={`notice engine-line engine-${backend}`} data-testid="engine-line">
-          Engine: {backend === 'webgpu' ? 'WebGPU' : <strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>}. {engine.join(' ')}{stepZero && ` ${stepZero}`}
-        </p>
+        // in the lesson's language; the engine's own sentences (self-check, kernels, checkpoint files, π_ref) behind "Details"
+        <div className={`notice engine-line engine-${backend}`} data-testid="engine-line">
+          Engine: {backend === 'webgpu' ? 'WebGPU, on this computer\'s graphics card' : <><strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>: the same math, slower</>}.{stepZero && ` ${stepZero}`}
+          {engine.length > 0 && <details className="engine-details" data-testid="engine-details"><summary>Details</summary>{engine.join(' ')}</details>}
+        </div>
       ) : (
         <p className="notice engine-line pending" data-testid="engine-pending">{failed ? 'Engine: none could start.' : 'Engine: starting — the model loads, the engine checks itself, then the model is measured on held-out prompts…'}</p>
       )}

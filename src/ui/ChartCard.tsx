@@ -162,15 +162,16 @@ export function atStep<M extends { step: number }>(history: readonly M[], step: 
  * recharts and redraws only the live lines. Lines that change rarely (evaluations, finished runs,
  * an import) carry their own `data`; `others` are those lines' points. While the pointer or focus
  * is on the chart, recharts gets the rows, the others' steps and the frame (the tooltip finds the
- * hovered step among the rows; the axes stay as they are).
+ * hovered step among the rows; the axes stay as they are). `keyboard`: recharts' own arrow keys
+ * over the rows (off where the chart has its own walk: the advantages').
  */
-export function PointedLineChart({ rows, others = NONE, frame: made, margin: m = margin, children }: { rows: readonly LineRow[]; others?: readonly (readonly LinePoint[])[]; frame?: LineRow[]; margin?: typeof margin; children: ReactNode }) {
+export function PointedLineChart({ rows, others = NONE, frame: made, margin: m = margin, keyboard = true, children }: { rows: readonly LineRow[]; others?: readonly (readonly LinePoint[])[]; frame?: LineRow[]; margin?: typeof margin; keyboard?: boolean; children: ReactNode }) {
   const pointing = useContext(PointingAt);
   const frame = useKept(made ?? chartFrame(rows));
   const data = useMemo(() => (pointing ? withFrame(withSteps(rows, others), frame) : frame), [pointing, rows, others, frame]);
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={data as LineRow[]} margin={m}>{children}</LineChart>
+      <LineChart data={data as LineRow[]} margin={m} accessibilityLayer={keyboard}>{children}</LineChart>
     </ResponsiveContainer>
   );
 }

@@ -8,7 +8,7 @@ import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChar
 import type { VariantPool } from '../class/pool.ts';
 import { thresholdText } from '../class/claimNumber.ts';
 import { axisTick } from './chartHooks.ts';
-import { C } from './palette.ts';
+import { C, TEXT } from './palette.ts';
 
 /** A seed's height in the strip, in [0.15, 0.85]: a hash of the seed, not a random draw. */
 const jitter = (seed: number) => 0.15 + ((Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0) % 1000) / 1000 * 0.7;
@@ -45,7 +45,7 @@ export function ClassStrip({ pool, height = 120, dot = 64 }: { pool: VariantPool
     <figure className="class-strip" data-testid={`class-strip-${pool.variant}`} data-points={points.length}>
       <figcaption data-png-line="t">
         <strong>{pool.name}</strong>: {c.what} per seed; the claim puts it {thresholdText(c)} (dashed).{' '}
-        <span style={{ color: C.green }}>● ✓ held</span> <span style={{ color: C.vermillion }}>◆ ✗ not held</span>
+        <span style={{ color: TEXT.green }}>● ✓ held</span> <span style={{ color: TEXT.vermillion }}>◆ ✗ not held</span>
         {unmeasured > 0 && ` (${unmeasured} run${unmeasured === 1 ? '' : 's'} without the number)`}
       </figcaption>
       <div style={{ height }}>

@@ -7,6 +7,7 @@
  * under the stage, in the presenter's large type, in place of the caption.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Tour } from '../lab/tour.ts';
@@ -43,8 +44,8 @@ const pick = (s: LabState): TourInput & Pick<LabState, 'status'> => ({
   runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted, overlayRunId: s.overlayRunId, presenter: s.presenter,
 });
 
-interface Box { left: number; top: number; width: number; height: number; id?: string }
-const sameBox = (a: Box | null, b: Box | null) => (a === null || b === null ? a === b : a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height && a.id === b.id);
+interface Box { left: number; top: number; width: number; height: number; id?: string; el?: HTMLElement }
+const sameBox = (a: Box | null, b: Box | null) => (a === null || b === null ? a === b : a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height && a.id === b.id && a.el === b.el);
 const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top));
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -61,7 +62,7 @@ function useTarget(testId: string, fallback: string | undefined, stopKey: string
       const el = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`) ?? (fallback ? document.querySelector<HTMLElement>(`[data-testid="${fallback}"]`) : null);
       const key = `${stopKey}:${el?.dataset.testid ?? ''}`; // scrolled into view again when the target itself appears
       const r = el?.getBoundingClientRect();
-      const next = el && r && r.width > 0 && r.height > 0 ? { left: Math.round(r.left), top: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height), id: el.dataset.testid } : null;
+      const next = el && r && r.width > 0 && r.height > 0 ? { left: Math.round(r.left), top: Math.round(r.top), width: Math.round(r.width), height: Math.round(r.height), id: el.dataset.testid, el } : null;
       setBox((prev) => (sameBox(prev, next) ? prev : next));
       if (el && r && scrolled.current !== key) {
         scrolled.current = key;
@@ -127,11 +128,9 @@ function OpenTour({ docked, stopIndex }: { docked: boolean; stopIndex: number })
   useEffect(() => { void tour.arrange(); }, [tour, presenting, lessonId]);
   const stop = TOUR[stopIndex];
   const box = useTarget(stop.target, stop.fallback, `${stopIndex}:${presenting}:${busy === null}`);
-  // on the page, a chart stop's points read off the chart beside it (the presenter view has its own readout under the chart)
+  // on the page, a chart stop's points read off the chart at the foot of its card, in the page's flow: it moves what is below, covers nothing (the presenter view has its own readout under the chart)
   const readout = !docked && stop.view.kind === 'chart' ? chartReadout(stop.view.chart, input) : null;
-  const READOUT_H = 96; // room kept for it (four lines at most)
-  const below = !!box && box.top + box.height + 10 + READOUT_H < innerHeight;
-  const held = box && readout ? { ...box, top: below ? box.top : box.top - READOUT_H - 10, height: box.height + READOUT_H + 10 } : box; // what the card must leave in view
+  const held = box; // what the card must leave in view (the readout is inside it)
   const card = useRef<HTMLElement>(null);
   const [corner, setCorner] = useState(0);
   useLayoutEffect(() => {
@@ -162,11 +161,9 @@ function OpenTour({ docked, stopIndex }: { docked: boolean; stopIndex: number })
         <div className="tour-spotlight" data-testid="tour-spotlight" data-target={box.id ?? stop.target} aria-hidden="true"
           style={{ left: box.left - 6, top: box.top - 6, width: box.width + 12, height: box.height + 12 }} />
       )}
-      {box && readout && readout.length > 0 && (
-        <p className="tour-readout" data-testid="tour-readout"
-          style={{ position: 'fixed', zIndex: 55, left: box.left - 6, width: box.width + 12, boxSizing: 'border-box', margin: 0, padding: '4px 8px', background: '#fff', border: '2px solid #e69f00', borderRadius: 8, fontSize: 13, lineHeight: 1.35, ...(below ? { top: box.top + box.height + 10 } : { top: box.top - READOUT_H - 10 }) }}>
-          Read off the chart: {readout.map(readoutText).join('; ')}.
-        </p>
+      {box?.el && readout && readout.length > 0 && createPortal(
+        <p className="tour-readout" data-testid="tour-readout">Read off the chart: {readout.map(readoutText).join('; ')}.</p>,
+        box.el,
       )}
       <section ref={card} className={`tour-card${docked ? ' docked' : ''}`} style={place} role="dialog" aria-modal="false" aria-labelledby="tour-title" tabIndex={-1}
         data-testid="tour-card" data-stop={stop.id} data-live={say.live}>

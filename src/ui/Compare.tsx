@@ -10,11 +10,11 @@ import { PHASES, type GroupView, type InspectorState } from '../store/labStore.t
 import { OBJECTIVES, objectiveSettings, wrongPush, type ObjectiveComparison, type ObjectiveId, type ObjectiveOutcome } from '../rl/counterfactual.ts';
 import type { Settings } from '../rl/settings.ts';
 import { useSession } from './session.tsx';
-import { Tex } from './Tex.tsx';
-import { C, fmt } from './palette.ts';
+import { FormulaLine } from './Tex.tsx';
+import { C, TEXT, fmt } from './palette.ts';
 
-/** One colour per term that differs: the normaliser, the advantage's std division, the ratio's level, the clip bounds. */
-const TERM = { norm: C.blue, adv: C.vermillion, ratio: C.purple, clip: C.green } as const;
+/** One colour per term that differs: the normaliser, the advantage's std division, the ratio's level, the clip bounds (text colours: AA on white). */
+const TERM = { norm: C.blue, adv: TEXT.vermillion, ratio: TEXT.purple, clip: TEXT.green } as const;
 const col = (k: keyof typeof TERM, tex: string) => `\\textcolor{${TERM[k]}}{${tex}}`;
 
 const surrogate = (r: string, clip: string) => `\\min\\big(${col('ratio', r)}\\hat A_i,\\ \\text{clip}(${col('ratio', r)}, ${clip})\\,\\hat A_i\\big)`;
@@ -79,7 +79,7 @@ function Numbers({ cmp, g, p }: { cmp: ObjectiveComparison; g: GroupView; p: num
                 <Fragment key={o.id}>
                   <td className="num" data-objective={o.id} data-col="advantage" data-value={x.advantage}>{fmt(x.advantage)}</td>
                   <td className="num" data-objective={o.id} data-col="weight" data-value={x.weight * B}>{fmt(x.weight * B, 4)}</td>
-                  <td className="num" data-objective={o.id} data-col="delta" data-value={x.deltaLogp} style={{ color: x.advantage === 0 ? undefined : (x.advantage > 0) === (x.deltaLogp > 0) ? C.green : C.vermillion }}>{x.deltaLogp >= 0 ? '+' : ''}{fmt(x.deltaLogp, 3)}</td>
+                  <td className="num" data-objective={o.id} data-col="delta" data-value={x.deltaLogp} style={{ color: x.advantage === 0 ? undefined : (x.advantage > 0) === (x.deltaLogp > 0) ? TEXT.green : TEXT.vermillion }}>{x.deltaLogp >= 0 ? '+' : ''}{fmt(x.deltaLogp, 3)}</td>
                 </Fragment>
               );
             })}
@@ -116,8 +116,8 @@ export function Compare({ ins }: { ins: InspectorState }) {
         {cmp.objectives.map((o) => (
           <div key={o.id} className={`compare-formula${o.id === cmp.runObjective ? ' current' : ''}`} data-objective={o.id}>
             <strong>{o.label}</strong>
-            <div className="formula-line"><Tex tex={`L = ${f[o.id].loss}`} /></div>
-            <div className="formula-line"><Tex tex={f[o.id].adv} /></div>
+            <FormulaLine tex={`L = ${f[o.id].loss}`} />
+            <FormulaLine tex={f[o.id].adv} />
           </div>
         ))}
       </div>

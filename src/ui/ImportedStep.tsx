@@ -10,7 +10,7 @@ import { useState } from 'react';
 import type { ImportedRunView } from '../store/importedRun.ts';
 import { accuracyFunc } from '../rl/doctor.ts';
 import { ADVANTAGE_EPS, rewardStd } from '../rl/advantages.ts';
-import { C, fmt } from './palette.ts';
+import { TEXT, fmt } from './palette.ts';
 
 const PHASES = ['1. Prompts', '2. Sampled answers', '3. Rewards', '4. Advantages'] as const;
 
@@ -66,7 +66,7 @@ export function ImportedStep({ run }: { run: ImportedRunView }) {
                 <td>{i + 1}</td>
                 <td className="answer-text">{a.completion === '' ? '(empty)' : a.completion}</td>
                 {phase >= 2 && c.rewardColumns.map((k) => (
-                  <td key={k} style={k === acc ? { color: a.rewards[k] === 1 ? C.green : a.rewards[k] === 0 ? C.vermillion : undefined } : undefined}>
+                  <td key={k} style={k === acc ? { color: a.rewards[k] === 1 ? TEXT.green : a.rewards[k] === 0 ? TEXT.vermillion : undefined } : undefined}>
                     {k === acc && a.rewards[k] === 1 ? '✓ ' : k === acc && a.rewards[k] === 0 ? '✗ ' : ''}{fmt(a.rewards[k])}
                   </td>
                 ))}

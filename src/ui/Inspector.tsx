@@ -1,23 +1,25 @@
 /**
  * Step through one real GRPO update, phase by phase: the prompts → the G sampled answers →
  * each verdict with its reason → the advantages with the formula filled in with this group's
- * numbers → per-token ratios, clipped tokens and KL as a heat-map over the answer text → the
- * update applied, each answer's log-probability before and after.
+ * numbers → once the update has run, each token's ratio π_new / π_old after it (1 at its start),
+ * the clip and KL as a heat-map over the answer text, a token's objective term by term on click →
+ * the update applied, each answer's log-probability before and after. The strip of groups shows
+ * only what the phase on screen has computed.
  *
  * Model output is always rendered as React text (escaped), never as HTML.
  */
 import { useState } from 'react';
-import { PHASES, useLab, type GroupView, type InspectorState } from '../store/labStore.ts';
+import { PHASES, useLab, type GroupView, type InspectorState, type Phase } from '../store/labStore.ts';
 import { ADVANTAGE_EPS, rewardStd } from '../rl/advantages.ts';
-import { pushCounts, type AnswerInspection, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
+import { pushCounts, type AnswerInspection, type ClipSideValue, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { clipRange } from '../rl/lossSpec.ts';
 import { useSession } from './session.tsx';
-import { Tex } from './Tex.tsx';
+import { FormulaLine, Tex } from './Tex.tsx';
 import { Compare } from './Compare.tsx';
 import { ObjectivePromise } from './ObjectivePromise.tsx';
 import { groupTeaches } from '../store/views.ts';
-import { C, VERDICT, fmt, verdictKind } from './palette.ts';
+import { TEXT, VERDICT, fmt, verdictKind } from './palette.ts';
 
 const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
   prompts: '1. Prompts',
@@ -30,7 +32,7 @@ const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
 
 function Verdict({ a }: { a: GroupView['answers'][number] }) {
   const k = verdictKind(a);
-  return <span className={`verdict verdict-${k}`} style={{ borderColor: VERDICT[k].color, color: VERDICT[k].color }}>{VERDICT[k].mark} {VERDICT[k].word}</span>;
+  return <span className={`verdict verdict-${k}`} style={{ borderColor: VERDICT[k].color, color: VERDICT[k].text }}>{VERDICT[k].mark} {VERDICT[k].word}</span>;
 }
 
 /** The answer's text, as text; a scratchpad before the one "|" is set apart from the graded answer after it. */
@@ -53,28 +55,51 @@ function shown(ins: InspectorState): [number, GroupView][] {
 
 const passes = (g: GroupView) => g.answers.filter((a) => a.correct).length;
 
-/** Every group in one line each: passes of G, mixed or not, and after the update the mean Δ log π. Click to focus. */
-function GroupStrip({ ins }: { ins: InspectorState }) {
+/** A group's chip in the strip: its label, its class (mixed or not), its tooltip. */
+export interface StripChip { label: string; kind: '' | 'mixed' | 'all-pass' | 'all-fail'; title: string }
+
+/**
+ * Group `p`'s chip at `phase`, showing only what that phase has computed: the prompt alone while
+ * the answers are shown; its passes of G from the verdicts on; mixed or not (A ≠ 0) from the
+ * advantages on; in the update's phase the group's mean Δ log π.
+ */
+export function stripChip(ins: InspectorState, p: number, phase: Phase): StripChip {
+  const g = ins.rollout!.groups[p];
+  const at = PHASES.indexOf(phase);
+  const graded = at >= PHASES.indexOf('verdicts'), advised = at >= PHASES.indexOf('advantages');
+  const c = passes(g), G = g.answers.length;
+  // what teaches is A ≠ 0: a spread of rewards (with a format reward, a group that all fails can still have one),
+  // or, under REINFORCE's batch-mean baseline, equal rewards away from the batch mean
+  const why = groupTeaches(g);
+  const d = phase === 'update' ? ins.details?.[p] : undefined;
+  const dlp = d ? d.reduce((a, x) => a + (x.logpAfter - x.logpBefore), 0) / d.length : null;
+  const teaches = why === 'spread' ? 'rewards differ: A ≠ 0' : why === 'baseline' ? 'rewards equal, A ≠ 0 from the batch baseline' : 'all rewards equal: A = 0';
+  return {
+    label: `P${p + 1}${graded ? ` ${c}/${G}` : ''}${dlp !== null ? ` ${dlp >= 0 ? '+' : ''}${fmt(dlp, 2)}` : ''}`,
+    kind: !advised ? '' : why !== 'none' ? 'mixed' : c === G ? 'all-pass' : 'all-fail',
+    title: `${g.prompt}${graded ? `: ${c} of ${G} pass` : ''}${advised ? ` (${teaches})` : ''}${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`,
+  };
+}
+
+/** Every group in one line each (stripChip: what the phase on screen has computed). Click to focus. */
+function GroupStrip({ ins, phase }: { ins: InspectorState; phase: Phase }) {
   const lab = useSession();
   const focus = ins.focus ?? 0;
+  const at = PHASES.indexOf(phase);
+  const graded = at >= PHASES.indexOf('verdicts'), advised = at >= PHASES.indexOf('advantages'), updated = phase === 'update' && !!ins.details;
   return (
     <div className="group-strip" role="toolbar" aria-label="Groups: pick one to see in full" data-testid="group-strip">
-      {ins.rollout!.groups.map((g, p) => {
-        const c = passes(g), G = g.answers.length;
-        // what teaches is A ≠ 0: a spread of rewards (with a format reward, a group that all fails can still have one),
-        // or, under REINFORCE's batch-mean baseline, equal rewards away from the batch mean
-        const why = groupTeaches(g);
-        const kind = why !== 'none' ? 'mixed' : c === G ? 'all-pass' : 'all-fail';
-        const d = ins.details?.[p];
-        const dlp = d ? d.reduce((a, x) => a + (x.logpAfter - x.logpBefore), 0) / d.length : null;
+      {ins.rollout!.groups.map((_, p) => {
+        const chip = stripChip(ins, p, phase);
         return (
-          <button key={p} className={`strip-group ${kind}${p === focus ? ' current' : ''}`} aria-pressed={p === focus} onClick={() => lab.stepThrough.focus(p)}
-            title={`${g.prompt}: ${c} of ${G} pass (${why === 'spread' ? 'rewards differ: A ≠ 0' : why === 'baseline' ? 'rewards equal, A ≠ 0 from the batch baseline' : 'all rewards equal: A = 0'})${dlp !== null ? `, mean Δ log π ${fmt(dlp, 3)}` : ''}`}>
-            P{p + 1} <span className="num">{c}/{G}</span>{dlp !== null && <span className="num"> {dlp >= 0 ? '+' : ''}{fmt(dlp, 2)}</span>}
+          <button key={p} className={`strip-group${chip.kind ? ` ${chip.kind}` : ''}${p === focus ? ' current' : ''}`} aria-pressed={p === focus} onClick={() => lab.stepThrough.focus(p)} title={chip.title}>
+            {chip.label}
           </button>
         );
       })}
-      <span className="note"> n/G: answers that pass. Green: some A ≠ 0, it teaches ({ins.rollout!.groups.some((g) => groupTeaches(g) === 'baseline') ? 'here also groups of equal rewards: the batch-mean baseline gives them A ≠ 0' : 'its rewards differ'}). Grey: A = 0 for every answer (all rewards equal).{ins.details && ' After the update, the signed number is the group\'s mean Δ log π: a grey group moves too (every update moves the weights all answers share).'}</span>
+      <span className="note"> {!graded ? 'Pick a prompt to see its answers in full.' : 'n/G: answers that pass.'}
+        {advised && <> Green: some A ≠ 0, it teaches ({ins.rollout!.groups.some((g) => groupTeaches(g) === 'baseline') ? 'here also groups of equal rewards: the batch-mean baseline gives them A ≠ 0' : 'its rewards differ'}). Grey: A = 0 for every answer (all rewards equal).</>}
+        {updated && ' After the update, the signed number is the group\'s mean Δ log π: a grey group moves too (every update moves the weights all answers share).'}</span>
     </div>
   );
 }
@@ -152,8 +177,8 @@ function Advantages({ ins }: { ins: InspectorState }) {
         return (
           <div className="group" key={p}>
             <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
-            <div className="formula-line"><Tex tex={formula} /></div>
-            <div className="formula-line"><Tex tex={filled} /></div>
+            <FormulaLine tex={formula} />
+            <FormulaLine tex={filled} />
             <table className="answers">
               <tbody>
                 {g.answers.map((a, i) => (
@@ -162,7 +187,7 @@ function Advantages({ ins }: { ins: InspectorState }) {
                     <td><AnswerText text={a.text} /></td>
                     <td><Verdict a={a} /></td>
                     <td className="num">r = {fmt(a.reward)}</td>
-                    <td className="num adv" style={{ color: a.advantage > 0 ? C.green : a.advantage < 0 ? C.vermillion : '#444' }}>A = {fmt(a.advantage)}</td>
+                    <td className="num adv" style={{ color: a.advantage > 0 ? TEXT.green : a.advantage < 0 ? TEXT.vermillion : '#444' }}>A = {fmt(a.advantage)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -186,24 +211,23 @@ function tokenStyle(view: 'ratio' | 'kl', ratio: number, kl: number, maxKl: numb
 }
 
 const CLIP_WORDS = { [-1]: 'clipped below: ρ < 1 − ε with A < 0, so the min takes the clipped branch and this token gets no surrogate gradient', [1]: 'clipped above: ρ > 1 + ε_high with A > 0, so the min takes the clipped branch and this token gets no surrogate gradient', [0]: 'not clipped: the gradient flows' } as const;
+const CLIP_NEXT = { [-1]: 'the clip would stop it below in a next inner epoch', [1]: 'the clip would stop it above in a next inner epoch', [0]: 'inside the clip range' } as const;
 
-/** The token's objective term by term, with this step's numbers (the tooltip). */
-function termsText(t: string, A: number, term: TokenTerm): string {
-  return [`token "${t}"`, `ρ = ${fmt(term.ratio, 4)}, A = ${fmt(A, 4)}`, CLIP_WORDS[term.clip], `KL = ${fmt(term.kl, 4)}`, `weight w = ${fmt(term.weight, 4)}`, `contribution to L: ${fmt(term.loss, 4)}`, `dL/d log π = ${fmt(term.grad, 4)}`].join('\n');
-}
-
-function HeatRow({ tokens, d, view, after, maxKl, onPick }: { tokens: string[]; d: AnswerInspection; view: 'ratio' | 'kl'; after: boolean; maxKl: number; onPick?: (j: number) => void }) {
+/**
+ * Each token of an answer coloured by its ratio after the update, ρ = π_new / π_old (or its KL to
+ * π_ref), ✂ where the clip would stop it in a next inner epoch; a click opens its terms.
+ */
+function HeatRow({ tokens, d, view, maxKl, onPick }: { tokens: string[]; d: AnswerInspection; view: 'ratio' | 'kl'; maxKl: number; onPick?: (j: number) => void }) {
   return (
     <span className="heat">
       {tokens.map((t, j) => {
-        const term = d.tokens?.[j];
-        const ratio = after ? d.ratioAfter[j] : term?.ratio ?? 1;
-        const clip = after ? (d.sequence ? 0 : d.clipAfter[j]) : term?.clip ?? 0;
-        const kl = term?.kl ?? NaN;
+        const ratio = d.ratioAfter[j] ?? 1;
+        const clip = d.sequence ? 0 : d.clipAfter[j] ?? 0;
+        const kl = d.tokens?.[j]?.kl ?? NaN;
         return (
           <span key={j} className={`tok${clip ? ' clipped' : ''}`} style={tokenStyle(view, ratio, kl, maxKl)} role={onPick ? 'button' : undefined} tabIndex={onPick ? 0 : undefined}
-            onClick={onPick && (() => onPick(j))} onKeyDown={onPick && ((e) => { if (e.key === 'Enter') onPick(j); })}
-            title={after || !term ? `token "${t}": ρ after the update = ${fmt(ratio, 4)}${clip ? ', would be clipped' : ''}` : termsText(t, d.advantage, term)}>
+            onClick={onPick && (() => onPick(j))} onKeyDown={onPick && ((e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onPick(j); } })}
+            title={`token "${t}": ρ after the update = ${fmt(ratio)}${clip ? ', the clip would stop it next' : ''}${onPick ? ' (click for its terms)' : ''}`}>
             {t === ' ' ? '␣' : t}{clip ? <sup aria-label="clipped">✂</sup> : null}
           </span>
         );
@@ -212,26 +236,31 @@ function HeatRow({ tokens, d, view, after, maxKl, onPick }: { tokens: string[]; 
   );
 }
 
-/** GSPO clips a whole answer: its sequence ratio s_i and which side is active, once per answer. */
-function SequenceClip({ d, after }: { d: AnswerInspection; after: boolean }) {
+/** GSPO clips a whole answer: its sequence ratio s_i after the update, and the side the clip would stop it on. */
+function SequenceClip({ d }: { d: AnswerInspection }) {
   if (!d.sequence) return null;
-  const s = after ? d.ratioAfter[0] ?? 1 : d.sequence.ratio;
-  const side = after ? d.clipAfter[0] ?? 0 : d.sequence.clip;
-  return <span className={`num seq${side ? ' clipped' : ''}`} data-testid="sequence-clip">s = {fmt(s, 4)}{side ? ` ✂ whole answer clipped ${side > 0 ? 'above' : 'below'}` : ''}</span>;
+  const s = d.ratioAfter[0] ?? 1;
+  const side = d.clipAfter[0] ?? 0;
+  return <span className={`num seq${side ? ' clipped' : ''}`} data-testid="sequence-clip">s = {fmt(s)}{side ? ` ✂ whole answer clipped ${side > 0 ? 'above' : 'below'}` : ''}</span>;
 }
 
-/** One token's objective, term by term, with this step's numbers (opened by clicking the token). */
-function TokenTerms({ token, A, term }: { token: string; A: number; term: TokenTerm }) {
+/**
+ * One token's objective, term by term, with this step's numbers (opened by clicking the token),
+ * every figure rounded as the rows beside it are (fmt: 3 decimals).
+ */
+function TokenTerms({ token, A, term, after, clipAfter }: { token: string; A: number; term: TokenTerm; after: number; clipAfter: ClipSideValue }) {
   return (
     <div className="token-terms" data-testid="token-terms" role="region" aria-label={`Objective terms of token ${token}`}>
-      <strong>Token “{token}”</strong>: ρ = {fmt(term.ratio, 4)}, A = {fmt(A, 4)} — {CLIP_WORDS[term.clip]}. KL to π_ref = {fmt(term.kl, 4)};
-      aggregation weight w = {fmt(term.weight, 4)}; contribution to the loss w·(−min(ρA, clip(ρ)A) + β·KL − c_H·H) = {fmt(term.loss, 4)};
-      gradient on its log-probability dL/d log π = {fmt(term.grad, 4)} ({term.grad < 0 ? 'made more likely' : term.grad > 0 ? 'made less likely' : 'not moved'}).
+      <strong>Token “{token}”</strong>, A = {fmt(A)}. At the start of the update ρ = {fmt(term.ratio)} — {CLIP_WORDS[term.clip]}; KL to π_ref = {fmt(term.kl)};
+      aggregation weight w = {fmt(term.weight)}; contribution to the loss w·(−min(ρA, clip(ρ)A) + β·KL − c_H·H) = {fmt(term.loss)};
+      gradient on its log-probability dL/d log π = {fmt(term.grad)} ({term.grad < 0 ? 'made more likely' : term.grad > 0 ? 'made less likely' : 'not moved'}).
+      After the update ρ = {fmt(after)}: {CLIP_NEXT[clipAfter]}.
     </div>
   );
 }
 
-function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
+/** The ratios phase: the update has run; each token's ratio after it (ρ = 1 for every token at its start), its clip and KL, and a token's terms on click. */
+function Ratios({ ins }: { ins: InspectorState }) {
   const [view, setView] = useState<'ratio' | 'kl'>('ratio');
   const [pick, setPick] = useState<{ p: number; i: number; j: number } | null>(null);
   const details = ins.details!;
@@ -239,39 +268,41 @@ function Ratios({ ins, after }: { ins: InspectorState; after: boolean }) {
   const flat = details.flat();
   const maxKl = Math.max(1e-9, ...flat.flatMap((d) => (d.tokens ?? []).map((x) => Math.abs(x.kl)).filter(Number.isFinite)));
   const sequence = st.importanceSamplingLevel === 'sequence';
-  const nClipped = sequence
-    ? flat.filter((d) => (after ? d.clipAfter[0] : d.sequence?.clip)).length
-    : flat.reduce((a, d) => a + (after ? d.clipAfter : (d.tokens ?? []).map((x) => x.clip)).filter(Boolean).length, 0);
+  const nClipped = sequence ? flat.filter((d) => d.clipAfter[0]).length : flat.reduce((a, d) => a + d.clipAfter.filter(Boolean).length, 0);
   const nUnits = sequence ? flat.length : flat.reduce((a, d) => a + d.ratioAfter.length, 0);
   const unit = sequence ? 'answers' : 'tokens';
+  const ratios = flat.flatMap((d) => d.ratioAfter).filter(Number.isFinite);
   if (st.algorithm === 'rft') return <p>RFT trains by cross-entropy on the verified answers: no ratio, clip or KL enters its loss.</p>;
   if (st.algorithm === 'rloo') return <p>RLOO is REINFORCE on the whole answer: each answer's summed log-probability is pushed by its leave-one-out advantage, with no ratio and no clip (one update per batch, so there is no π_old to clip against).</p>;
+  const { epsilon, epsilonHigh } = clipRange(st);
   return (
     <div>
-      {!after && (
-        <p>
-          {sequence
-            ? <>GSPO: one ratio per answer, <Tex tex={'s_i = \\exp\\big(\\tfrac{1}{|o_i|}\\sum_t \\log\\rho_t\\big)'} />, clipped as one unit in <Tex tex={'-\\min\\big(s_i A,\\ \\text{clip}(s_i, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} />,</>
-            : <>Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /></>}{' '}
-          with ε = {clipRange(st).epsilon}, ε_high = {clipRange(st).epsilonHigh}. At the start of the update π_θ = π_old, so every ratio is 1 and nothing is clipped;
-          {st.numIterations > 1 ? ` with µ = ${st.numIterations} the later epochs see the ratios move (shown after the update).` : ' with µ = 1 the clip never bites (the next phase shows how far one update moved each ratio).'}{' '}
-          KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Click a token for its terms.
-        </p>
-      )}
+      <p>
+        {sequence
+          ? <>GSPO: one ratio per answer, <Tex tex={'s_i = \\exp\\big(\\tfrac{1}{|o_i|}\\sum_t \\log\\rho_t\\big)'} />, clipped as one unit in <Tex tex={'-\\min\\big(s_i A,\\ \\text{clip}(s_i, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} />,</>
+          : <>Per token, <Tex tex={'\\rho_t = \\pi_\\theta(o_t)/\\pi_{\\text{old}}(o_t)'} /> enters <Tex tex={'-\\min\\big(\\rho_t A,\\ \\text{clip}(\\rho_t, 1-\\varepsilon, 1+\\varepsilon_{\\text{high}}) A\\big)'} /></>}{' '}
+        with ε = {epsilon}, ε_high = {epsilonHigh}. At the start of the update π_θ = π_old: every ratio is 1 and nothing is clipped.
+        The update has now run; the colours are each {sequence ? 'answer\'s' : 'token\'s'} ratio after it, π_new / π_old (from {fmt(Math.min(1, ...ratios))} to {fmt(Math.max(1, ...ratios))} in this batch),
+        {st.numIterations > 1 ? ` ratios like those the later of the µ = ${st.numIterations} inner epochs saw, where the clip can bite.` : ' what a second inner epoch would see (with µ = 1 there is none, so the clip never bites).'}{' '}
+        KL per token ({st.klEstimator}, <Tex tex={'d = \\log\\pi_{\\text{ref}} - \\log\\pi_\\theta'} />): {st.klEstimator === 'k1' ? <Tex tex={'k_1 = -d'} /> : <Tex tex={'k_3 = e^{d} - d - 1'} />}. Click a token for its terms.
+      </p>
       <div className="heat-toggle" role="radiogroup" aria-label="Heat-map shows">
-        <label><input type="radio" checked={view === 'ratio'} onChange={() => setView('ratio')} /> ratio ρ</label>
+        <label><input type="radio" checked={view === 'ratio'} onChange={() => setView('ratio')} /> ratio ρ after the update</label>
         <label><input type="radio" checked={view === 'kl'} onChange={() => setView('kl')} /> KL to π_ref</label>
-        <span className="note"> {nClipped} of {nUnits} {unit} {after ? 'would be clipped in the next inner epoch' : 'clipped'} (✂). Blue: ρ &gt; 1, orange: ρ &lt; 1.</span>
+        <span className="note"> {nClipped} of {nUnits} {unit} would be clipped in a next inner epoch (✂). Blue: ρ &gt; 1, orange: ρ &lt; 1.</span>
       </div>
       {shown(ins).map(([p, g]) => (
         <div className="group" key={p}>
           <div className="group-prompt">Prompt {p + 1}: <code className="prompt-text">{g.prompt}</code></div>
           {g.answers.map((a, i) => (
             <div key={i} className="heat-line">
-              <span className="idx">o<sub>{i + 1}</sub></span> <span className="num">A = {fmt(a.advantage)}</span> <HeatRow tokens={a.tokens} d={details[p][i]} view={view} after={after} maxKl={maxKl} onPick={after || !details[p][i].tokens ? undefined : (j) => setPick({ p, i, j })} /> <SequenceClip d={details[p][i]} after={after} />
+              <span className="idx">o<sub>{i + 1}</sub></span> <span className="num">A = {fmt(a.advantage)}</span> <HeatRow tokens={a.tokens} d={details[p][i]} view={view} maxKl={maxKl} onPick={details[p][i].tokens ? (j) => setPick({ p, i, j }) : undefined} /> <SequenceClip d={details[p][i]} />
             </div>
           ))}
-          {pick && pick.p === p && details[p][pick.i]?.tokens?.[pick.j] && <TokenTerms token={g.answers[pick.i].tokens[pick.j]} A={g.answers[pick.i].advantage} term={details[p][pick.i].tokens![pick.j]} />}
+          {pick && pick.p === p && details[p][pick.i]?.tokens?.[pick.j] && (
+            <TokenTerms token={g.answers[pick.i].tokens[pick.j]} A={g.answers[pick.i].advantage} term={details[p][pick.i].tokens![pick.j]}
+              after={details[p][pick.i].ratioAfter[pick.j] ?? 1} clipAfter={details[p][pick.i].clipAfter[pick.j] ?? 0} />
+          )}
         </div>
       ))}
     </div>
@@ -293,7 +324,7 @@ function updateWhy(c: PushCounts, geo: StepGeometry | null | undefined): string 
 /** A change in log π, green with ✓ when it goes the way the advantage asks, vermillion with ✗ when not. */
 function DeltaCell({ A, delta }: { A: number; delta: number }) {
   const good = (A > 0 && delta > 0) || (A < 0 && delta < 0);
-  return <td className="num" style={{ color: A === 0 ? '#444' : good ? C.green : C.vermillion }}>{delta >= 0 ? '+' : ''}{fmt(delta, 4)} {A !== 0 ? (good ? '✓' : '✗') : ''}</td>;
+  return <td className="num" style={{ color: A === 0 ? '#444' : good ? TEXT.green : TEXT.vermillion }}>{delta >= 0 ? '+' : ''}{fmt(delta, 4)} {A !== 0 ? (good ? '✓' : '✗') : ''}</td>;
 }
 
 function Update({ ins }: { ins: InspectorState }) {
@@ -316,6 +347,7 @@ function Update({ ins }: { ins: InspectorState }) {
       {pushed && alone && <ObjectivePromise counts={counts} geo={geo} />}
       {pushed && alone && <p className="note" data-testid="update-why">{updateWhy(counts, geo)}</p>}
       {pushed && !alone && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
+      <div className="group-prompt">Prompt {fp + 1}: <code className="prompt-text">{ins.rollout!.groups[fp].prompt}</code></div>
       <table className="answers wide">
         <thead><tr><th>prompt</th><th>answer</th><th>A</th><th>log π before</th>{alone && <th>Δ by this batch's gradient alone</th>}<th>after AdamW's step</th><th>Δ applied</th></tr></thead>
         <tbody>
@@ -332,8 +364,6 @@ function Update({ ins }: { ins: InspectorState }) {
           ))}
         </tbody>
       </table>
-      <h4>Ratios after the update (π_new / π_old)</h4>
-      <Ratios ins={ins} after />
       {ins.comparison && <Compare ins={ins} />}
     </div>
   );
@@ -360,14 +390,14 @@ export function Inspector() {
           {ins?.busy && <span className="busy" role="status">computing…</span>}
         </div>
       </header>
-      {ins?.rollout && phase !== 'prompts' && <GroupStrip ins={ins} />}
+      {ins?.rollout && phase && phase !== 'prompts' && <GroupStrip ins={ins} phase={phase} />}
       <div data-testid="inspector-phase" data-phase={phase ?? 'none'}>
         {!ins || !ins.rollout ? <p>Press “Start” (or →) to sample G answers for P prompts with the current policy.</p> : null}
         {ins?.rollout && phase === 'prompts' && <Prompts ins={ins} />}
         {ins?.rollout && phase === 'answers' && <Answers ins={ins} verdicts={false} />}
         {ins?.rollout && phase === 'verdicts' && <Answers ins={ins} verdicts />}
         {ins?.rollout && phase === 'advantages' && <><Advantages ins={ins} /><Compare ins={ins} /></>}
-        {ins?.rollout && ins.details && phase === 'ratios' && <Ratios ins={ins} after={false} />}
+        {ins?.rollout && ins.details && phase === 'ratios' && <Ratios ins={ins} />}
         {ins?.rollout && ins.details && phase === 'update' && <Update ins={ins} />}
       </div>
     </section>

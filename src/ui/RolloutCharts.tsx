@@ -6,17 +6,17 @@
  * advantages, recharts gets the bars too, for its tooltip; the theory chart's tooltip reads the
  * curve and counts the prompts at the nearest pass rate a group can have.
  */
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ComposedChart, DefaultLegendContent, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis, type LegendPayload } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { advantageFrame, advantageLayout, advantageTicks, type AdvantageBar, type AdvantageLayout } from '../store/advantageBars.ts';
+import { advantageFrame, advantageLayout, advantageTicks, walkKey, type AdvantageBar, type AdvantageLayout } from '../store/advantageBars.ts';
 import { lineKey, type LineRow } from '../store/thin.ts';
 import { axisTick, ChartTooltip, useCardView, useSeenLab, useStable } from './chartHooks.ts';
 import { AXIS, ChartCard, LEGEND_STYLE, PointedLineChart, UNIT, UNIT_TICKS, grid, margin } from './ChartCard.tsx';
 import { LIVE_ITEM } from './liveLines.tsx';
 import { LiveBars, LiveSymbols } from './liveMarks.tsx';
-import { C, VERDICT, fmt } from './palette.ts';
+import { C, TEXT, VERDICT, fmt } from './palette.ts';
 
 /** The advantages chart's margin, one object: recharts stores a new margin (and recomputes the whole chart) whenever the object changes. */
 const ADV_MARGIN = { ...margin, top: 18 };
@@ -39,16 +39,28 @@ function advantageTip(bars: readonly AdvantageBar[]) {
     return (
       <div className="chart-tip" data-testid="chart-tip">
         <strong>{b.label}</strong>
-        <span style={{ color: VERDICT[b.kind].color }}>{VERDICT[b.kind].word}: {fmt(b.advantage)}</span>
+        <span style={{ color: VERDICT[b.kind].text }}>{VERDICT[b.kind].word}: {fmt(b.advantage)}</span>
       </div>
     );
   };
 }
 
+/** What the keyboard's walk says of an answer: "Prompt 3, answer 2 of 8: correct, A = 0.53". */
+export const answerSaid = (b: AdvantageBar) => `Prompt ${b.prompt}, answer ${b.answer} of ${b.of}: ${VERDICT[b.kind].word}, A = ${fmt(b.advantage)}`;
+
 export function AdvantagesChart() {
   const view = useCardView();
   const rollout = useSeenLab(view, (s) => s.lastRollout);
   const layout = useMemo(() => advantageLayout(rollout?.groups ?? []), [rollout]);
+  // the keyboard's place among the answers, on this rollout's layout (a new rollout starts it afresh)
+  const [walk, setWalk] = useState<{ layout: AdvantageLayout; at: number } | null>(null);
+  const at = walk && walk.layout === layout ? layout.bars[walk.at] ?? null : null;
+  const onKey = (e: KeyboardEvent) => {
+    const next = walkKey(e.key, at ? walk!.at : null, layout.bars.length);
+    if (next === undefined) return;
+    e.preventDefault();
+    setWalk({ layout, at: next });
+  };
   const { ticks, tickLabel } = useAxisOf(layout);
   const rows = useMemo(() => layout.bars.map((b) => ({ step: b.x, [lineKey(0)]: b.advantage }) as LineRow), [layout]);
   const drawn = useRef<LineRow[]>([]);
@@ -57,19 +69,24 @@ export function AdvantagesChart() {
   const xAxis = useMemo(() => <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} ticks={ticks} tickFormatter={tickLabel} tick={AXIS} interval={0} />, [ticks, tickLabel]);
   const tip = useMemo(() => advantageTip(layout.bars), [layout]);
   const body = useMemo(() => (
-    <PointedLineChart rows={rows} frame={frame} margin={ADV_MARGIN}>
+    <PointedLineChart rows={rows} frame={frame} margin={ADV_MARGIN} keyboard={false}>
       {grid}
       {xAxis}
       {yAxis}
       {ZERO}
       <ChartTooltip content={tip} />
       {LIVE_ITEM}
-      <LiveBars bars={layout.bars} maxMarks={MAX_MARKS} />
+      <LiveBars bars={layout.bars} maxMarks={MAX_MARKS} at={at} />
     </PointedLineChart>
-  ), [rows, frame, xAxis, yAxis, tip, layout]);
+  ), [rows, frame, xAxis, yAxis, tip, layout, at]);
   return (
-    <ChartCard id="advantages" view={view} title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={layout.bars.length}>
-      {body}
+    <ChartCard id="advantages" view={view} title={`Group advantages, step ${rollout?.step ?? '–'}`} question="Which answers does this update push up (A > 0) or down (A < 0)? One bar per sample, grouped by prompt; ✓ correct, ✗ wrong, ∅ unparseable." points={layout.bars.length}
+      footer={<p className="answer-walk" data-testid="answer-walk" role="status">{at ? answerSaid(at) : ''}</p>}>
+      {/* walked answer by answer with the keyboard (role "application": the page's own arrow keys stay out), each answer announced below */}
+      <div className="walk" role="application" tabIndex={0} onKeyDown={onKey}
+        aria-label="Group advantages, one bar per answer: → and ← walk the answers, Home and End go to the first and the last">
+        {body}
+      </div>
     </ChartCard>
   );
 }
@@ -100,7 +117,7 @@ function theoryTip(G: number, points: readonly PromptPoint[]) {
       <div className="chart-tip" data-testid="chart-tip">
         <strong>pass rate p = {fmt(label)}</strong>
         <span style={{ color: C.blue }}>P(mixed), G = {G}: {fmt(mixedGroupProbability(label, G))}</span>
-        <span style={{ color: C.vermillion }}>{here} of {points.length} prompts at {k} of {G} correct (p = {fmt(k / G)})</span>
+        <span style={{ color: TEXT.vermillion }}>{here} of {points.length} prompts at {k} of {G} correct (p = {fmt(k / G)})</span>
       </div>
     );
   };

@@ -20,3 +20,8 @@ export function Tex({ tex, display = false, label }: { tex: string; display?: bo
   }, [tex, display]);
   return <span ref={ref} className="tex" aria-label={label} data-tex={tex} />;
 }
+
+/** A formula on a line of its own, scrolled sideways where it is wider than its column: focusable, so the keyboard can scroll it too. */
+export function FormulaLine({ tex }: { tex: string }) {
+  return <div className="formula-line" tabIndex={0}><Tex tex={tex} /></div>;
+}

@@ -34,7 +34,7 @@ const KINDS = ['correct', 'wrong', 'unparseable'] as const;
  * answer's verdict mark above a bar that rises or below one that falls (drawn where A = 0 too:
  * an all-equal group draws no bar, but its marks).
  */
-export const LiveBars = memo(function LiveBars({ bars, maxMarks }: { bars: readonly AdvantageBar[]; maxMarks: number }) {
+export const LiveBars = memo(function LiveBars({ bars, maxMarks, at = null }: { bars: readonly AdvantageBar[]; maxMarks: number; at?: AdvantageBar | null }) {
   const xs = useXAxisScale();
   const ys = useYAxisScale();
   if (!xs || !ys) return null;
@@ -49,6 +49,7 @@ export const LiveBars = memo(function LiveBars({ bars, maxMarks }: { bars: reado
           })}
         </g>
       </ZIndexLayer>
+      {at && <AnswerOutline bar={at} x={x} y={y} />}
       {bars.length <= maxMarks && (
         <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
           <g className="recharts-layer verdict-marks">
@@ -61,6 +62,18 @@ export const LiveBars = memo(function LiveBars({ bars, maxMarks }: { bars: reado
     </>
   );
 });
+
+/** The answer the keyboard is on: an outline around its slot, from its bar's end to the zero line (and its verdict mark). */
+function AnswerOutline({ bar, x, y }: { bar: AdvantageBar; x: (v: number) => number; y: (v: number) => number }) {
+  const x0 = x(bar.x - 0.5), x1 = x(bar.x + 0.5), ya = y(bar.advantage ?? 0), y0 = y(0);
+  if (![x0, x1, ya, y0].every(Number.isFinite)) return null;
+  const top = Math.min(ya, y0) - 20, bottom = Math.max(ya, y0) + 20; // room for the mark above or below
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
+      <rect className="answer-outline" data-testid="answer-outline" x={px(x0)} y={px(top)} width={px(Math.max(2, x1 - x0))} height={px(bottom - top)} fill="none" stroke="#000" strokeWidth={2} />
+    </ZIndexLayer>
+  );
+}
 
 /** Points drawn as recharts' Scatter draws them (its symbol, size 64), at (x, y) through the axes' scales. */
 export const LiveSymbols = memo(function LiveSymbols({ points, type, fill }: { points: readonly { x: number; y: number }[]; type: 'diamond' | 'circle'; fill: string }) {

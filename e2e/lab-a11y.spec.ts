@@ -1,0 +1,99 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from './fixtures.ts';
+import { encodeResult } from '../src/class/code.ts';
+import { sample } from '../src/class/testSample.ts';
+
+// Accessibility as a test (issue 42): axe-core at WCAG 2.1 AA (tags wcag2a, wcag2aa, wcag21a,
+// wcag21aa) on the page, every phase of the step-through, the class results and the presenter
+// view (a chart, a phase, the class results): 0 violations. One page load, CPU reference, a micro
+// batch. The advantages chart is walked answer by answer with the keyboard, each answer announced.
+// Students' screens speak the lesson's language: the engine line's technical sentences sit behind "Details".
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const found: Record<string, string[]> = {};
+/** axe on the page (or inside `within`): every violation as "rule (impact): n nodes — first target". */
+async function axe(page: Page, view: string, within?: string) {
+  let b = new AxeBuilder({ page }).withTags(TAGS);
+  if (within) b = b.include(within);
+  const r = await b.analyze();
+  found[view] = r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+  expect.soft(found[view], view).toEqual([]);
+}
+// a class's lesson 1 results as the students' codes: three seeds, both variants (as lab-presenter.spec.ts)
+const CODES = [4127, 9311, 512].flatMap((seed, i) => [
+  sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02][i], held: i !== 2, contrast: [0.82, 0.77, 0.4][i], prediction: i < 2 ? 0 : 2 }),
+  sample({ seed, variant: 0, claim: [-0.03, 0.01, -0.06][i], held: i !== 1, contrast: [0.41, 0.38, 0.52][i], prediction: null }),
+]).map(encodeResult);
+
+test('axe at WCAG 2.1 AA: the page, the step-through, the class results, the presenter view; the advantages chart by keyboard', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/?backend=cpu&promptsPerStep=4&numGenerations=4');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  // the engine line in the lesson's language; the self-check, checkpoint files and π_ref behind "Details"
+  const line = page.getByTestId('engine-line');
+  await expect(line.locator('summary')).toHaveText('Details');
+  await line.screenshot({ path: 'test-results/a11y-engine-line.png' });
+  expect(await line.evaluate((el) => (el as HTMLElement).innerText)).not.toMatch(/kernel|π_ref|\.ckpt|[Ss]elf-check|checkpoint/);
+  await page.getByRole('button', { name: 'Step ▸' }).click();
+  await expect(page.getByTestId('run-status')).toContainText('paused · 1 step', { timeout: 60_000 });
+  await axe(page, 'page');
+
+  // the advantages chart, answer by answer: → moves on, each answer announced
+  const chart = page.getByTestId('chart-advantages');
+  const walk = chart.getByRole('application');
+  await walk.focus();
+  const said = chart.getByTestId('answer-walk');
+  const heard: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('ArrowRight');
+    heard.push((await said.textContent())!);
+  }
+  console.log('advantages chart, → six times:', JSON.stringify(heard));
+  expect(new Set(heard).size).toBe(6);
+  expect(heard[0]).toMatch(/^Prompt 1, answer 1 of 4: (correct|wrong|unparseable), A = /);
+  expect(heard[4]).toMatch(/^Prompt 2, answer 1 of 4: /);
+  await page.keyboard.press('End');
+  await expect(said).toContainText(/^Prompt 4, answer 4 of 4: /);
+  await page.keyboard.press('Home');
+  await expect(said).toContainText(/^Prompt 1, answer 1 of 4: /);
+  expect((await page.evaluate(() => (window as any).__lab.store.getState().stepsCompleted))).toBe(1); // the arrows walked the chart, stepped nothing
+
+  // the step-through, every phase
+  await page.locator('h1').click();
+  await page.getByLabel('Step through one update').check();
+  await page.getByRole('button', { name: /Start: sample a rollout/ }).click();
+  const phase = page.getByTestId('inspector-phase');
+  for (const ph of ['prompts', 'answers', 'verdicts', 'advantages', 'ratios', 'update']) {
+    if (ph !== 'prompts') await page.keyboard.press('ArrowRight');
+    await expect(phase).toHaveAttribute('data-phase', ph, { timeout: 60_000 });
+    await expect(page.getByTestId('inspector').getByRole('status')).toHaveCount(0); // not computing
+    if (ph === 'advantages') { // the four objectives on this batch, in the same phase
+      await page.getByRole('button', { name: 'Compare objectives on this batch' }).click();
+      await expect(page.getByTestId('compare-numbers')).toBeVisible({ timeout: 60_000 });
+    }
+    if (ph === 'ratios') await phase.locator('.tok[role="button"]').first().click();
+    await axe(page, `step-through: ${ph}`, '[data-testid="inspector"]');
+    await page.getByTestId('inspector').screenshot({ path: `test-results/a11y-step-${ph}.png` });
+    await page.locator('h1').click();
+  }
+
+  // the class results, pasted
+  const results = page.getByTestId('class-results');
+  await results.locator('summary').click();
+  await results.getByLabel('Paste results').fill(CODES.join('\n'));
+  await expect(page.getByTestId('class-summary')).toContainText(`${CODES.length} runs pooled`);
+  await axe(page, 'class results', '[data-testid="class-results"]');
+
+  // the presenter view: a chart, the step-through, the class results
+  await page.getByRole('button', { name: 'Presenter view' }).click();
+  const view = page.getByRole('dialog', { name: 'Presenter view' });
+  await expect(view).toBeVisible();
+  await axe(page, 'presenter: step-through');
+  await page.evaluate(() => (window as any).__lab.store.setState({ presenter: { item: 0 } }));
+  await expect(view).not.toHaveAttribute('data-item', 'step-through');
+  await axe(page, 'presenter: chart');
+  await page.keyboard.press('c');
+  await expect(view.getByTestId('class-summary')).toBeVisible();
+  await axe(page, 'presenter: class results');
+  console.log('axe violations by view:', JSON.stringify(found, null, 1));
+});
