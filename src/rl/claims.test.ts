@@ -120,7 +120,7 @@ describe('claims', () => {
       l.variants.forEach((v, i) => {
         const seen = { holds: 0, fails: 0, unclear: 0, pending: 0 };
         for (let t = 0; t < 30; t++) {
-          const verdict = v.claim.judge(randomRun(v.claim.steps), { reps: 150 });
+          const verdict = v.claim.judge(randomRun(v.claim.steps), { reps: 100 });
           if (verdict.state !== 'fails') seen[verdict.state]++;
           const { value, threshold, side } = verdict.number;
           const onSide = side === 'above' ? value > threshold : value <= threshold;

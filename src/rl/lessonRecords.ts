@@ -49,8 +49,7 @@ const seedList = (s: readonly number[]) => (s.length > 2 && s.every((x, i) => i 
  * fresh seeds (1001–1010; engine): G = 2 holds on 8, fails on 0, unclear on 2; …". Where the fresh
  * seeds disagree with a claim (it fails on more seeds than it holds), it says so.
  */
-export function recordSentence(lesson: Lesson): string | null {
-  const r = lessonRecord(lesson);
+export function recordSentence(lesson: Lesson, r: LessonRecord | null = lessonRecord(lesson)): string | null {
   if (!r) return null;
   const parts = r.variants.map((v) => `${v.label}: holds on ${v.holds}, fails on ${v.fails}, unclear on ${v.unclear}`);
   const against = r.variants.filter((v) => v.fails > v.holds).map((v) => v.label);
