@@ -18,6 +18,9 @@ function read(key: string): string | null {
 function write(key: string, value: string): void {
   try { localStorage.setItem(key, value); } catch { /* storage refused: this visit only */ }
 }
+function remove(key: string): void {
+  try { localStorage.removeItem(key); } catch { /* storage refused: nothing kept */ }
+}
 
 /** Every lesson's prediction (a damaged entry reads as none). */
 export function readPredictions(): Record<string, Prediction> {
@@ -71,4 +74,17 @@ export const predictionStore = createStore<{ all: Record<string, Prediction> }>(
 /** Keep a prediction (localStorage) and tell every reader. */
 export function choosePrediction(lessonId: string, p: Prediction): void {
   predictionStore.setState({ all: writePrediction(lessonId, p) });
+}
+
+/**
+ * A new student on this browser: the predictions and the class seed are forgotten (every reader
+ * is told). Returns the new student's class seed, drawn now and kept.
+ */
+export function forgetStudent(random?: () => number): number {
+  remove(PREDICTIONS);
+  remove(CLASS_SEED);
+  predictionStore.setState({ all: {} });
+  const s = drawClassSeed(random);
+  write(CLASS_SEED, String(s));
+  return s;
 }

@@ -1,6 +1,6 @@
 /**
- * The lab's IndexedDB store: one database "rlvr-lab", one object store "runs", one slot
- * ("latest") holding the current run (src/persist/savedRun.ts). Failures never throw into the
+ * The lab's IndexedDB store: one database "rlvr-lab", one object store "runs", a slot per
+ * record: "latest" holds the current run (src/persist/savedRun.ts), "finished" the runs list. Failures never throw into the
  * page: every operation resolves to a result with a sentence for the user (storage full,
  * storage blocked, private browsing…), so the run goes on and the page says what happened.
  */
@@ -24,9 +24,11 @@ export function storageErrorText(e: unknown, action: string): string {
   return `The run could not be ${action} in this browser's storage (${name ? `${name}: ` : ''}${msg}). Training goes on; a reload may not resume it.`;
 }
 
-/** The slot in this browser's IndexedDB; the database is opened on first use and reopened after a failure. */
+/** A slot in this browser's IndexedDB ("latest" unless named); the database is opened on first use and reopened after a failure. */
 export class RunStore {
   private db: Promise<IDBDatabase> | null = null;
+
+  constructor(private readonly slot: string = SLOT) {}
 
   private open(): Promise<IDBDatabase> {
     if (this.db) return this.db;
@@ -75,7 +77,7 @@ export class RunStore {
   /** Write the run into the slot (replacing the previous one). */
   async save(record: unknown): Promise<StorageResult<void>> {
     try {
-      await this.tx<void>('readwrite', (s) => s.put(record, SLOT));
+      await this.tx<void>('readwrite', (s) => s.put(record, this.slot));
       return { ok: true, value: undefined };
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'saved') };
@@ -85,7 +87,7 @@ export class RunStore {
   /** The saved run, or null when there is none. */
   async load(): Promise<StorageResult<unknown | null>> {
     try {
-      const v = await this.tx<unknown>('readonly', (s) => s.get(SLOT));
+      const v = await this.tx<unknown>('readonly', (s) => s.get(this.slot));
       return { ok: true, value: v ?? null };
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'read') };
@@ -95,7 +97,7 @@ export class RunStore {
   /** Forget the saved run. */
   async clear(): Promise<StorageResult<void>> {
     try {
-      await this.tx<void>('readwrite', (s) => s.delete(SLOT));
+      await this.tx<void>('readwrite', (s) => s.delete(this.slot));
       return { ok: true, value: undefined };
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'cleared') };
