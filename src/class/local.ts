@@ -76,15 +76,15 @@ export function choosePrediction(lessonId: string, p: Prediction): void {
   predictionStore.setState({ all: writePrediction(lessonId, p) });
 }
 
-/**
- * A new student on this browser: the predictions and the class seed are forgotten (every reader
- * is told). Returns the new student's class seed, drawn now and kept.
- */
-export function forgetStudent(random?: () => number): number {
-  remove(PREDICTIONS);
-  remove(CLASS_SEED);
-  predictionStore.setState({ all: {} });
+/** A new student on this browser: the class seed is forgotten and a new one drawn and kept (returned). */
+export function newClassSeed(random?: () => number): number {
   const s = drawClassSeed(random);
   write(CLASS_SEED, String(s));
   return s;
+}
+
+/** A new student on this browser: every prediction is forgotten (every reader is told). */
+export function forgetPredictions(): void {
+  remove(PREDICTIONS);
+  predictionStore.setState({ all: {} });
 }

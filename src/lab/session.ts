@@ -28,7 +28,7 @@ import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, FinishedRuns, type SavedRunSlot } from './autosave.ts';
-import { forgetStudent } from '../class/local.ts';
+import { forgetPredictions, newClassSeed } from '../class/local.ts';
 import { startingWeights, type ImportedModel } from './engine.ts';
 import { EngineKeeper } from './engineKeeper.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
@@ -320,9 +320,10 @@ export class LabSession {
    * run are forgotten, and the lesson starts over from its base (in class mode on a new seed).
    */
   async newStudent(): Promise<void> {
-    const seed = forgetStudent();
+    const seed = newClassSeed();
     await this.autosave.discard();
     await this.reset((s) => ({ runs: [], overlayRunId: null, settings: s.classMode ? { ...s.settings, seed } : s.settings }));
+    forgetPredictions(); // once the old run is gone: a card still showing it would mark its lesson as skipped
   }
 
   /** Whether the loop may start another step: no pause asked, the target step (if any) not reached. Read from the trainer, never from the store, whose writes land a frame (or a paced wait) later. */

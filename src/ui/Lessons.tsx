@@ -131,7 +131,7 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
     <div className="claim claim-pending" data-testid={id} data-state="pending" role="status" aria-live="polite">
       {claimLine}
       <p className="verdict-line">
-        Play runs to step {claim.steps} and stops: the verdict comes at step {claim.steps}, judged once{steps.length ? ` (now ${done})` : ''}
+        {steps.length ? `Play runs to step ${claim.steps} and stops: the verdict comes at step ${claim.steps}, judged once (now ${done})` : `Press play: the verdict comes at step ${claim.steps} (Play runs to step ${claim.steps} and stops there; the verdict is judged once)`}
         {timing && <span className="timing" data-testid="lesson-timing">{` (${timing.slice(2)})`}</span>}.
       </p>
       {soFar && !compact && <p className="note" data-testid="lesson-so-far">{withCode(soFar)}</p>}
