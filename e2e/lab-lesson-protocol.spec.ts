@@ -41,6 +41,7 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await expect(card).toHaveAttribute('data-blind', 'false');
   await expect(page.getByTestId('lesson-watch')).toBeVisible();
   await expect(page.getByTestId('prediction')).toContainText('you predicted lower');
+  await expect(verdict).toContainText(LESSON.variants[0].claim.text);
 
   // Play runs to the verdict step and stops by itself
   await page.getByRole('button', { name: /Play/ }).click();
