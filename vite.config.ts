@@ -36,6 +36,9 @@ export default defineConfig(({ command }) => ({
     entries: ['index.html', 'e2e/harness.html'],
     include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'zustand', 'recharts', 'katex'],
   },
+  // the CPU engine's workers (src/worker/) are ES modules: they share the engine's chunks with the page,
+  // and the service worker precaches them with every other script (globPatterns above)
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     rollupOptions: { input: { main: resolve(import.meta.dirname, 'index.html') } },

@@ -55,6 +55,7 @@ test('offline after the first visit: a reload with no network opens the lab, loa
     await expect(page.getByTestId('lesson-text')).toContainText(lesson.title);
     await expect(page.getByTestId('engine-line')).toContainText('Base checkpoint');
     await step(page);
+    expect(await page.evaluate(() => (window as any).__lab.cpuWorkers()), 'the CPU engine\'s worker script came from the precache').toBeGreaterThan(0);
     await page.screenshot({ path: 'test-results/host-offline.png' });
     // the checkpoint's cache entry lost (a half-filled cache): the page says so and starts from a fresh init
     await page.evaluate(async () => {

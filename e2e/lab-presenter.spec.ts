@@ -29,6 +29,11 @@ const px = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el
 test('opened by its button: large type, controls hidden, → ← through charts and real phases, a number picks a lesson, Esc leaves', async ({ page }) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   const groups = getLesson('mixed-groups')!;
+  // the SVG each picture is drawn from (svgToPng's <img>), to read the class PNG's texts and their sizes
+  await page.addInitScript(() => {
+    const src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'src')!;
+    Object.defineProperty(HTMLImageElement.prototype, 'src', { ...src, set(v: string) { if (String(v).startsWith('data:image/svg+xml')) (window as any).__pictureSvg = v; src.set!.call(this, v); } });
+  });
   await page.goto('/?backend=cpu&lesson=mixed-groups&promptsPerStep=4&numGenerations=4&evalEvery=50');
   await ready(page);
   await page.getByRole('button', { name: 'Presenter view' }).click();
@@ -67,6 +72,10 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   // the SVG itself is drawn at the large size (re-rendered, not scaled up)
   expect(Number(await view.locator('.chart-body .recharts-wrapper > svg.recharts-surface').getAttribute('height'))).toBeGreaterThan(600);
   await page.screenshot({ path: `${shots}/presenter-chart-1920.png` });
+  // what is read off the chart, and the verdict under it, in the caption's type (the readout was 18 px against 26)
+  const caption = await px(page, 'presenter-caption');
+  expect(await px(page, 'presenter-readout')).toBeGreaterThanOrEqual(caption);
+  expect(await px(page, 'presenter-verdict')).toBeGreaterThanOrEqual(caption);
 
   // → and ← move between the lesson's charts
   await page.keyboard.press('ArrowRight');
@@ -145,14 +154,29 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   const rows = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
   expect(rows[0]).toMatch(/^lesson,lesson_id,variant,/);
   expect(rows).toHaveLength(CLASS.length + 1);
+  expect(rows.filter((r) => r.includes(',at or below 0,'))).toHaveLength(5); // G = 2's threshold in the page's words ("below 0" before)
   const [png] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-png').click()]);
   const image = readFileSync((await png.path())!);
+  await png.saveAs(`${shots}/class-results-slide.png`);
   expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
   expect(image.readUInt32BE(16) * image.readUInt32BE(20)).toBeGreaterThan(300 * 200); // width × height from the IHDR chunk
-  // no strip plot is cut: the picture (at 2×) is as wide as the widest chart drawn
+  // a slide: at most 1,920 px wide, a title first, every text at least 20 px in the picture, no refusal sentence
+  const slide = await page.evaluate(() => {
+    const doc = new DOMParser().parseFromString(decodeURIComponent((window as any).__pictureSvg.split(',')[1]), 'image/svg+xml');
+    const size = (el: Element | null): number => (!el ? 16 : el.getAttribute('font-size') ? parseFloat(el.getAttribute('font-size')!) : size(el.parentElement)); // SVG's own default: 16
+    const texts = [...doc.querySelectorAll('text')].filter((t) => t.textContent!.trim()).map((t) => ({ text: t.textContent!.trim(), size: size(t) }));
+    return { width: parseFloat(doc.documentElement.getAttribute('width')!), texts };
+  });
+  const scale = image.readUInt32BE(16) / slide.width;
+  const smallest = slide.texts.reduce((a, t) => (t.size < a.size ? t : a));
+  console.log(`class PNG ${image.readUInt32BE(16)} × ${image.readUInt32BE(20)} px; title "${slide.texts[0].text}"; smallest text ${(smallest.size * scale).toFixed(1)} px ("${smallest.text.slice(0, 40)}")`);
+  expect(image.readUInt32BE(16)).toBeLessThanOrEqual(1920);
+  expect(slide.texts[0].text).toMatch(/^Class results, \d+ \w+ \d{4}$/);
+  expect(smallest.size * scale).toBeGreaterThanOrEqual(20);
+  expect(slide.texts.map((t) => t.text).join(' ')).not.toMatch(/was refused/);
+  // no strip plot is cut: the picture is as wide as the widest chart drawn
   const widest = await view.getByTestId('class-pool').evaluate((pool) => Math.max(...[...pool.querySelectorAll('svg.recharts-surface')].map((s) => s.getBoundingClientRect().width)));
-  console.log(`class PNG ${image.readUInt32BE(16) / 2} px wide (at 1×), widest strip plot ${widest} px`);
-  expect(image.readUInt32BE(16) / 2).toBeGreaterThanOrEqual(Math.floor(widest));
+  expect(slide.width).toBeGreaterThanOrEqual(Math.floor(widest));
   await page.keyboard.press('Escape');
   await expect(heading).toHaveText(LESSONS[10].title);
   await expect(item).toHaveText(itemBefore!);
@@ -200,6 +224,14 @@ test('?present=1 with a lesson opens the presenter view on load; the keys work a
   for (const [k, ph] of [[2, 'answers'], [3, 'verdicts'], [4, 'advantages']] as const) {
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('presenter-item')).toHaveText(`step-through: phase ${k} of 6 — ${ph}`, { timeout: 60_000 });
+    if (ph === 'verdicts') {
+      // an answer is never cut mid-word ("fnt / vo"), even where its table is squeezed (here to 360 px, the page's narrowest group): each one without a space stays one line
+      const broken = await page.locator('.group').first().evaluate((g) => {
+        (g as HTMLElement).style.width = '360px';
+        return [...g.querySelectorAll('.answer-text')].filter((e) => !/\s/.test(e.textContent!) && e.getClientRects().length > 1).map((e) => e.textContent);
+      });
+      expect(broken).toEqual([]);
+    }
   }
   await page.screenshot({ path: `${shots}/presenter-phase-1280.png` });
   await page.keyboard.press('Escape');

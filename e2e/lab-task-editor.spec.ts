@@ -1,7 +1,7 @@
 import { expect, test, type Page } from './fixtures.ts';
 import { getLesson } from '../src/rl/lessons.ts';
 
-// A task of one's own in the page (README "Your own task"): the "New task" editor checks the spec
+// A task of one's own in the page (docs/custom-tasks.md): the "New task" editor checks the spec
 // as it is typed and shows live examples, "Use this task" switches the run to it, a cold start
 // (a small step budget here: it says why it stops short) makes its base, GRPO steps run from it,
 // the address is a share link that brings the task back, and a hostile spec in an address is one

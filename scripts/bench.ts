@@ -12,6 +12,8 @@
  * the same for TF.js and the ratios peer/engine; one full GRPO step of the lab's default
  * lesson with its phases and readbacks; attention forward + backward in its two forms (row, tiled)
  * at the tiny and small training shapes; the matmul kernels (register-blocked vs plain vec4);
+ * `autotune`: the lab's start-up on the tiny model (32 rollout rows): per kernel family
+ * { family, candidates: [{ form, ms }], chosen } (src/gpu/autotune.ts), `autotune_run` its check and budget;
  * with --sweep, step time as D, G (rows per rollout) and T grow, with fitted exponents.
  *
  * --backend dawn runs the same bench modules in Node through Dawn (scripts/dawn.ts), no browser
@@ -251,11 +253,15 @@ async function main() {
     const matmul = await section('matmul', () => call<Json>(run, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
     log('row-reduction kernels');
     const reductions = await section('reductions', () => call<Json>(run, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20));
+    log('autotune (the self-check, then each family\'s forms timed: the lab\'s start-up)');
+    const tuned = await section('autotune', () => call<Json & { autotune: Json[] }>(run, 'engine', 'benchAutotune', tiny, 32));
+    const autotune = 'error' in tuned ? tuned : roundAll(tuned.autotune);
+    const autotuneRun = 'error' in tuned ? null : roundAll({ ...tuned, autotune: undefined });
     let scaling: Json | null = null;
     if (args.sweep) scaling = await section('sweep', () => sweep(run, adapter.swiftshader));
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
-      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), scaling,
+      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), autotune, autotune_run: autotuneRun, scaling,
       targets, seconds: Math.round((Date.now() - started) / 1000),
       formulas: {
         gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
@@ -264,8 +270,58 @@ async function main() {
       },
     };
   });
-  if (args.json) process.stdout.write(`${JSON.stringify(out)}\n`);
-  else printReport(out);
+  log('CPU GRPO step by workers (Node worker threads)');
+  const cpu = await section('CPU GRPO step', () => cpuGrpoByWorkers(Math.max(3, Math.min(args.reps ?? 5, 10))));
+  const all = { ...out, cpu_grpo_step: cpu };
+  if (args.json) process.stdout.write(`${JSON.stringify(all)}\n`);
+  else printReport(all);
+}
+
+/**
+ * cpu_grpo_step: one GRPO step of the default lesson on the lab's model (micro, fresh init, seed 1)
+ * on the CPU engine: on this thread (the lab where workers cannot start: workers 0) and
+ * data-parallel over 1 and 2 worker threads (src/worker/cpuEngine.ts, here on Node's workers).
+ * The engines take turns step by step, so each sees the same load on a shared machine; ms is
+ * each one's median. by_workers: [{ workers, ms }]; speedup_2: ms(1) / ms(2).
+ */
+export async function cpuGrpoByWorkers(reps: number): Promise<Json> {
+  const [{ Worker }, { default: nodeEndpoint }, { WorkerCpuBackend }, { ReferenceBackend }, { GrpoTrainer }, { LESSONS, lessonSettings }, { defaultSettings }, { CONFIGS, paramLayout }, { initWeights }, { VOCAB_SIZE }] = await Promise.all([
+    import('node:worker_threads'), import('comlink/dist/esm/node-adapter.mjs'), import('../src/worker/cpuEngine.ts'), import('../src/model/reference/backend.ts'),
+    import('../src/rl/trainer.ts'), import('../src/rl/lessons.ts'), import('../src/rl/settings.ts'), import('../src/model/config.ts'), import('../src/model/init.ts'), import('../src/tasks/tokenizer.ts'),
+  ]);
+  const config = { vocabSize: VOCAB_SIZE, ...CONFIGS.micro };
+  const settings = { ...lessonSettings(LESSONS[0], defaultSettings()), seed: 1 };
+  const weights = () => initWeights(paramLayout(config), 1);
+  const nodeWorkers = (n: number) => Array.from({ length: n }, () => {
+    const w = new Worker(new URL('./cpu-shard-node.mjs', import.meta.url));
+    return { endpoint: nodeEndpoint(w), terminate: () => void w.terminate(), onFailure: (cb: (m: string) => void) => void w.on('error', (e: Error) => cb(e.message)) };
+  });
+  const engines = [
+    { workers: 0, be: new ReferenceBackend(config, weights()) },
+    { workers: 1, be: await WorkerCpuBackend.start(config, weights(), nodeWorkers(1)) },
+    { workers: 2, be: await WorkerCpuBackend.start(config, weights(), nodeWorkers(2)) },
+  ];
+  try {
+    const runs = engines.map((e) => ({ ...e, trainer: new GrpoTrainer(e.be, settings, { evalSize: 8 }), ms: [] as number[] }));
+    for (const r of runs) { await r.trainer.takeReference(); await r.trainer.trainStep(); } // warm-up
+    for (let i = 0; i < reps; i++) {
+      for (const r of runs) {
+        const t0 = performance.now();
+        await r.trainer.trainStep();
+        r.ms.push(performance.now() - t0);
+      }
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const byWorkers = runs.map((r) => ({ workers: r.workers, ms: r2(med(r.ms)), ms_all: r.ms.map(r2) }));
+    const ms = (n: number) => byWorkers.find((b) => b.workers === n)!.ms;
+    return {
+      lesson: LESSONS[0].id, model: config, prompts: settings.promptsPerStep, G: settings.numGenerations, mu: settings.numIterations, reps,
+      by_workers: byWorkers, speedup_2: r2(ms(1) / ms(2)), steps_per_s: { page_thread: r2(1000 / ms(0)), workers_2: r2(1000 / ms(2)) },
+      note: 'workers 0: the reference on the calling thread (the lab before, and where workers cannot start); ratios are measured back to back, step by step',
+    };
+  } finally {
+    for (const e of engines) e.be.dispose();
+  }
 }
 
 function roundAll(x: unknown): Json {
@@ -349,6 +405,8 @@ export function printReport(o: Json): void {
     console.table(prof.phases.map((r) => ({ phase: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%` })));
     console.table(prof.families.map((r) => ({ family: r.name, ms: r2(r.ms as number), share: `${Math.round((r.share as number) * 100)}%`, dispatches: r.dispatches })));
   }
+  const tuned = o.autotune as { family: string; candidates: { form: string; ms: number | null }[]; chosen: string }[] | { error: string } | undefined;
+  if (Array.isArray(tuned)) console.table(tuned.map((f) => ({ family: f.family, chosen: f.chosen, ...Object.fromEntries(f.candidates.map((c) => [`${c.form} ms`, c.ms ?? 'not reached'])) })));
   const s = o.scaling as { rows: Json[]; exponents: Json } | null;
   if (s?.rows) {
     console.table(s.rows);

@@ -29,6 +29,13 @@ describe('Dawn in Node', () => {
     expect(out.check.kernels.rows).toBeGreaterThan(200);
     expect(out.check.kernels.failed).toEqual([]);
     expect(out.check.grpo.finite).toBe(true);
+    // the lab's start-up: the self-check passed, each family's forms timed (within the budget) and a timed one chosen
+    console.log(`autotune (${out.autotune_run.tune_ms.toFixed(0)} of ${out.autotune_run.budget_ms} ms): ${out.autotune.map((f: { family: string; chosen: string; candidates: { form: string; ms: number | null }[] }) => `${f.family} ${f.chosen} [${f.candidates.map((c) => `${c.form} ${c.ms?.toFixed(1) ?? '-'}`).join(', ')}]`).join('; ')}`);
+    expect(out.autotune_run.check_ok).toBe(true);
+    expect(out.autotune.map((f: { family: string }) => f.family)).toEqual(['matmul', 'reduction', 'attention', 'decode']);
+    for (const f of out.autotune) expect(f.candidates.map((c: { form: string }) => c.form), f.family).toContain(f.chosen);
+    expect(out.autotune[0].candidates[0].ms).toBeGreaterThan(0);
+    expect(out.autotune_run.forms).toEqual(Object.fromEntries(out.autotune.map((f: { family: string; chosen: string }) => [f.family, f.chosen])));
     // a GRPO step stays on the GPU at any µ: one submit and one readback for the rollout, one of each for the update
     for (const row of out.bench.grpo_step.by_mu) expect({ submits: row.submits, readbacks: row.readbacks }, `µ = ${row.mu}`).toEqual({ submits: 2, readbacks: 2 });
     expect(out.bench.grpo_step.by_mu.map((x: { mu: number }) => x.mu)).toEqual([1, 2]);

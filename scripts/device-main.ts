@@ -13,6 +13,10 @@
  *             dispatches per phase (rollout, update, evaluation), and — where the adapter has
  *             'timestamp-query' — GPU ms per phase (rollout, forward, loss, backward, optimizer)
  *             and per kernel family, from the profiler's replay of one real step
+ *   autotune  the lab's start-up here: the self-check, then each kernel family's forms timed on
+ *             the default lesson's shapes (tiny model, 32 rollout rows; --quick: the micro model)
+ *             and the fastest kept (src/gpu/autotune.ts): [{ family, candidates: [{ form, ms }], chosen }];
+ *             autotune_run: the model, the check's verdict and time, the tune's time and budget
  *
  *   device-main [--quick]   (--quick: kernels + 3 micro GRPO steps, and of the bench only the
  *                            GRPO step's traffic at µ = 1, 2, untimed: what the unit test runs here)
@@ -59,11 +63,14 @@ export async function runDeviceCheck(quick: boolean) {
       gpu: prof ? { source: prof.source, gpu_ms: prof.gpuMs, phases: ms(prof.phases), families: ms(prof.families) } : quick ? 'not profiled (--quick)' : 'no timestamp-query on this adapter',
     });
   }
+  const tuneModel = quick ? { ...defs.tiny.model, ...(await import('../src/model/config.ts')).CONFIGS.micro } : defs.tiny.model;
+  const { autotune, ...autotuneRun } = await b.benchAutotune(tuneModel, 32);
   const matmul = quick ? null : await b.benchMatmul(1024, 1024, 1024, 3, info.swiftshader ? 2 : 20);
   const reductions = quick ? null : await b.benchReductions(2048, 128, 51, 3, info.swiftshader ? 2 : 20);
   return {
     adapter: { ...info, dawn: adapter },
     check,
+    autotune, autotune_run: { model: tuneModel, rows: 32, ...autotuneRun },
     bench: { reps, configs, grpo_step: { ...grpo, steps_per_s: grpo ? 1000 / grpo.ms_median : null, by_mu: traffic }, grpo_by_mu: quick ? 'not timed (--quick)' : byMu, matmul, reductions },
     seconds: (performance.now() - t0) / 1000,
   };
@@ -74,7 +81,7 @@ if (/device-main\.(ts|mjs)$/.test(process.argv[1] ?? '') && import.meta.url === 
   runDeviceCheck(process.argv.includes('--quick'))
     .then((out) => {
       process.stdout.write(`${JSON.stringify(out)}\n`);
-      process.exit(out.check.ok ? 0 : 1);
+      process.exit(out.check.ok && out.autotune_run.check_ok ? 0 : 1);
     })
     .catch((e) => {
       process.stderr.write(`device-check failed: ${(e as Error).stack ?? e}\n`);

@@ -17,8 +17,10 @@ mkdirSync(join(out, 'lib'), { recursive: true });
 
 // the check and the bench in one ES module; the shaders' `?raw` imports become strings
 await build({
-  entryPoints: ['scripts/device-main.ts'],
-  outfile: join(out, 'device-main.mjs'),
+  // the check and bench, and the lessons table (`scripts/device-check lessons …`: a GPU machine's cores and its GPU judge the lessons' seeds)
+  entryPoints: { 'device-main': 'scripts/device-main.ts', 'lessons-table': 'scripts/lessons-table.ts' },
+  outdir: out,
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,148 +1,258 @@
 /**
- * npm run lessons -- [--seeds 2,3,4,5,6] [--lesson ID] [--json] [--null] [--backend webgpu]
+ * npm run lessons -- [--seeds 1,2,3,4,5,6] [--lesson ID] [--backend cpu|dawn|webgpu] [--jobs N]
+ *                    [--json] [--null] [--record FILE]
  *
- * Every variant of every lesson, run from its base with its settings on several seeds (the
- * CPU reference, or with --backend webgpu the page's WebGPU engine in headless Chromium — exactly
- * what `npm run train -- --lesson ID --variant N --seed S [--backend webgpu]` runs), with
- * the claim's verdict and evidence per run. Prints a markdown table (and with --json one JSON
- * line per run). Exit 1 if any variant holds on fewer than 4 of 5 seeds (or the same share of
- * the seeds given) — the promise a lesson makes to a teacher — or if a promised contrast across
- * its variants (Lesson.contrast.promised, src/rl/contrast.ts: lessons 1, 2, 3, 4, 6, 8 and 10, each
- * promised where five recorded seeds showed it, src/rl/contrastSeeds.ts) shows on fewer than 4 of 5,
- * same seed; the other lessons' contrasts are reported. Exit 1 too if any run of a
- * variant whose text promises no wreck (LessonVariant.promisesWreck unset) ends with held-out accuracy
- * (greedy, read on WRECK_HELDOUT_SIZE = 512 held-out prompts at the start and the end of the run) more than
- * UNPROMISED_WRECK (0.15) below where it started, on any seed. With --null every variant runs with
- * η = 0 (the same rollouts, no update) and the exit is 1 if any verdict holds.
+ * Every variant of every lesson, run from its base with its settings and its evaluation contract
+ * on several seeds — exactly what `npm run train -- --lesson ID --variant N --seed S` runs: the
+ * CPU reference, the WGSL engine in Node through Dawn (--backend dawn: a GPU's Vulkan driver, or
+ * SwiftShader), or the page's WebGPU engine in headless Chromium (--backend webgpu). Each run is
+ * judged once at its lesson's verdict step: holds, fails or unclear, with its claim number's 90 %
+ * interval (src/rl/claims.ts).
+ *
+ * Prints one row per run, then a table per variant: holds / fails / unclear counts, the median
+ * width of the interval, the steps; each lesson's contrast by seed; and the runs of variants that
+ * promise no wreck whose held-out accuracy (greedy, the contract's 256 prompts) fell by more than
+ * UNPROMISED_WRECK. It reports; it does not decide a lesson's fate by a count (a claim is not
+ * re-tuned on the seeds that judged it: docs). Exit 1 only where a run failed to run, where
+ * --null finds a verdict that holds (η = 0: the same rollouts, no update, so nothing may hold), or
+ * where --record finds no fresh seeds.
+ *
+ * --jobs N runs N runs at a time in child processes (a GPU machine's cores). --record [FILE] writes
+ * the seeds table (per lesson: the contract's hash, the engine's real name, the seeds, per variant
+ * the counts and every run's number and interval) into FILE (src/rl/lessonRecords.json unless
+ * given), replacing those lessons' old records: the record a lesson card quotes once the student
+ * has predicted (src/rl/lessonRecords.ts). Only fresh seeds (1000 and up) may be recorded.
+ * --probe 10,20,30 runs to the last step and judges at each (choosing verdict steps on seeds 1–6).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Backend } from '../src/model/backend.ts';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
-import { ReferenceBackend } from '../src/model/reference/backend.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { contrastBySeed, enough } from '../src/rl/contrast.ts';
-import { LESSONS, lessonSettings } from '../src/rl/lessons.ts';
+import { contrastBySeed } from '../src/rl/contrast.ts';
+import { contractHash, LESSONS, lessonRun, lessonSettings } from '../src/rl/lessons.ts';
 import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
-import { evaluatePolicy, HELDOUT_SIZE } from '../src/rl/evaluation.ts';
-import { taskDifficulty } from '../src/rl/rollout.ts';
-import type { Settings } from '../src/rl/settings.ts';
+import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
 import { UNPROMISED_WRECK } from '../src/rl/claims.ts';
+import { quantile } from '../src/rl/interval.ts';
+import type { LessonRecord } from '../src/rl/lessonRecords.ts';
+import type { RunRecord } from '../src/rl/claims.ts';
 
-export interface LessonRun { lesson: string; variant: number; label: string; seed: number; holds: boolean; sentence: string; evidence: Record<string, number>; measured: Record<string, number>; seconds: number; /** Held-out accuracy (greedy) on WRECK_HELDOUT_SIZE prompts before and after the run (wreckReading). */ greedy: { start: number; end: number }; /** The run's own held-out accuracy (greedy, HELDOUT_SIZE prompts) at its first and last evaluation, as the page shows it. */ greedy32: { start: number; end: number } }
+/** Where --record writes (merging by lesson): the records the lesson cards quote (src/rl/lessonRecords.ts). */
+const RECORDS_FILE = 'src/rl/lessonRecords.json';
 
-/**
- * How many held-out prompts the wreck rule reads greedy accuracy on. The run's own evaluations use
- * HELDOUT_SIZE (32, the page's), and at the capability boundary 32 seed-chosen prompts misread the
- * base: on add d2, seeds 2–11, its greedy accuracy reads 0.31–0.84 on the run's 32 held-out prompts
- * and 0.44–0.48 on 512 (README, lessons). A run that starts on a lucky 32 (seed 5: 0.84) falls back
- * whatever it learns; 512 prompts read the policy (one standard error about 0.02).
- */
-export const WRECK_HELDOUT_SIZE = 512;
+type BackendName = 'cpu' | 'dawn' | 'webgpu';
 
-/** Held-out accuracy (greedy) on WRECK_HELDOUT_SIZE prompts of the run's task and difficulty (the same prompts before and after: seeded by the run's seed). */
-export async function wreckReading(be: Backend, s: Settings): Promise<number> {
-  return (await evaluatePolicy(be, s, { size: WRECK_HELDOUT_SIZE, difficulties: [taskDifficulty(s)], passAtK: false, step: 0 })).heldout_accuracy;
+export interface LessonRun {
+  lesson: string; variant: number; label: string; seed: number;
+  verdict: 'holds' | 'fails' | 'unclear' | 'pending';
+  value: number; interval: [number, number]; steps: number;
+  sentence: string; evidence: Record<string, number>; measured: Record<string, number>; seconds: number;
+  /** Held-out accuracy (greedy) at step 0 and at the verdict step, on the contract's 256 prompts. */
+  greedy: { start: number; end: number };
+  engine: string;
+  /** --probe: the verdict judged at each probe step of one longer run (choosing a verdict step on seeds 1–6). */
+  probes?: { step: number; verdict: string; value: number; lo: number; hi: number }[];
 }
 
 /** Numbers back from JSON: a NaN was written as null. */
 const numbers = (r: Record<string, number | null> | undefined): Record<string, number> => Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, typeof v === 'number' ? v : NaN]));
+const num = (x: unknown) => (typeof x === 'number' ? x : NaN);
 
-/** One lesson variant on one seed, as the CLI runs it (held-out greedy accuracy and pass@k, like the lab). */
-export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: 'cpu' | 'webgpu' } = {}): Promise<LessonRun> {
+let dawnAdapter: string | null = null;
+/** The engine's real name, as the record says it: the CPU reference, or Dawn with the adapter it found (SwiftShader says SwiftShader). */
+async function engine(name: BackendName): Promise<string> {
+  if (name === 'cpu') return 'CPU reference (Node)';
+  if (name === 'dawn') {
+    if (!dawnAdapter) dawnAdapter = await (await import('./dawn.ts')).installDawn();
+    return `WGSL engine, Dawn + Vulkan in Node: ${dawnAdapter}`;
+  }
+  return 'WGSL engine, WebGPU in headless Chromium';
+}
+
+/** One lesson variant on one seed, as the CLI runs it (its contract's evaluations, held-out greedy accuracy and pass@k, like the lab). */
+export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: BackendName; probes?: number[] } = {}): Promise<LessonRun> {
   const lesson = LESSONS.find((l) => l.id === id)!;
   const v = lesson.variants[variant];
   const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed, ...(o.nullRun ? { learningRate: 0 } : {}) };
-  const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty, settings.watchTask)!)));
-  const be = new ReferenceBackend(ck.config, ck.weights);
-  const start = await wreckReading(be, settings);
-  if (o.backend === 'webgpu') {
-    // the page's engine (WebGPU in headless Chromium), through the train CLI: the same runTraining, the same verdict;
-    // its final weights come back as a checkpoint, read on the CPU reference like the start
-    const out = join(mkdtempSync(join(tmpdir(), 'lessons-')), 'end.ckpt');
-    const args = ['run', '-s', 'train', '--', '--backend', 'webgpu', '--lesson', id, '--variant', String(variant), '--seed', String(seed), '--out', out, ...(o.nullRun ? ['--null'] : [])];
+  const backend = o.backend ?? 'cpu';
+  const name = await engine(backend);
+  let s: RunSummary;
+  if (backend === 'webgpu') {
+    const { spawnSync } = await import('node:child_process');
+    const args = ['run', '-s', 'train', '--', '--backend', 'webgpu', '--lesson', id, '--variant', String(variant), '--seed', String(seed), ...(o.nullRun ? ['--null'] : [])];
     const r = spawnSync('npm', args, { encoding: 'utf8', maxBuffer: 1 << 28 });
     const line = r.stdout.trim().split('\n').reverse().find((l) => l.includes('"type":"summary"'));
     if (!line) throw new Error(`npm ${args.join(' ')} gave no summary: ${r.stderr.slice(-300)}`);
-    const s = JSON.parse(line) as RunSummary;
-    const end = decodeCheckpoint(new Uint8Array(readFileSync(out)));
-    rmSync(dirname(out), { recursive: true, force: true });
-    const greedy = { start, end: await wreckReading(new ReferenceBackend(end.config, end.weights), settings) };
-    return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: numbers(s.lesson!.evidence), measured: numbers(s.lesson!.measured ?? s.lesson!.evidence), seconds: s.seconds, greedy, greedy32: { start: s.heldout_before, end: s.heldout_after } };
+    s = JSON.parse(line) as RunSummary;
+  } else {
+    const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(settings.task, settings.difficulty, settings.watchTask)!)));
+    const { createBackend } = await import('../src/model/engines.ts');
+    const be: Backend = await createBackend(backend === 'cpu' ? 'cpu' : 'webgpu', ck.config, { seed, weights: ck.weights });
+    let summary: RunSummary | null = null;
+    let record: RunRecord | null = null;
+    const lr = lessonRun(id, variant);
+    const probes = o.probes?.length ? o.probes : null;
+    const steps = probes ? Math.max(...probes) : v.claim.steps;
+    await runTraining(be, settings, {
+      steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; }, evalSize: HELDOUT_SIZE, evalPassAtK: true,
+      lesson: probes ? { ...lr, contract: { ...lr.contract, steps, probes } } : lr, onRecord: (r) => { record = r; },
+    });
+    be.dispose();
+    s = summary!;
+    if (probes) {
+      const probed = probes.map((k) => { const j = v.claim.judge(record!, { steps: k }); return { step: k, verdict: j.state, value: j.number.value, lo: j.number.lo, hi: j.number.hi }; });
+      const l = s.lesson!;
+      return { lesson: id, variant, label: v.label, seed, verdict: l.verdict, value: num(l.value), interval: [num(l.interval?.[0]), num(l.interval?.[1])], steps: s.steps, sentence: l.sentence, evidence: numbers(l.evidence), measured: numbers(l.measured), seconds: s.seconds, greedy: { start: s.heldout_before, end: s.heldout_after }, engine: name, probes: probed };
+    }
   }
-  let summary: RunSummary | null = null;
-  await runTraining(be, settings, { steps: v.claim.steps, emit: (r) => { if (r.type === 'summary') summary = r as unknown as RunSummary; }, evalSize: HELDOUT_SIZE, evalPassAtK: true, lesson: { id, variant, claim: v.claim } });
-  const s = summary! as RunSummary;
-  const greedy = { start, end: await wreckReading(be, settings) };
-  return { lesson: id, variant, label: v.label, seed, holds: s.lesson!.holds, sentence: s.lesson!.sentence, evidence: s.lesson!.evidence, measured: s.lesson!.measured, seconds: s.seconds, greedy, greedy32: { start: s.heldout_before, end: s.heldout_after } };
+  const l = s.lesson!;
+  return {
+    lesson: id, variant, label: v.label, seed, verdict: l.verdict, value: num(l.value), interval: [num(l.interval?.[0]), num(l.interval?.[1])], steps: s.steps,
+    sentence: l.sentence, evidence: numbers(l.evidence), measured: numbers(l.measured ?? l.evidence), seconds: s.seconds,
+    greedy: { start: s.heldout_before, end: s.heldout_after }, engine: name,
+  };
 }
 
 /**
- * The runs that lost more than UNPROMISED_WRECK held-out accuracy (greedy, on WRECK_HELDOUT_SIZE
- * prompts before and after the run) in a variant whose text does not promise a wreck (LessonVariant.promisesWreck): a control that
- * loses a third of its accuracy teaches the opposite of its lesson. Any one of them fails the table.
+ * The runs that lost more than UNPROMISED_WRECK held-out accuracy (greedy, the contract's 256
+ * prompts at step 0 and at the verdict step) in a variant whose text does not promise a wreck
+ * (LessonVariant.promisesWreck): a control that loses a third of its accuracy teaches the opposite of its lesson.
  */
 export function unpromisedWrecks(runs: readonly (Pick<LessonRun, 'lesson' | 'variant' | 'seed'> & { greedy: { start: number; end: number } })[]): string[] {
   return runs
     .filter((r) => !LESSONS.find((l) => l.id === r.lesson)?.variants[r.variant]?.promisesWreck && r.greedy.end < r.greedy.start - UNPROMISED_WRECK)
-    .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy, ${WRECK_HELDOUT_SIZE} prompts) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)})`);
+    .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)})`);
 }
 
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '–');
+
+/** Per variant: the counts of each verdict, the median interval width, the steps (what a record keeps). */
+export function variantTable(runs: readonly LessonRun[]): LessonRecord[] {
+  const out: LessonRecord[] = [];
+  for (const l of LESSONS) {
+    const mine = runs.filter((r) => r.lesson === l.id);
+    if (!mine.length) continue;
+    const seeds = [...new Set(mine.map((r) => r.seed))].sort((a, b) => a - b);
+    out.push({
+      lesson: l.id, hash: contractHash(l), engine: mine[0].engine, seeds,
+      variants: l.variants.map((v, i) => {
+        const rs = mine.filter((r) => r.variant === i).sort((a, b) => a.seed - b.seed);
+        const widths = rs.map((r) => r.interval[1] - r.interval[0]).filter(Number.isFinite).sort((a, b) => a - b);
+        return {
+          label: v.short ?? v.label, steps: v.claim.steps,
+          holds: rs.filter((r) => r.verdict === 'holds').length, fails: rs.filter((r) => r.verdict === 'fails').length, unclear: rs.filter((r) => r.verdict === 'unclear').length,
+          median_width: Number(quantile(widths, 0.5).toFixed(4)),
+          runs: rs.map((r) => ({ seed: r.seed, verdict: r.verdict, value: Number(r.value.toFixed(4)), lo: Number(r.interval[0].toFixed(4)), hi: Number(r.interval[1].toFixed(4)) })),
+        };
+      }),
+    });
+  }
+  return out;
+}
+
+/** Runs `tasks` `jobs` at a time, each in a child process of this script (`--one lesson:variant:seed`), in order of the tasks. */
+async function inChildren(tasks: string[], jobs: number, extra: string[]): Promise<LessonRun[]> {
+  const script = fileURLToPath(import.meta.url);
+  const cmd = script.endsWith('.ts') ? ['npx', ['tsx', '--import', './scripts/wgsl-raw.mjs', script]] as const : [process.execPath, [script]] as const;
+  const results: (LessonRun | null)[] = tasks.map(() => null);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await new Promise<LessonRun>((resolve, reject) => {
+        const p = spawn(cmd[0], [...cmd[1], '--one', tasks[i], ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        p.stdout.on('data', (d) => { out += d; });
+        p.on('close', (code) => {
+          const line = out.trim().split('\n').find((x) => x.startsWith('{'));
+          if (code !== 0 || !line) reject(new Error(`${tasks[i]}: exit ${code}`)); else resolve(JSON.parse(line, (_k, v) => (v === null ? NaN : v)) as LessonRun);
+        });
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, worker));
+  return results as LessonRun[];
+}
 
 async function main() {
   const args = process.argv.slice(2);
   const flag = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
-  const seeds = (flag('seeds') ?? '2,3,4,5,6').split(',').map(Number);
-  const only = flag('lesson');
-  const json = args.includes('--json');
   const nullRun = args.includes('--null');
-  const backend = flag('backend') === 'webgpu' ? 'webgpu' : 'cpu';
-  const runs: LessonRun[] = [];
-  console.log(`| lesson | variant | seed | verdict | evidence | held-out greedy, ${WRECK_HELDOUT_SIZE} prompts (${HELDOUT_SIZE}) |\n|---|---|---|---|---|---|`);
-  for (const l of LESSONS.filter((x) => !only || x.id === only)) {
-    for (let v = 0; v < l.variants.length; v++) {
-      for (const seed of seeds) {
-        const r = await runLesson(l.id, v, seed, { nullRun, backend });
-        runs.push(r);
-        if (json) process.stderr.write(`${JSON.stringify(r)}\n`);
-        const ev = Object.entries(r.evidence).map(([k, x]) => `${k} ${x}`).join(', ');
-        console.log(`| ${l.id} | ${v}: ${r.label} | ${seed} | ${r.holds ? '✓ holds' : '✗ fails'} | ${ev} | ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)} (${r.greedy32.start.toFixed(2)} → ${r.greedy32.end.toFixed(2)}) |`);
+  const backend = (flag('backend') ?? 'cpu') as BackendName;
+  if (!['cpu', 'dawn', 'webgpu'].includes(backend)) throw new Error(`--backend must be cpu, dawn or webgpu, got ${backend}`);
+  if (backend === 'dawn') (await import('./dawn.ts')).withDawnEnv();
+  const probes = flag('probe')?.split(',').map(Number);
+  const one = flag('one');
+  if (one) {
+    const [id, v, seed] = one.split(':');
+    process.stdout.write(`${JSON.stringify(await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes }))}\n`);
+    return;
+  }
+  const seeds = (flag('seeds') ?? '1,2,3,4,5,6').split(',').map(Number);
+  const only = flag('lesson')?.split(',');
+  const jobs = Number(flag('jobs') ?? 1);
+  const record = args.includes('--record') ? (flag('record')?.startsWith('--') === false ? flag('record')! : RECORDS_FILE) : null;
+  if (record && seeds.some((s) => s < 1000)) throw new Error('--record takes fresh seeds only (1000 and up): seeds 1–6 chose the claims, they cannot judge them');
+  const tasks: string[] = [];
+  for (const l of LESSONS.filter((x) => !only || only.includes(x.id))) for (let v = 0; v < l.variants.length; v++) for (const seed of seeds) tasks.push(`${l.id}:${v}:${seed}`);
+  const t0 = Date.now();
+  const runs = jobs > 1
+    ? await inChildren(tasks, jobs, [...(nullRun ? ['--null'] : []), '--backend', backend, ...(probes ? ['--probe', probes.join(',')] : [])])
+    : await tasks.reduce<Promise<LessonRun[]>>(async (acc, t) => { const [id, v, seed] = t.split(':'); return [...await acc, await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes })]; }, Promise.resolve([]));
+  console.log(`engine: ${runs[0]?.engine}; ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s${nullRun ? ' (η = 0: null runs)' : ''}\n`);
+  console.log('| lesson | variant | seed | verdict | claim number [90 % interval] | held-out greedy (256) | s |\n|---|---|---|---|---|---|---|');
+  for (const r of runs) {
+    if (args.includes('--json')) process.stderr.write(`${JSON.stringify(r)}\n`);
+    console.log(`| ${r.lesson} | ${r.variant}: ${r.label} | ${r.seed} | ${r.verdict} | ${f3(r.value)} [${f3(r.interval[0])}, ${f3(r.interval[1])}] | ${f2(r.greedy.start)} → ${f2(r.greedy.end)} | ${r.seconds.toFixed(0)} |`);
+  }
+  if (probes) {
+    // choosing a verdict step (seeds 1–6 only): per variant and probe step, the verdicts and the numbers
+    console.log('\n| lesson | variant | step | holds | fails | unclear | values [lo, hi] by seed |\n|---|---|---|---|---|---|---|');
+    for (const l of LESSONS) for (let v = 0; v < l.variants.length; v++) {
+      const rs = runs.filter((r) => r.lesson === l.id && r.variant === v);
+      if (!rs.length) continue;
+      for (const k of probes) {
+        const at = rs.map((r) => r.probes!.find((p) => p.step === k)!);
+        const n = (s: string) => at.filter((p) => p.verdict === s).length;
+        console.log(`| ${l.id} | ${l.variants[v].short ?? l.variants[v].label} | ${k} | ${n('holds')} | ${n('fails')} | ${n('unclear')} | ${at.map((p) => `${f3(p.value)} [${f3(p.lo)}, ${f3(p.hi)}]`).join('; ')} |`);
       }
     }
   }
-  if (nullRun) {
-    // η = 0: the same rollouts, no update — every verdict must say ✗
-    const held = runs.filter((r) => r.holds);
-    console.log(`null runs (η = 0): ${runs.length - held.length} of ${runs.length} verdicts fail${held.length ? `; holding: ${held.map((r) => `${r.lesson}#${r.variant} seed ${r.seed}`).join(', ')}` : ''}`);
-    if (held.length) process.exit(1);
-    return;
+  const table = variantTable(runs);
+  console.log('\n| lesson | variant | claim | steps | holds | fails | unclear | median interval width |\n|---|---|---|---|---|---|---|---|');
+  for (const t of table) {
+    const l = LESSONS.find((x) => x.id === t.lesson)!;
+    t.variants.forEach((v, i) => {
+      const c = l.variants[i].claim.number;
+      console.log(`| ${t.lesson} | ${v.label} | ${c.what} ${c.side === 'above' ? '>' : '≤'} ${+c.threshold.toFixed(3)} | ${v.steps} | ${v.holds} | ${v.fails} | ${v.unclear} | ${f3(v.median_width)} |`);
+    });
   }
-  // Each lesson's contrast across its variants, per seed (src/rl/contrast.ts): the highest-rank variant's number
-  // minus the lowest-rank one's; a promised contrast (lessons 2 and 8) must show on 4 of 5 seeds, the others are reported.
-  const failing: string[] = [];
   for (const l of LESSONS) {
     const rs = runs.filter((r) => r.lesson === l.id);
     if (!l.contrast || !rs.length) continue;
-    const { top, bottom, diffs } = contrastBySeed(l.contrast, rs.map((r) => ({ ...r, evidence: r.measured })), seeds); // unrounded, as each run's sentence
-    const shown = diffs.filter((d) => d > 0).length;
+    const { top, bottom, diffs } = contrastBySeed(l.contrast, rs.map((r) => ({ ...r, evidence: r.measured })), seeds);
     const name = (v: number) => l.variants[v].short ?? l.variants[v].label;
-    const order = l.contrast.rank[top] === l.contrast.rank[bottom] ? 'no expected order' : `higher under ${name(top)} on ${shown} of ${seeds.length}`;
-    console.log(`${l.id} contrast: ${l.contrast.what}, ${name(top)} − ${name(bottom)}, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (${order})${l.contrast.promised ? '' : ' — reported'}`);
-    if (l.contrast.promised && !enough(shown, seeds.length)) failing.push(`${l.id} contrast`);
-  }
-  for (const key of [...new Set(runs.map((r) => `${r.lesson}#${r.variant}`))]) {
-    const rs = runs.filter((r) => `${r.lesson}#${r.variant}` === key);
-    const n = rs.filter((r) => r.holds).length;
-    console.log(`${key}: holds on ${n} of ${rs.length} seeds`);
-    if (!enough(n, rs.length)) failing.push(key);
+    console.log(`${l.id} contrast: ${l.contrast.what}, ${name(top)} − ${name(bottom)}, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (higher under ${name(top)} on ${diffs.filter((d) => d > 0).length} of ${seeds.length})`);
   }
   const wrecks = unpromisedWrecks(runs);
   console.log(wrecks.length ? `held-out accuracy (greedy) fell more than ${UNPROMISED_WRECK} where the lesson promises no wreck: ${wrecks.join('; ')}` : `no run of a variant that promises no wreck lost more than ${UNPROMISED_WRECK} held-out accuracy (greedy)`);
-  if (failing.length) console.log(`below 4 of 5: ${failing.join(', ')}`);
-  if (failing.length || wrecks.length) process.exit(1);
+  if (nullRun) {
+    const held = runs.filter((r) => r.verdict === 'holds');
+    console.log(`null runs (η = 0): ${runs.length - held.length} of ${runs.length} verdicts do not hold${held.length ? `; holding: ${held.map((r) => `${r.lesson}#${r.variant} seed ${r.seed}`).join(', ')}` : ''}`);
+    if (held.length) process.exit(1);
+    return;
+  }
+  if (record) {
+    // the lessons recorded now replace their old records; the others stay as they were
+    const old = JSON.parse(readFileSync(record, 'utf8')) as { lessons: LessonRecord[] };
+    const lessons = [...old.lessons.filter((r) => !table.some((t) => t.lesson === r.lesson)), ...table].sort((a, b) => LESSONS.findIndex((l) => l.id === a.lesson) - LESSONS.findIndex((l) => l.id === b.lesson));
+    writeFileSync(record, `${JSON.stringify({ recorded: new Date().toISOString().slice(0, 10), lessons }, null, 1)}\n`);
+    console.log(`recorded ${table.length} lessons into ${record}`);
+  }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main().catch((e) => { console.error(e); process.exit(1); });
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main().catch((e) => { console.error(e); process.exit(1); });

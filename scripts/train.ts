@@ -2,7 +2,7 @@
  * npm run train -- --task ID --steps N --seed S [--backend cpu|webgpu|dawn] [--from CKPT] [--out CKPT]
  *                  [--<setting> VALUE …]   (every setting of src/rl/settings.ts, by its key or TRL name)
  * npm run train -- --task-file spec.json [--cold-start [--cold-start-target P] [--cold-start-steps N]] …
- *                  a custom task (README "Your own task"); --cold-start (any task) fine-tunes a fresh policy
+ *                  a custom task (docs/custom-tasks.md); --cold-start (any task) fine-tunes a fresh policy
  *                  on the task's reference answers to held-out sampled pass@1 ≥ P (COLD_START_TARGET), then GRPO
  *
  * JSONL on stdout ("step", "eval", and a final "summary" line); progress on stderr.
@@ -15,7 +15,7 @@ import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/mode
 import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
+import { getLesson, LESSONS, lessonRun, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
 import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../src/rl/coldStartSpec.ts';
 import { registerTask } from '../src/tasks/registry.ts';
@@ -157,7 +157,7 @@ async function main() {
     for (const l of LESSONS) process.stdout.write(`${JSON.stringify({ id: l.id, title: l.title, variants: l.variants.map((v) => v.label), steps: Math.max(...l.variants.map((v) => v.claim.steps)) })}\n`);
     return;
   }
-  const lesson = a.lesson && { id: a.lesson.lesson.id, variant: a.lesson.variant, claim: a.lesson.lesson.variants[a.lesson.variant].claim };
+  const lesson = a.lesson && lessonRun(a.lesson.lesson.id, a.lesson.variant);
   const start = loadStart(a);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   for (const n of a.notices) log(`notice: ${n}`);

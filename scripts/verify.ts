@@ -5,7 +5,7 @@
  *   npm run verify -- --task ID [--weak NAME]      < cases.jsonl   (one verdict line per line)
  *   npm run verify -- --list                                        (tasks and answer specs)
  *   npm run verify -- --sample N [--task ID] [--seed S] [--difficulty D] [--split train|heldout]
- *   npm run verify -- --task-file spec.json [--sample N …]      (a custom task, README "Your own task")
+ *   npm run verify -- --task-file spec.json [--sample N …]      (a custom task, docs/custom-tasks.md)
  *
  * Input lines are { "prompt": ..., "response": ... }, optionally with "task" (which then
  * overrides --task, so a mixed file such as data/adversarial/strings.jsonl can be piped in).

@@ -6,7 +6,7 @@
  * the class's predictions against those outcomes. Engine-free and pure: the panel renders it.
  */
 import { LESSONS } from '../rl/lessons.ts';
-import { claimNumber, type ClaimNumber } from './claimNumber.ts';
+import { claimNumber, thresholdText, type ClaimNumber } from './claimNumber.ts';
 import { findCodes, type ResultCode } from './code.ts';
 import { CHOICES, lessonQuestion, outcomeOf, type Choice, type Question } from './question.ts';
 
@@ -130,7 +130,7 @@ export function poolCsv(lessons: readonly LessonPool[]): string {
   const rows: (string | number | boolean | null)[][] = [['lesson', 'lesson_id', 'variant', 'variant_name', 'seed', 'weights', 'steps', 'held', 'claim_number', 'claim_what', 'threshold', 'contrast', 'prediction']];
   for (const l of lessons) {
     for (const v of l.variants) {
-      for (const r of v.runs) rows.push([l.number, l.lessonId, v.variant, v.name, r.seed, r.weights, r.steps, r.held, r.claim, v.claim?.what ?? null, v.claim ? `${v.claim.side} ${v.claim.threshold}` : null, r.contrast, r.prediction === null ? null : CHOICES[r.prediction]]);
+      for (const r of v.runs) rows.push([l.number, l.lessonId, v.variant, v.name, r.seed, r.weights, r.steps, r.held, r.claim, v.claim?.what ?? null, v.claim ? thresholdText(v.claim) : null, r.contrast, r.prediction === null ? null : CHOICES[r.prediction]]);
     }
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';

@@ -94,9 +94,7 @@ export function grpoConfigMapping(s: Settings, o: { maxCompletionLength?: number
   const mapped = new Set(['numGenerations', 'promptsPerStep', 'temperature', 'maxCompletionLength', 'learningRate', 'warmupSteps', 'maxGradNorm', 'beta', 'epsilon', 'epsilonHigh', 'numIterations', 'lossType', 'scaleRewards', 'importanceSamplingLevel', 'maskTruncated', 'entropyCoef', 'seed']);
   const v = s as unknown as Record<string, unknown>;
   const unmapped = SETTINGS.filter((spec) => !mapped.has(spec.key)).map((spec) => `${spec.label}: ${py(v[spec.key])} — ${ELSEWHERE[spec.key] ?? 'no GRPOConfig field'}`);
-  const G = s.numGenerations;
   const differences = [
-    `the lab divides an advantage by the group's population std (the chapter's form), TRL by the sample std (n − 1): at G = ${G} the lab's |A| is ${Math.sqrt(G / Math.max(1, G - 1)).toFixed(3)}× TRL's`,
     `the lab's warm-up multiplies η by (step + 1)/N from its first step; TRL's constant_with_warmup starts at 0`,
     ...(s.advantage === 'leave_one_out' || s.advantage === 'reinforce' ? [`advantage "${s.advantage}" is the lab's; TRL's GRPOTrainer computes group advantages only`] : []),
     ...(s.algorithm === 'rloo' ? ['algorithm "rloo" (REINFORCE with the leave-one-out baseline, no clip) is TRL\'s RLOOTrainer (RLOOConfig), not GRPOTrainer: this config runs the clipped objective'] : []),

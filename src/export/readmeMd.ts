@@ -74,10 +74,7 @@ ${o.files.map((f) => `- \`${f}\`${FILE_NOTES[f] ? ` — ${FILE_NOTES[f]}` : ''}`
 
 ## What differs from the lab
 
-- **The standard deviation.** The lab divides an advantage by the group's population std (divide by G,
-  the chapter's form); TRL by the sample std (G − 1). Same direction, TRL's advantages are smaller by
-  √((G − 1)/G).
-${o.mapping.differences.slice(1).map((d) => `- ${d[0].toUpperCase()}${d.slice(1)}.`).join('\n')}
+${o.mapping.differences.map((d) => `- ${d[0].toUpperCase()}${d.slice(1)}.`).join('\n')}
 - **Positions.** TRL left-pads a batch of prompts; the lab's model has learned absolute positions and
   reads every prompt from position 0. \`train_grpo.py\` makes GPT-2 count positions from the attention
   mask, as \`generate()\` already does, so the policy sees what it saw in the lab.

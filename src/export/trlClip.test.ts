@@ -18,6 +18,7 @@ import { policyObjective } from '../model/objective.ts';
 import { Rng } from '../model/rng.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { clipRange } from '../rl/lossSpec.ts';
+import { groupAdvantages, type ScaleRewards } from '../rl/advantages.ts';
 import { defaultSettings, GSPO_CLIP, withSetting, type Settings } from '../rl/settings.ts';
 import { exportSettings, parseExportArgs } from '../../scripts/export.ts';
 import { grpoConfigMapping } from './grpoConfig.ts';
@@ -58,6 +59,7 @@ function exportedClip(s: Settings): Clip {
 const KWARGS: Kwargs[] = (['token', 'sequence'] as const).flatMap((level) => [
   { importance_sampling_level: level },
   { importance_sampling_level: level, epsilon: 0.1 },
+  { importance_sampling_level: level, epsilon: 0.3 },
   { importance_sampling_level: level, epsilon: 0.1, epsilon_high: 0.28 },
   { importance_sampling_level: level, epsilon: 3e-4, epsilon_high: 4e-4 },
 ]);
@@ -69,10 +71,12 @@ const kwText = (kw: Kwargs) => [kw.epsilon !== undefined ? `epsilon=${kw.epsilon
 const TABLE: [string, string, string, string][] = [
   ['epsilon not given', 'token', '[0.8, 1.2]', '[0.8, 1.2]'],
   ['epsilon=0.1', 'token', '[0.9, 1.1]', '[0.9, 1.1]'],
+  ['epsilon=0.3', 'token', '[0.7, 1.3]', '[0.7, 1.3]'],
   ['epsilon=0.1, epsilon_high=0.28', 'token', '[0.9, 1.28]', '[0.9, 1.28]'],
   ['epsilon=0.0003, epsilon_high=0.0004', 'token', '[0.9997, 1.0004]', '[0.9997, 1.0004]'],
   ['epsilon not given', 'sequence', '[0.8, 1.2]', '[0.8, 1.2]'],
   ['epsilon=0.1', 'sequence', '[0.9, 1.1]', '[0.9, 1.1]'],
+  ['epsilon=0.3', 'sequence', '[0.7, 1.3]', '[0.7, 1.3]'],
   ['epsilon=0.1, epsilon_high=0.28', 'sequence', '[0.9, 1.28]', '[0.9, 1.28]'],
   ['epsilon=0.0003, epsilon_high=0.0004', 'sequence', '[0.9997, 1.0004]', '[0.9997, 1.0004]'],
 ];
@@ -121,6 +125,40 @@ describe('the clip range: TRL kwargs → the lab (flags, settings file, export) 
   });
 });
 
+/**
+ * TRL's advantages (GRPOTrainer._generate_and_score_completions) transcribed: the group mean, then
+ * torch's std — Bessel-corrected, n − 1 — of each group (scale_rewards "group") or of the whole
+ * batch ("batch"), and (r − mean_group) / (std + 1e-4); "none" does not divide.
+ */
+function trlAdvantages(rewards: number[], G: number, scale: ScaleRewards): number[] {
+  const torchStd = (xs: number[]) => { const m = xs.reduce((a, b) => a + b, 0) / xs.length; return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)); };
+  const batchStd = torchStd(rewards);
+  return rewards.map((r, i) => {
+    const group = rewards.slice(i - (i % G), i - (i % G) + G);
+    const centred = r - group.reduce((a, b) => a + b, 0) / G;
+    return scale === 'none' ? centred : centred / ((scale === 'batch' ? batchStd : torchStd(group)) + 1e-4);
+  });
+}
+
+describe('the lab\'s advantages are TRL\'s (scale_rewards group / batch / none, torch\'s std)', () => {
+  it('random pass/fail and format rewards, G = 2, 3, 4, 8: |Δ A| < 1e-12', () => {
+    const rng = new Rng(42);
+    let worst = 0;
+    for (const G of [2, 3, 4, 8]) {
+      for (const scale of ['group', 'batch', 'none'] as const) {
+        for (let rep = 0; rep < 20; rep++) {
+          const rewards = Array.from({ length: 4 * G }, () => [0, 0.1, 1][Math.floor(3 * rng.next())]);
+          const lab = groupAdvantages(rewards, G, 'grpo', scale);
+          trlAdvantages(rewards, G, scale).forEach((a, i) => { worst = Math.max(worst, Math.abs(a - lab[i])); });
+        }
+      }
+    }
+    expect(worst).toBeLessThan(1e-12);
+    // the chapter's hand example with TRL's std: [1, 0, 1, 0] → ±0.5 / (√(1/3) + 1e-4)
+    expect(groupAdvantages([1, 0, 1, 0], 4, 'grpo')[0]).toBeCloseTo(0.5 / (Math.sqrt(1 / 3) + 1e-4), 12);
+  });
+});
+
 /** TRL's _compute_loss (loss_type "grpo", β = 0) transcribed, for one batch: the loss. */
 function trlLoss(B: number, T: number, logp: number[], old: number[], mask: number[], A: number[], level: 'token' | 'sequence', clip: Clip): number {
   let total = 0;
@@ -140,7 +178,7 @@ function trlLoss(B: number, T: number, logp: number[], old: number[], mask: numb
 }
 
 describe('the lab\'s objective is TRL\'s _compute_loss, loss and gradient, at the clip range a TRL name gives', () => {
-  it('random batches at both levels, ε not given / 0.1 / 3e-4: |Δ loss| and |Δ gradient| < 1e-8', () => {
+  it('random batches at both levels, ε not given / 0.1 / 0.3 / 3e-4, advantages from the rewards each side: |Δ loss| and |Δ gradient| < 1e-8', () => {
     const rng = new Rng(29);
     let worst = 0, worstOld = 0, batches = 0;
     for (const kw of KWARGS) {
@@ -149,11 +187,13 @@ describe('the lab\'s objective is TRL\'s _compute_loss, loss and gradient, at th
         const mask = Array.from({ length: N }, (_, i) => (i % T < 1 + ((i / T) | 0) % T ? 1 : 0));
         const logp = Array.from({ length: N }, () => -0.2 - 2 * rng.next());
         const old = logp.map((l) => l + 0.6 * (rng.next() - 0.5));
-        const A = Array.from({ length: B }, () => 2 * rng.next() - 1);
+        // two groups of G = 3 answers; each side computes its own advantages from the same rewards
+        const rewards = Array.from({ length: B }, () => [0, 0.1, 1][Math.floor(3 * rng.next())]);
         const s = fromFlags(kw);
+        const A = groupAdvantages(rewards, 3, 'grpo', s.scaleRewards);
         const spec: PolicyLossSettings = { ...clipRange(s), beta: 0, klEstimator: 'k3', lossType: 'grpo', importanceSamplingLevel: s.importanceSamplingLevel, entropyCoef: 0, maxCompletionLength: T, temperature: 1 };
         const lab = policyObjective({ B, T, logprobs: logp, entropy: new Float64Array(N), mask, oldLogprobs: old, refLogprobs: null, advantages: A }, spec);
-        const trl = (lp: number[]) => trlLoss(B, T, lp, old, mask, A, kw.importance_sampling_level, trlClip(kw));
+        const trl = (lp: number[]) => trlLoss(B, T, lp, old, mask, trlAdvantages(rewards, 3, s.scaleRewards), kw.importance_sampling_level, trlClip(kw));
         const h = 1e-6;
         let diff = Math.abs(lab.loss - trl(logp));
         const grad: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * The page's custom task (README "Your own task"): the "New task" editor's actions, the cold
+ * The page's custom task (docs/custom-tasks.md): the "New task" editor's actions, the cold
  * start on the page's own engine, and the base it makes, in and out as a checkpoint file. The
  * session makes one (session.ts) and components call it as `lab.custom`.
  *

@@ -7,6 +7,7 @@
 import { paramLayout } from '../model/config.ts';
 import type { LabSession } from './session.ts';
 import { replayHooks } from './replay.ts';
+import { WorkerCpuBackend } from '../worker/cpuEngine.ts';
 
 interface WebGPUEngineInternals {
   ctx: { device: GPUDevice; arena: { live: number; bytes: number }; ring: { reads: number }; ops: { cacheSizes: { uniforms: number; bindGroups: number } } };
@@ -43,6 +44,15 @@ export function debugHooks(session: LabSession) {
       (engine as unknown as WebGPUEngineInternals).ctx.device.destroy();
       return true;
     },
+    /** Stop a worker of the CPU engine as a crash would (the run recovers from its committed state). Returns false where the engine has no workers. */
+    crashWorker(): boolean {
+      const engine = session.backend?.engine;
+      if (!(engine instanceof WorkerCpuBackend)) return false;
+      engine.crash(0);
+      return true;
+    },
+    /** Workers the CPU engine runs on (0: WebGPU, or the CPU reference on the page's thread). */
+    cpuWorkers: (): number => { const e = session.backend?.engine; return e instanceof WorkerCpuBackend ? e.workerCount : 0; },
     /**
      * Live GPU buffers and bytes (the arena), of which the per-shape uniform cache holds
      * `cachedUniforms` (bounded by design: emptied past MAX_CACHED_UNIFORMS), readbacks so far.

@@ -2,14 +2,17 @@
  * Engine choice and recovery for the lab: which weights a run starts from (an imported
  * checkpoint, the task's shipped base, or a fresh init), which engine runs it (WebGPU when it
  * can train here, else the CPU reference, with a sentence saying why; its self-check runs once
- * per adapter and model shape in a session), and rebuilding a lost GPU engine from the run's
- * committed state (checked again).
+ * per adapter and model shape in a session), and rebuilding a lost GPU engine (or a stopped CPU
+ * worker) from the run's committed state (checked again). The CPU reference runs on background
+ * workers, one per core (src/worker/cpuEngine.ts), so the page answers while it computes.
  */
 import type { Backend } from '../model/backend.ts';
-import { selfCheck, setForms, type SelfCheckReport } from '../model/selfCheck.ts';
+import { selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
+import { KernelFormsStore } from '../persist/idb.ts';
+import { autotuneSentence } from '../gpu/autotune.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
-import { CONFIGS, type ModelConfig } from '../model/config.ts';
+import { CONFIGS, paramLayout, type ModelConfig } from '../model/config.ts';
 import { createBackend } from '../model/engines.ts';
 import type { RecoverableBackend } from '../model/recoverable.ts';
 import { WebGPUUnavailableError } from '../gpu/device.ts';
@@ -20,6 +23,9 @@ import type { BackendPref } from '../store/url.ts';
 import type { TaskBase } from '../store/labStore.ts';
 import { taskDifficulty } from '../rl/rollout.ts';
 import { engineErrorSentence } from './sentences.ts';
+import { ReferenceBackend } from '../model/reference/backend.ts';
+import { initWeights } from '../model/init.ts';
+import { pageShardWorkers, WorkerCpuBackend } from '../worker/cpuEngine.ts';
 
 /** A checkpoint the user imported: reset starts from it instead of the shipped base. */
 export interface ImportedModel {
@@ -87,7 +93,7 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
         notices.push(checked.sentence(known));
         return be;
       }
-      const check = await selfCheck(gpu, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }) });
+      const check = await selfCheck(gpu, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }), autotune: { cache: new KernelFormsStore() } });
       notices.push(check.sentence);
       if (check.ok) {
         checked.remember(gpu, check);
@@ -102,7 +108,27 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   } else if (pref !== 'cpu') {
     notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower.');
   }
-  return createBackend('cpu', config, { seed, weights });
+  return cpuEngine(config, seed, weights, notices);
+}
+
+/** The sentence when the CPU engine's workers cannot start here (said in the engine line). */
+export const NO_WORKER_SENTENCE = 'This browser did not start the background workers, so the CPU engine runs on the page itself: the page may pause while each step computes.';
+
+/** Workers for the CPU engine: one per core the browser reports (at most 8). */
+export const cpuWorkerCount = () => Math.max(1, Math.min(8, (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 1));
+
+/**
+ * The CPU reference for the lab: on background workers, the batch split by sequences over
+ * cpuWorkerCount() of them; where workers cannot start, on the page's thread (NO_WORKER_SENTENCE into `notices`).
+ */
+export async function cpuEngine(config: ModelConfig, seed: number, weights: Float32Array | null, notices: string[]): Promise<Backend> {
+  const w = weights ?? initWeights(paramLayout(config), seed);
+  try {
+    return await WorkerCpuBackend.start(config, w, pageShardWorkers(cpuWorkerCount()));
+  } catch {
+    notices.push(NO_WORKER_SENTENCE);
+    return new ReferenceBackend(config, w);
+  }
 }
 
 /**
@@ -124,7 +150,7 @@ export class CheckedAdapters {
     this.passed.delete(this.key(be));
   }
   sentence(r: SelfCheckReport): string {
-    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.`;
+    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.${r.autotune ? ` ${autotuneSentence(r.autotune)}` : ''}`;
   }
 }
 
@@ -132,7 +158,7 @@ export class CheckedAdapters {
 async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array, checked: CheckedAdapters): Promise<Backend> {
   const be = await createBackend('webgpu', config, { seed, weights, mirrorState: true });
   checked.forget(be as WebGPUBackend);
-  const check = await selfCheck(be as WebGPUBackend);
+  const check = await selfCheck(be as WebGPUBackend, { autotune: { cache: new KernelFormsStore() } });
   if (!check.ok) {
     be.dispose();
     throw new Error(check.sentence);
@@ -142,15 +168,19 @@ async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32
 }
 
 /**
- * Replace a lost engine: a new device and pipelines, then the committed weights, AdamW state
- * and π_ref. If WebGPU cannot come back, the run continues on the CPU reference. Returns the
- * AdamW step restored and a sentence when it fell back.
+ * Replace a lost engine: a new device and pipelines (or new CPU workers), then the committed
+ * weights, AdamW state and π_ref. If WebGPU cannot come back, the run continues on the CPU
+ * reference. Returns the AdamW step restored and a sentence when it fell back.
  */
 export async function rebuildEngine(be: RecoverableBackend, seed: number, checked: CheckedAdapters): Promise<{ restoredStep: number; fellBack: string }> {
+  if (be.name === 'cpu') {
+    const notices: string[] = [];
+    return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, notices)), fellBack: notices.join(' ') };
+  }
   try {
     return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w, checked)), fellBack: '' };
   } catch (e) {
     const fellBack = `WebGPU could not be restarted (${engineErrorSentence(e, 120)}), so the run continues on the CPU reference.`;
-    return { restoredStep: await be.replaceEngine((w) => createBackend('cpu', be.config, { seed, weights: w })), fellBack };
+    return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, [])), fellBack };
   }
 }

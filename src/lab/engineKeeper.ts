@@ -7,6 +7,7 @@
  *   the last run's WebGPU engine — its device, compiled pipelines, buffers and the kernel forms
  *   its self-check chose — with the new run's weights and a fresh AdamW state. Nothing is
  *   compiled or checked again (a lesson switch took 20 s of shader compiling on SwiftShader).
+ * - A stopped CPU worker (src/worker/cpuEngine.ts) is recovered like a lost device: new workers, the committed state.
  * - Hand-over (backend 'auto' only, the default): while WebGPU compiles and checks itself, a new
  *   run starts on the CPU reference, so Play answers in seconds. The hand-over happens at a step
  *   boundary only: before step 1 when WebGPU is ready by then (the run is a WebGPU run; its π_ref
@@ -19,13 +20,12 @@
 import type { Backend } from '../model/backend.ts';
 import { paramLayout, type ModelConfig } from '../model/config.ts';
 import { initWeights } from '../model/init.ts';
-import { createBackend } from '../model/engines.ts';
 import { RecoverableBackend } from '../model/recoverable.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import type { BackendPref } from '../store/url.ts';
 import type { LabState } from '../store/labStore.ts';
-import { CheckedAdapters, chooseEngine, rebuildEngine } from './engine.ts';
-import { deviceLostSentence } from './sentences.ts';
+import { CheckedAdapters, chooseEngine, cpuEngine, rebuildEngine } from './engine.ts';
+import { deviceLostSentence, workerLostSentence } from './sentences.ts';
 
 type Progress = (p: LabState['progress']) => void;
 
@@ -85,17 +85,17 @@ export class EngineKeeper {
     if (pref === 'webgpu' && this.pending?.key === key) { // WebGPU asked for (or a resume) while it gets ready: wait for that engine, do not compile a second
       const p = this.pending;
       const gpu = await p.ready;
-      if (!gpu) { notices.push(...p.notices); return createBackend('cpu', config, { seed, weights }); } // it could not: the reason, once
+      if (!gpu) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices); } // it could not: the reason, once
       if (this.pending === p) { this.pending = null; this.warm = { key, engine: gpu, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
     }
     if (pref !== 'auto' || !hasGpu) return this.blocking(pref, config, weights, seed, notices, progress);
     if (this.pending && this.pending.key !== key) this.pending = null; // a shape change: its own WebGPU engine (the old one is disposed when it settles)
     const p = this.pending ?? this.prepare(key, config, weights, seed);
-    if (p.settled && !p.engine) { notices.push(...p.notices); return createBackend('cpu', config, { seed, weights }); }
+    if (p.settled && !p.engine) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices); }
     if (p.settled && p.engine) { this.pending = null; this.warm = { key, engine: p.engine, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
     this.interim = true;
     notices.push('WebGPU is getting ready (compiling, then checking itself): the run starts here and moves to WebGPU before step 1 if it is ready by then, else after step 1.');
-    return createBackend('cpu', config, { seed, weights });
+    return cpuEngine(config, seed, weights, notices);
   }
 
   /** Today's choice, waited for: WebGPU if it can run a GRPO update here (checked once per shape), else the CPU reference. */
@@ -197,10 +197,11 @@ export class EngineKeeper {
     const be = this.host.backend();
     if (this.recovering || !be) return;
     const recover = async () => {
-      this.host.set({ progress: { label: 'The GPU device was lost: recreating the engine…' } });
+      const cpu = be.name === 'cpu'; // a CPU engine worker stopped (src/worker/cpuEngine.ts): new workers, the same recovery
+      this.host.set({ progress: { label: cpu ? 'A background worker of the CPU engine stopped: starting new ones…' : 'The GPU device was lost: recreating the engine…' } });
       const { restoredStep, fellBack } = await rebuildEngine(be, this.host.get().settings.seed, this.checked);
       const completed = this.host.completedSteps();
-      this.host.fault('device-lost', deviceLostSentence(info, completed, fellBack));
+      this.host.fault('device-lost', cpu ? workerLostSentence(completed, fellBack) : deviceLostSentence(info, completed, fellBack));
       this.host.set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack] : s.engineNotices }));
     };
     this.recovering = recover().finally(() => { this.recovering = null; });

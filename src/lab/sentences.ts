@@ -17,6 +17,11 @@ export function deviceLostSentence(info: { reason: string; message: string }, co
   return `The GPU device was lost (${why}). The engine was recreated and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
 }
 
+/** A CPU engine worker stopped mid-run (src/worker/cpuEngine.ts): the run went on from its last completed step, as after a lost GPU device. */
+export function workerLostSentence(completed: number, fellBack: string): string {
+  return `A background worker of the CPU engine stopped. New workers were started and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
+}
+
 /** A message cut near `n` characters at a word boundary, with an ellipsis: never mid-word. */
 export function clip(text: string, n = 160): string {
   if (text.length <= n) return text;

@@ -40,6 +40,8 @@ export class StepThrough {
   private step: AsyncGenerator<StepPhase> | null = null;
   /** The batch of the step in progress, from its advantages phase until its update is applied. */
   private pending: { rollout: Rollout; batch: TokenBatch } | null = null;
+  /** A forward pressed while a phase computed (the engine runs off the page's thread): shown once that one is in. */
+  private queued = false;
 
   constructor(private readonly host: StepThroughHost) {}
 
@@ -53,6 +55,7 @@ export class StepThrough {
     const step = this.step;
     this.step = null;
     this.pending = null;
+    this.queued = false;
     const ins = this.host.get().inspector;
     if (step) {
       await step.return(undefined);
@@ -63,7 +66,8 @@ export class StepThrough {
   /** Show the next phase, computing it if needed. After the last phase, a new update begins. */
   async forward(): Promise<void> {
     const ins = this.host.get().inspector;
-    if (ins?.busy) return;
+    if (ins?.busy) { this.queued = true; return; } // the page answers while the engine computes: one press is kept for then
+    this.queued = false;
     if (ins && ins.phase + 1 < ins.computed) {
       this.host.set({ inspector: { ...ins, phase: ins.phase + 1 } });
       return;
@@ -83,6 +87,7 @@ export class StepThrough {
       const now = this.host.get().inspector;
       if (now?.busy) this.host.set({ inspector: { ...now, busy: false } });
     }
+    if (this.queued) await this.forward();
   }
 
   /** Show group `p` in full (the strip above the phases picks it). */

@@ -1,5 +1,5 @@
 /**
- * The self-check's sampling (src/model/selfCheck.ts): what it asks both engines to sample —
+ * The self-check's sampling (src/gpu/selfCheck.ts): what it asks both engines to sample —
  * greedy, and a temperature other than 1 with fixed draws — and the CPU reference's log-probs
  * over the vocabulary after each sampled prefix (teacher-forced, at the request's τ), which the
  * Comparer holds each GPU token against.

@@ -1,13 +1,18 @@
 /**
- * The lab's IndexedDB store: one database "rlvr-lab", one object store "runs", a slot per
- * record: "latest" holds the current run (src/persist/savedRun.ts), "finished" the runs list. Failures never throw into the
+ * The lab's IndexedDB store: one database "rlvr-lab"; its object store "runs" has the slot
+ * "latest" holding the current run (src/persist/savedRun.ts) and "finished" the runs list, and "kernelForms" the kernel
+ * forms the engine's autotune chose per adapter, browser and model (src/gpu/autotune.ts: its key;
+ * what is read back is checked there before use). Failures never throw into the
  * page: every operation resolves to a result with a sentence for the user (storage full,
  * storage blocked, private browsing…), so the run goes on and the page says what happened.
  */
 
 const DB_NAME = 'rlvr-lab';
 const STORE = 'runs';
+const FORMS = 'kernelForms';
 const SLOT = 'latest';
+/** Version 2 added FORMS. */
+const DB_VERSION = 2;
 
 export type StorageResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -24,11 +29,9 @@ export function storageErrorText(e: unknown, action: string): string {
   return `The run could not be ${action} in this browser's storage (${name ? `${name}: ` : ''}${msg}). Training goes on; a reload may not resume it.`;
 }
 
-/** A slot in this browser's IndexedDB ("latest" unless named); the database is opened on first use and reopened after a failure. */
-export class RunStore {
+/** The lab's database, opened on first use and reopened after a failure; one transaction per call. */
+class LabDb {
   private db: Promise<IDBDatabase> | null = null;
-
-  constructor(private readonly slot: string = SLOT) {}
 
   private open(): Promise<IDBDatabase> {
     if (this.db) return this.db;
@@ -37,9 +40,9 @@ export class RunStore {
         reject(Object.assign(new Error('IndexedDB is not available'), { name: 'InvalidStateError' }));
         return;
       }
-      const req = indexedDB.open(DB_NAME, 1);
+      const req = indexedDB.open(DB_NAME, DB_VERSION);
       req.onupgradeneeded = () => {
-        if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
+        for (const name of [STORE, FORMS]) if (!req.result.objectStoreNames.contains(name)) req.result.createObjectStore(name);
       };
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
@@ -50,11 +53,11 @@ export class RunStore {
     return db;
   }
 
-  private tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
+  tx<T>(store: string, mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
     return this.open().then((db) => new Promise<T>((resolve, reject) => {
       let t: IDBTransaction;
       try {
-        t = db.transaction(STORE, mode);
+        t = db.transaction(store, mode);
       } catch (e) {
         reject(e);
         return;
@@ -62,7 +65,7 @@ export class RunStore {
       let result: T;
       let req: IDBRequest | null;
       try {
-        req = f(t.objectStore(STORE));
+        req = f(t.objectStore(store));
       } catch (e) {
         reject(e); // e.g. DataCloneError
         return;
@@ -72,6 +75,15 @@ export class RunStore {
       t.onerror = () => reject(t.error ?? req?.error);
       t.onabort = () => reject(t.error ?? req?.error ?? new Error('the storage transaction was aborted'));
     }));
+  }
+}
+
+/** A run's slot in this browser's IndexedDB: "latest" (the live run) unless named ("finished": the runs list). */
+export class RunStore {
+  private readonly db = new LabDb();
+  constructor(private readonly slot: string = SLOT) {}
+  private tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
+    return this.db.tx(STORE, mode, f);
   }
 
   /** Write the run into the slot (replacing the previous one). */
@@ -102,5 +114,26 @@ export class RunStore {
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'cleared') };
     }
+  }
+}
+
+/**
+ * The kernel forms the engine's autotune chose, by its key (adapter, browser version, model
+ * shape): the next visit checks those forms and times nothing (src/gpu/autotune.ts AutotuneCache).
+ * A storage failure reads as "nothing cached" and loses only the time of tuning again.
+ */
+export class KernelFormsStore {
+  private readonly db = new LabDb();
+  async get(key: string): Promise<unknown> {
+    try {
+      return (await this.db.tx<unknown>(FORMS, 'readonly', (s) => s.get(key))) ?? null;
+    } catch {
+      return null;
+    }
+  }
+  async put(key: string, value: unknown): Promise<void> {
+    try {
+      await this.db.tx<void>(FORMS, 'readwrite', (s) => s.put(value, key));
+    } catch { /* tuned again next visit */ }
   }
 }

@@ -7,7 +7,7 @@
  * too large, not JSON, of another format or version, or with any invalid value is refused as a
  * whole with one sentence saying why: an import either applies completely or changes nothing.
  *
- * A run on a custom task (settings.task "spec:<name>", README "Your own task") carries its spec
+ * A run on a custom task (settings.task "spec:<name>", docs/custom-tasks.md) carries its spec
  * beside the settings: { …, "settings": {…}, "taskSpec": {…} }. The spec goes through
  * validateSpec (the one-way decoder) and is registered before the settings are read, so that
  * `task` can name it; if the file is refused after all, the task of that name is put back as it was.

@@ -4,8 +4,8 @@ import { groupAdvantages } from './advantages.ts';
 const round = (a: Float64Array, d = 2) => Array.from(a, (x) => Number(x.toFixed(d)) + 0);
 
 describe('group advantages: the chapter\'s hand values', () => {
-  it('rewards [1,0,1,0]: GRPO gives [1, −1, 1, −1] (mean 0.5, population std 0.5)', () => {
-    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'grpo'), 3)).toEqual([1, -1, 1, -1]);
+  it('rewards [1,0,1,0]: GRPO gives ±0.866 (mean 0.5, TRL\'s std √(1/3): torch.std divides by G − 1)', () => {
+    expect(round(groupAdvantages([1, 0, 1, 0], 4, 'grpo'), 3)).toEqual([0.866, -0.866, 0.866, -0.866]);
   });
   it('rewards [1,0,1,0]: RLOO gives [0.67, −0.67, 0.67, −0.67]', () => {
     expect(round(groupAdvantages([1, 0, 1, 0], 4, 'leave_one_out'))).toEqual([0.67, -0.67, 0.67, -0.67]);
@@ -22,7 +22,7 @@ describe('group advantages: the chapter\'s hand values', () => {
     const batch = groupAdvantages(r, 4, 'grpo', 'batch');
     const none = groupAdvantages(r, 4, 'grpo', 'none');
     expect(round(none)).toEqual([0.75, -0.25, -0.25, -0.25, 0, 0, 0, 0]);
-    const s = Math.sqrt(r.reduce((a, x) => a + (x - 0.625) ** 2, 0) / 8);
+    const s = Math.sqrt(r.reduce((a, x) => a + (x - 0.625) ** 2, 0) / 7); // torch.std over the 8 answers: n − 1
     expect(batch[0]).toBeCloseTo(0.75 / (s + 1e-4), 10);
   });
   it('rejects rewards that are not whole groups', () => {

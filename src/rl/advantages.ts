@@ -11,9 +11,11 @@
  *   reinforce  A_i =  r_i − mean_batch                                (one baseline for the batch)
  * `scale_rewards` (TRL's name) chooses the std that grpo divides by: group (each prompt's own),
  * batch (one std over all answers), none (no division — then grpo equals dr_grpo).
- * std is the population std (divide by G), as in the chapter: rewards [1,0,1,0] give exactly
- * [1,−1,1,−1]. (TRL divides by torch.std, the unbiased G − 1 form, which scales a group's
- * advantages by √((G−1)/G) — 0.87 for G = 4 — and changes nothing else.) eps = 1e-4.
+ * std is TRL's: torch.std, Bessel-corrected (divide by n − 1), so a lab run and its TRL export
+ * compute the same advantages (TRL's _generate_and_score_completions: group std
+ * rewards.view(-1, G).std(dim=1), batch std rewards.std(), then (r − mean_group)/(std + 1e-4)).
+ * Rewards [1,0,1,0]: mean 0.5, std √(1/3) ≈ 0.577, A ≈ [0.866, −0.866, 0.866, −0.866] (the
+ * population std, 0.5, would give exactly ±1). eps = 1e-4.
  *
  * A group whose rewards are all equal gets zero advantages under grpo, dr_grpo and leave_one_out: it
  * teaches nothing (TRL logs the share of such groups as frac_reward_zero_std). reinforce's
@@ -32,14 +34,14 @@ function mean(xs: ArrayLike<number>, from = 0, to = xs.length): number {
   return to > from ? s / (to - from) : 0;
 }
 
-/** Population standard deviation (divide by n), 0 for fewer than two values. */
-export function stdPopulation(xs: ArrayLike<number>, from = 0, to = xs.length): number {
+/** The rewards' standard deviation as torch.std gives it (TRL's): Bessel-corrected, √(Σ(x − x̄)² / (n − 1)); 0 for fewer than two values. */
+export function rewardStd(xs: ArrayLike<number>, from = 0, to = xs.length): number {
   const n = to - from;
   if (n < 2) return 0;
   const m = mean(xs, from, to);
   let s = 0;
   for (let i = from; i < to; i++) s += (xs[i] - m) ** 2;
-  return Math.sqrt(s / n);
+  return Math.sqrt(s / (n - 1));
 }
 
 /** Advantages for P groups of G rewards (see the file comment for the formulas). */
@@ -52,7 +54,7 @@ export function groupAdvantages(rewards: ArrayLike<number>, G: number, estimator
     for (let i = 0; i < N; i++) A[i] = rewards[i] - m;
     return A;
   }
-  const batchStd = stdPopulation(rewards);
+  const batchStd = rewardStd(rewards);
   for (let p = 0; p < N / G; p++) {
     const from = p * G, to = from + G;
     const m = mean(rewards, from, to);
@@ -64,7 +66,7 @@ export function groupAdvantages(rewards: ArrayLike<number>, G: number, estimator
       if (estimator === 'dr_grpo') A[i] = centred;
       else if (estimator === 'leave_one_out') A[i] = G > 1 ? (G / (G - 1)) * centred : 0;
       else {
-        const std = scaleRewards === 'group' ? stdPopulation(rewards, from, to) : scaleRewards === 'batch' ? batchStd : 0;
+        const std = scaleRewards === 'group' ? rewardStd(rewards, from, to) : scaleRewards === 'batch' ? batchStd : 0;
         A[i] = scaleRewards === 'none' ? centred : centred / (std + ADVANTAGE_EPS);
       }
     }

@@ -1,67 +1,125 @@
 /**
- * A lesson is a claim with a check. Each lesson variant says what its run must show, in words
- * and as a predicate over the run's own metrics; the lab evaluates it live (the lesson card
- * shows the verdict with this run's numbers), `npm run train -- --lesson ID` prints it, and the
- * multi-seed test runs it on several seeds. No figure from another run appears in a claim.
+ * A lesson is an experiment: a claim about one number, judged once at a fixed step with its
+ * uncertainty. Each lesson variant says what its run must show, in words, and as one number (the
+ * claim number) on one side of a threshold. At the verdict step (Claim.steps; every variant of a
+ * lesson shares it: contract.ts) the run is judged once:
  *
- * Windows: "early" is the mean of the first 3 recorded steps, "late" the mean of the last 3.
+ *   holds    the number's 90 % interval lies wholly on the claim's side of the threshold
+ *   fails    wholly on the other side (or the policy never moved, or a lesson that promises no
+ *            wreck wrecked held-out accuracy)
+ *   unclear  the interval straddles the threshold: more steps, or the class pool, would settle it
+ *
+ * The interval is a bootstrap over the run's own evidence (interval.ts): the held-out prompts of
+ * the contract's two evaluations, resampled in pairs (the same prompts and draws at step 0 and at
+ * the verdict step), and the steps of a trend, resampled within each window (early, middle, late).
+ * Views read the verdict judged at the step and never judge a longer run: judge() reads only the
+ * run's first `steps` steps and the evaluations up to them.
+ *
+ * Windows: "early" is the mean of the first quarter of the steps to the verdict (at least 3),
+ * "late" the mean of the last quarter; the verdict's number says its window (VerdictNumber.window).
  */
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import { heldoutMeasure } from './stopSignals.ts';
+import { bootstrap, LEVEL, pairedDiff, verdictFrom } from './interval.ts';
+import { passAtK } from '../tasks/metrics.ts';
 
 /** What a claim is judged on: the run's recorded steps and evaluations. */
 export interface RunRecord {
   steps: readonly StepMetrics[];
-  evals: readonly (Pick<EvalMetrics, 'step' | 'heldout_accuracy'> & { pass_at_k?: Record<string, number>; mean_length?: number; watch?: EvalMetrics['watch'] })[];
+  evals: readonly (Pick<EvalMetrics, 'step' | 'heldout_accuracy'> & Partial<Pick<EvalMetrics, 'pass_at_k' | 'mean_length' | 'watch' | 'contract' | 'per_prompt'>>)[];
 }
 
+/** A claim's number: what the claim says, as one number against one threshold. */
+export interface ClaimNumber {
+  /** The number in a few words ("held-out pass@1 (sampled), end − start"). */
+  what: string;
+  of(evidence: Record<string, number>): number;
+  threshold: number;
+  /** Where the claim puts its number: above the threshold (strictly), or at or below it. */
+  side: 'above' | 'below';
+}
+
+/** The claim number as judged: its value, 90 % interval, threshold and the window it reads. */
+export interface VerdictNumber {
+  what: string;
+  value: number;
+  lo: number;
+  hi: number;
+  threshold: number;
+  side: 'above' | 'below';
+  /** The steps and evaluations the number reads, in words ("steps 1–7 → 24–30; held-out: 256 prompts at step 0 and 30"). */
+  window: string;
+}
+
+export type VerdictState = 'holds' | 'fails' | 'unclear';
+
 export interface ClaimVerdict {
-  /** pending: too few steps yet to judge. */
-  state: 'holds' | 'fails' | 'pending';
-  /** "In this run: …", with the run's own numbers. */
+  /** pending: the run has not reached the verdict step. */
+  state: VerdictState | 'pending';
+  /** "At step 30: …", with the run's own numbers. */
   sentence: string;
   /** The numbers the verdict rests on, by name (two decimals, as printed). */
   evidence: Record<string, number>;
   /** The same numbers unrounded, as the sentence computed with them (the card's contrast reads these). */
   measured: Record<string, number>;
+  /** The claim number with its interval (pending: the value so far, no interval). */
+  number: VerdictNumber;
+  /** The verdict step. */
+  step: number;
   /** When it has not shown: what to try. */
   hint?: string;
+  /** Unclear: what would settle it. */
+  settle?: string;
 }
 
 export interface Claim {
   /** The claim in words (no figures from other runs). */
   text: string;
-  /** A control (see claim()): its evidence alone holds for a run that learned nothing. */
-  control: boolean;
-  /** The claim's own predicate on its evidence, without the run-level checks (pending, wrecked, moved). */
+  /** Its number against its threshold: the verdict is this number's interval against the threshold. */
+  number: ClaimNumber;
+  /** Whether a number lies on the claim's side of its threshold (a run's point estimate). */
   holdsOn(evidence: Record<string, number>): boolean;
-  /** Steps within which the effect shows; the verdict is pending before. */
+  /** The verdict step: the verdict is pending before it and judged on the run truncated at it. */
   steps: number;
   /** How often it shows, when the effect is noisy by nature (said on the card). */
   frequency?: string;
-  /** The verdict on a run; `steps` overrides the steps it needs (the null test judges short runs). */
-  judge(run: RunRecord, o?: { steps?: number }): ClaimVerdict;
+  /** The verdict on a run at its verdict step; `steps` overrides it (the null test judges short runs). */
+  judge(run: RunRecord, o?: { steps?: number; reps?: number }): ClaimVerdict;
 }
 
-const WINDOW = 3;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const finite = (xs: number[]) => xs.filter(Number.isFinite);
-/** Mean of f over the first (or last) WINDOW steps, skipping non-finite values. */
-export const early = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.slice(0, WINDOW).map(f)));
-export const late = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.slice(-WINDOW).map(f)));
+/** Steps in each of the early and late windows of a run of n steps: a quarter, at least 3 (all of them below 3). */
+export const windowSize = (n: number) => Math.min(n, Math.max(3, Math.floor(n / 4)));
+/** Mean of f over the first (or last) window of steps, skipping non-finite values. */
+export const early = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.slice(0, windowSize(run.steps.length)).map(f)));
+export const late = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.slice(-windowSize(run.steps.length)).map(f)));
 export const overall = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.map(f)));
 const r2 = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(2)) : x);
 /** Two decimals for a verdict's sentence ('–' when not measured). */
 export const fmt2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+/** A signed number with two decimals and a true minus sign: "+0.06", "−0.13". */
+export const signed2 = (x: number) => (Number.isFinite(x) ? `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(2)}` : '–');
 const f2 = fmt2;
 
+/** The evaluations a contract read in full (at step 0 and at the verdict step), when the run has both. */
+export const contractEvals = (run: RunRecord) => {
+  const c = run.evals.filter((e) => e.contract && e.per_prompt);
+  return c.length >= 2 ? { start: c[0], end: c[c.length - 1] } : null;
+};
+
 /**
- * Held-out accuracy at the first evaluation and at the end (the mean of the last two after the
- * first): pass@1 of the sampled answers where the evaluation has it (G samples per prompt, the
- * precise estimate), else greedy accuracy (one answer per prompt: a base at the capability
- * boundary flips many greedy answers on small weight changes, so it is the noisy one).
+ * Held-out accuracy at the start and at the end: pass@1 of the sampled answers where the
+ * evaluations have it (G samples per prompt, the precise estimate), else greedy accuracy. With a
+ * contract (a lesson run), its two full evaluations: step 0 and the verdict step, 256 prompts. A
+ * run without one: the first evaluation against the mean of the last two after it.
  */
 export function heldout(run: RunRecord): { start: number; end: number; sampled: boolean } | null {
+  const c = contractEvals(run);
+  if (c) {
+    const { sampled, of: acc } = heldoutMeasure([c.start, c.end]);
+    return { start: acc(c.start), end: acc(c.end), sampled };
+  }
   if (run.evals.length < 2) return null;
   const { sampled, of: acc } = heldoutMeasure(run.evals); // the stop signal's rule too
   const start = acc(run.evals[0]);
@@ -69,79 +127,148 @@ export function heldout(run: RunRecord): { start: number; end: number; sampled: 
   return { start, end, sampled };
 }
 
-/**
- * Most lessons must not wreck the model. Two readings of it: the sampled accuracy of the
- * rollouts (P·G answers a step, so the first and last three steps are a precise estimate) may
- * not fall by more than SAMPLED_MARGIN; held-out accuracy on 24–32 prompts may not fall by more
- * than HELDOUT_MARGIN (about two standard errors of a difference at that size: pass@1 from G
- * samples a prompt, or greedy answers).
- */
-export const SAMPLED_MARGIN = 0.1;
+/** Held-out accuracy (greedy) at the start and at the end, read as heldout() reads pass@1. */
+export function heldoutGreedy(run: RunRecord): { start: number; end: number } {
+  const c = contractEvals(run);
+  if (c) return { start: c.start.heldout_accuracy, end: c.end.heldout_accuracy };
+  const acc = run.evals.map((e) => e.heldout_accuracy);
+  return acc.length >= 2
+    ? { start: acc[0], end: mean(acc.slice(Math.max(1, acc.length - 2))) }
+    : { start: NaN, end: NaN };
+}
+
 /** Below this largest KL to π_ref over the run, the policy did not move (a null run: exactly 0). */
 export const MOVED_KL = 1e-6;
-export const HELDOUT_MARGIN = { sampled: 0.15, greedy: 0.25 };
+/**
+ * A lesson that does not promise a wreck fails when its held-out accuracy (greedy, the contract's
+ * 256 prompts, paired) fell by more than this: the whole 90 % interval of end − start below −0.10.
+ * A lesson about X must not silently destroy the model.
+ */
+export const HELDOUT_WRECK = 0.1;
 /**
  * `npm run lessons`' rule across seeds (scripts/lessons-table.ts): a variant whose text does not
  * promise a wreck (Lesson variant's promisesWreck) may not end any seed's run with held-out
- * accuracy (greedy, the summary's last evaluation) more than this below its first evaluation.
+ * accuracy (greedy, read on 512 prompts) more than this below where it started.
  */
 export const UNPROMISED_WRECK = 0.15;
 
+/** The run up to its verdict step: its first `steps` steps and the evaluations up to them. */
+export function truncateRun(run: RunRecord, steps: number): RunRecord {
+  if (run.steps.length <= steps) return run;
+  const last = run.steps[steps - 1]?.step ?? 0;
+  return { steps: run.steps.slice(0, steps), evals: run.evals.filter((e) => e.step <= last) };
+}
+
+/** An evaluation recomputed on resampled prompts (its per-prompt results at `idx`). */
+function resampledEval<E extends RunRecord['evals'][number]>(e: E, idx: Int32Array): E {
+  const p = e.per_prompt!;
+  const at = (xs: number[]) => { let s = 0; for (const i of idx) s += xs[i]; return s / idx.length; };
+  const pass: Record<string, number> = {};
+  for (const k of Object.keys(e.pass_at_k ?? {})) { let s = 0; for (const i of idx) s += passAtK(p.G, p.correct[i], Number(k)); pass[k] = s / idx.length; }
+  return {
+    ...e,
+    heldout_accuracy: at(p.greedy),
+    pass_at_k: pass,
+    ...(e.watch && p.watch_correct ? { watch: { ...e.watch, pass1: at(p.watch_correct) / p.G } } : {}),
+  };
+}
+
 /**
- * A claim from its parts: `measure` turns the run into named numbers, `holds` judges them,
- * `sentence` says them. Unless `mayWreck`, the verdict also fails when held-out accuracy falls
- * by more than WRECK_MARGIN (a lesson about X must not silently destroy the model).
+ * One bootstrap resample of a run: its steps drawn with replacement within each window (the
+ * early and late windows, and the steps between), its contract evaluations' prompts drawn with
+ * replacement, the same prompts at both ends (paired).
+ */
+export function resampleRun(run: RunRecord, draw: (n: number) => Int32Array): RunRecord {
+  const n = run.steps.length, w = windowSize(n);
+  const strata = n >= 2 * w ? [[0, w], [w, n - w], [n - w, n]] : [[0, n]];
+  const steps: StepMetrics[] = [];
+  for (const [a, b] of strata) if (b > a) for (const i of draw(b - a)) steps.push(run.steps[a + i]);
+  const sized = run.evals.find((e) => e.per_prompt);
+  if (!sized) return { steps, evals: run.evals };
+  const idx = draw(sized.per_prompt!.greedy.length);
+  return { steps, evals: run.evals.map((e) => (e.per_prompt && e.per_prompt.greedy.length === idx.length ? resampledEval(e, idx) : e)) };
+}
+
+/** The window a verdict's number reads, in words. */
+function windowWords(run: RunRecord): string {
+  const n = run.steps.length, w = windowSize(n);
+  const first = run.steps[0]?.step ?? 1, last = run.steps[n - 1]?.step ?? n;
+  const steps = n ? `early = mean of steps ${first}–${run.steps[w - 1].step}, late = mean of steps ${run.steps[n - w].step}–${last}` : 'no steps yet';
+  const c = contractEvals(run);
+  const held = c ? `; held-out: ${c.end.per_prompt!.greedy.length} prompts, the same prompts and draws at step ${c.start.step} and step ${c.end.step}` : '';
+  return steps + held;
+}
+
+/**
+ * A claim from its parts: `measure` turns the run into named numbers, `number` says which one the
+ * claim is about and where its threshold is, `sentence` says them. Unless `mayWreck`, the verdict
+ * also fails when held-out accuracy falls by more than HELDOUT_WRECK (a lesson about X must not
+ * silently destroy the model); any claim fails on a run whose policy never moved (a claim about
+ * what training does needs training).
  */
 export function claim(o: {
   text: string;
   steps: number;
+  number: ClaimNumber;
   frequency?: string;
   mayWreck?: boolean;
-  /**
-   * A control: its evidence is what happens when the effect is absent, which a run that learned
-   * nothing also shows. It is judged like any claim and, like any claim, only on a run whose
-   * policy moved (KL to π_ref > 0); `control` marks it so the null test knows its evidence alone
-   * cannot fail under η = 0.
-   */
-  control?: boolean;
   measure: (run: RunRecord) => Record<string, number>;
-  holds: (e: Record<string, number>) => boolean;
   sentence: (e: Record<string, number>) => string;
   hint: string;
 }): Claim {
+  /** The claim's numbers on a run: its own measure and the run-level readings every verdict quotes. */
+  const evidenceOf = (run: RunRecord) => {
+    const e = o.measure(run);
+    const h = heldout(run);
+    Object.assign(e, { accuracy_start: early(run, (m) => m.accuracy), accuracy_end: late(run, (m) => m.accuracy) });
+    if (h) Object.assign(e, h.sampled ? { heldout_pass1_start: h.start, heldout_pass1_end: h.end } : { heldout_start: h.start, heldout_end: h.end });
+    return e;
+  };
+  const onSide = (x: number) => (o.number.side === 'above' ? x > o.number.threshold : x <= o.number.threshold);
   return {
     text: o.text,
     steps: o.steps,
+    number: o.number,
     frequency: o.frequency,
-    control: o.control ?? false,
-    holdsOn: (e) => o.holds(e),
-    judge(run, opts = {}) {
-      const n = run.steps.length;
+    holdsOn: (e) => onSide(o.number.of(e)),
+    judge(full, opts = {}) {
       const needed = opts.steps ?? o.steps;
-      const e = o.measure(run);
-      const h = heldout(run);
-      const acc = { start: early(run, (m) => m.accuracy), end: late(run, (m) => m.accuracy) };
-      // how far π_θ got from π_ref: the exact KL where π_ref was evaluated (β > 0 or measureKl), else nothing to say
+      const run = truncateRun(full, needed);
+      const n = run.steps.length;
+      const e = evidenceOf(run);
       const klMeasured = run.steps.some((m) => Number.isFinite(m.kl_exact));
       const kl = Math.max(0, ...run.steps.map((m) => (Number.isFinite(m.kl_exact) ? m.kl_exact : 0)));
-      Object.assign(e, { accuracy_start: acc.start, accuracy_end: acc.end, kl_max: kl });
-      if (h) Object.assign(e, h.sampled ? { heldout_pass1_start: h.start, heldout_pass1_end: h.end } : { heldout_start: h.start, heldout_end: h.end });
+      e.kl_max = kl;
       const evidence = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)]));
-      // before its steps: pending, quoting the run's numbers only once every one of them exists
+      const value = o.number.of(e);
+      const base = { what: o.number.what, value, threshold: o.number.threshold, side: o.number.side, window: windowWords(run) };
+      const at = (lo: number, hi: number): VerdictNumber => ({ ...base, lo, hi });
+      // before its step: pending, quoting the run's numbers only once every one of them exists
       if (n < needed) {
         const said = Object.values(e).every((v) => Number.isFinite(v)) ? ` So far: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}.` : '';
-        return { state: 'pending', sentence: `Pending — the verdict comes at step ${needed} (now ${n}).${said}`, evidence, measured: e };
+        return { state: 'pending', sentence: `Pending — the verdict comes at step ${needed} (now ${n}).${said}`, evidence, measured: e, number: at(NaN, NaN), step: needed };
       }
-      const said = `In this run: ${o.sentence(e)} in ${n} step${n === 1 ? '' : 's'}`;
+      const iv = bootstrap((draw) => o.number.of(evidenceOf(resampleRun(run, draw))), value, { reps: opts.reps ?? 1000 });
+      const number = at(iv.lo, iv.hi);
+      const said = `At step ${needed}: ${o.sentence(e)}`;
+      const reading = `${o.number.what} ${signedOrPlain(value, o.number)} (${Math.round(LEVEL * 100)} % interval ${signedOrPlain(iv.lo, o.number)} to ${signedOrPlain(iv.hi, o.number)}; the claim: ${thresholdWords(o.number)})`;
       // a claim about what training does needs training: a policy that never left π_ref (η = 0, a
       // null run) shows nothing, whatever its numbers say (measured whenever the KL is: β > 0 or measureKl)
-      if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, measured: e, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
-      const hint = 'Lower the learning rate η or raise the prompts per step P, then reset.';
-      if (!o.mayWreck && acc.end < acc.start - SAMPLED_MARGIN) return { state: 'fails', sentence: `${said}, but the sampled accuracy fell ${f2(acc.start)} → ${f2(acc.end)} ✗`, evidence, measured: e, hint };
-      if (!o.mayWreck && h !== null && h.end < h.start - HELDOUT_MARGIN[h.sampled ? 'sampled' : 'greedy']) return { state: 'fails', sentence: `${said}, but held-out ${h.sampled ? 'pass@1 (sampled)' : 'accuracy (greedy)'} fell ${f2(h.start)} → ${f2(h.end)} ✗`, evidence, measured: e, hint };
-      const ok = o.holds(e);
-      return { state: ok ? 'holds' : 'fails', sentence: `${said} ${ok ? '✓' : '✗ (not shown yet)'}`, evidence, measured: e, hint: ok ? undefined : o.hint };
+      if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, measured: e, number, step: needed, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
+      const c = contractEvals(run);
+      if (!o.mayWreck && c) {
+        const d = pairedDiff(c.start.per_prompt!.greedy, c.end.per_prompt!.greedy, { reps: opts.reps ?? 1000 });
+        if (d.hi < -HELDOUT_WRECK) return { state: 'fails', sentence: `${said}, but held-out accuracy (greedy) fell ${f2(c.start.heldout_accuracy)} → ${f2(c.end.heldout_accuracy)} (by ${f2(-d.hi)} to ${f2(-d.lo)}, 90 % interval): the run wrecked the model ✗`, evidence, measured: e, number, step: needed, hint: 'Lower the learning rate η or raise the prompts per step P, then reset.' };
+      }
+      const state = verdictFrom([iv.lo, iv.hi], o.number.threshold, o.number.side);
+      const mark = state === 'holds' ? 'holds ✓' : state === 'fails' ? 'fails ✗' : 'unclear: the interval straddles the threshold';
+      const settle = state === 'unclear' ? 'One run cannot tell at this size: pool the class\'s runs (Class results), where many seeds narrow the interval.' : undefined;
+      return { state, sentence: `${said}. ${reading}: ${mark}.`, evidence, measured: e, number, step: needed, ...(state === 'fails' ? { hint: o.hint } : {}), ...(settle ? { settle } : {}) };
     },
   };
 }
 
+/** The threshold in words: "above 0.03", "at or below 0". */
+export const thresholdWords = (c: Pick<ClaimNumber, 'side' | 'threshold'>) => `${c.side === 'above' ? 'above' : 'at or below'} ${+c.threshold.toFixed(3)}`;
+/** A claim number as the card prints it: signed where its threshold is a change (0 or below), else plain. */
+const signedOrPlain = (x: number, c: Pick<ClaimNumber, 'threshold'>) => (c.threshold <= 0.2 ? signed2(x) : fmt2(x));

@@ -10,14 +10,13 @@ import { createBackend } from '../model/engines.ts';
 import { registerSpec } from '../tasks/spec/task.ts';
 import { coldStartForRun } from './coldStartSpec.ts';
 import { runTraining } from './run.ts';
-import { getLesson } from './lessons.ts';
+import { lessonRun } from './lessons.ts';
 import type { Settings } from './settings.ts';
 
 export async function runWebGPUTraining(a: { settings: Settings; steps: number; config: ModelConfig; weights: number[] | null; evalSize: number; passAtK: boolean; lesson?: { id: string; variant: number }; taskSpec?: unknown; coldStart?: { target: number; maxSteps: number } }): Promise<number[]> {
   const g = globalThis as unknown as { __emit: (s: string) => void; __log: (s: string) => void };
   const be = await createBackend('webgpu', a.config, { seed: a.settings.seed, weights: a.weights ? new Float32Array(a.weights) : null });
-  const l = a.lesson && getLesson(a.lesson.id);
-  const lesson = l && a.lesson ? { ...a.lesson, claim: l.variants[a.lesson.variant].claim } : undefined;
+  const lesson = a.lesson ? lessonRun(a.lesson.id, a.lesson.variant) : undefined;
   const emit = (r: Record<string, unknown>) => g.__emit(JSON.stringify(r));
   const task = a.taskSpec === undefined ? null : registerSpec(a.taskSpec);
   if (task && a.coldStart) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import type { TokenBatch } from '../model/backend.ts';
-import { ADVANTAGE_EPS, stdPopulation } from './advantages.ts';
+import { ADVANTAGE_EPS, rewardStd } from './advantages.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { objectiveOf, OBJECTIVES, wrongPush, type ObjectiveComparison } from './counterfactual.ts';
 import { defaultSettings, type Settings } from './settings.ts';
@@ -52,7 +52,7 @@ describe('compareObjectives: one batch under GRPO, Dr. GRPO, DAPO and GSPO', asy
   it('advantages: Dr. GRPO drops the std division; DAPO and GSPO keep GRPO\'s', () => {
     rollout.groups.forEach((g, p) => {
       const mean = g.rewards.reduce((a, b) => a + b, 0) / g.rewards.length;
-      const sd = stdPopulation(g.rewards);
+      const sd = rewardStd(g.rewards);
       g.rewards.forEach((r, i) => {
         expect(by.dr_grpo.answers[p][i].advantage).toBeCloseTo(r - mean, 6);
         expect(by.grpo.answers[p][i].advantage).toBeCloseTo((r - mean) / (sd + ADVANTAGE_EPS), 5);

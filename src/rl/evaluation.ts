@@ -20,8 +20,16 @@ import type { Settings } from './settings.ts';
  */
 export const HELDOUT_SIZE = 32;
 
+/**
+ * The held-out set of a lesson's evaluation contract (rl/contract.ts) is fixed for everyone: the
+ * same prompts for every seed and every student of a class (their draws differ by seed), so a
+ * class pools one measure. Its first HELDOUT_SIZE prompts are what the evaluations between the
+ * contract's two read, with the same draws (the sampler's draws are keyed by row).
+ */
+export const CONTRACT_PROMPT_SEED = 0x1e550;
+
 /** Held-out greedy accuracy and pass@k on the fixed held-out set of each difficulty (same prompts every time). */
-export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: number; difficulties: number[]; passAtK: boolean; step: number }): Promise<EvalMetrics> {
+export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: number; difficulties: number[]; passAtK: boolean; step: number; promptSeed?: number; perPrompt?: boolean }): Promise<EvalMetrics> {
   const task = getTask(s.task);
   const diffs = o.difficulties;
   const byDifficulty: Record<string, number> = {};
@@ -29,8 +37,9 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
   let correct = 0, total = 0;
   const passSums: Record<string, number> = {};
   let sampledTokens = 0, sampledAnswers = 0;
+  const per = { greedy: [] as number[], correct: [] as number[] };
   for (const d of diffs) {
-    const prompts = heldoutPrompts(task, d, o.size, s.seed);
+    const prompts = heldoutPrompts(task, d, o.size, o.promptSeed ?? s.seed);
     const promptTokens = prompts.map(encodePrompt);
     const maxNew = maxNewTokens(backend, Math.max(...promptTokens.map((p) => p.length)), s);
     const greedy = await backend.sample({ prompts: promptTokens, numGenerations: 1, temperature: 0, maxNewTokens: maxNew, seed: s.seed, stream: 0 });
@@ -39,6 +48,7 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
       const text = decode(greedy.tokens[i]);
       const ok = task.verify(p, text).correct;
       if (ok) c++;
+      per.greedy.push(ok ? 1 : 0);
       if (samples.length < 8) samples.push({ prompt: p, response: text, correct: ok });
     });
     byDifficulty[String(d)] = c / prompts.length;
@@ -52,6 +62,7 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
       for (let p = 0; p < prompts.length; p++) {
         let cp = 0;
         for (let i = 0; i < G; i++) if (task.verify(prompts[p], decode(res.tokens[p * G + i])).correct) cp++;
+        per.correct.push(cp);
         for (let i = 0; i < G; i++) sampledTokens += res.tokens[p * G + i].length;
         sampledAnswers += G;
         for (let k = 1; k <= G; k *= 2) passSums[String(k)] = (passSums[String(k)] ?? 0) + passAtK(G, cp, k);
@@ -61,7 +72,10 @@ export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: n
   const pass_at_k: Record<string, number> = {};
   for (const [k, v] of Object.entries(passSums)) pass_at_k[k] = v / total;
   const mean_length = sampledAnswers ? sampledTokens / sampledAnswers : undefined;
-  return { step: o.step, heldout_accuracy: correct / total, pass_at_k, by_difficulty: byDifficulty, samples, ...(mean_length === undefined ? {} : { mean_length }) };
+  return {
+    step: o.step, heldout_accuracy: correct / total, pass_at_k, by_difficulty: byDifficulty, samples, ...(mean_length === undefined ? {} : { mean_length }),
+    ...(o.perPrompt ? { per_prompt: { greedy: per.greedy, correct: per.correct, G: s.numGenerations } } : {}),
+  };
 }
 
 /** The fixed held-out evaluation prompts for a task and difficulty (seeded by the run seed). */

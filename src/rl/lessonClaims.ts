@@ -3,16 +3,33 @@
  * mixed groups (by G), lesson 2's length weighting (by loss type), lesson 3's entropy (with and
  * without a leash), lesson 5's matched tokens and lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
  */
-import { claim, early, fmt2, heldout, late, overall, type Claim, type RunRecord } from './claims.ts';
+import { claim, early, fmt2, heldout, heldoutGreedy, late, overall, type Claim, type ClaimNumber, type RunRecord } from './claims.ts';
 import { matchedTokensSummary } from './matchedTokens.ts';
 import { detectStopSignals } from './stopSignals.ts';
 import type { EvalMetrics } from './metrics.ts';
 
-/** Held-out greedy accuracy at the first evaluation and at the end (mean of the last two after the first): lesson 1's G = 2 reading. */
-const greedyHeldout = (r: RunRecord) => {
-  const acc = r.evals.map((e) => e.heldout_accuracy);
-  return { heldout_greedy_start: acc.length >= 2 ? acc[0] : NaN, heldout_greedy_end: acc.length >= 2 ? acc.slice(Math.max(1, acc.length - 2)).reduce((a, b) => a + b, 0) / Math.min(2, acc.length - 1) : NaN };
-};
+/** Held-out accuracy (greedy) at the start and at the end (the contract's two evaluations): lesson 1's G = 2 reading. */
+const greedyHeldout = (r: RunRecord) => { const g = heldoutGreedy(r); return { heldout_greedy_start: g.start, heldout_greedy_end: g.end }; };
+
+const diff = (end: string, start: string) => (e: Record<string, number>) => e[end] - e[start];
+const key = (k: string) => (e: Record<string, number>) => e[k];
+/** A claim number above (strictly) or at or below a threshold. */
+export const above = (what: string, of: ClaimNumber['of'], threshold: number): ClaimNumber => ({ what, of, threshold, side: 'above' });
+export const below = (what: string, of: ClaimNumber['of'], threshold: number): ClaimNumber => ({ what, of, threshold, side: 'below' });
+export const HELDOUT_GAIN = 'held-out pass@1 (sampled), end − start';
+export const THINK_RISE = 'thinking share, late − early';
+export const heldoutGain = diff('heldout_pass1_end', 'heldout_pass1_start');
+export { diff as numberDiff, key as numberKey };
+const LONG_SHORT = 'long/short Δ log π per token of wrong answers';
+const POOL_WHAT = 'training reward\'s rise − held-out pass@1\'s rise';
+const ENTROPY_FALL = 'entropy fall (nats), early − late';
+
+/** Lesson 1's verdict step, every G (contract.ts: the variants of a lesson run the same steps). */
+export const MIXED_STEPS = 40;
+/** Lesson 3's verdict step, both variants. */
+export const ENTROPY_STEPS = 30;
+/** Lesson 9: the held-out gain both variants claim (dynamic sampling and none, judged alike: the lesson compares their costs). */
+export const DYNAMIC_GAIN = 0;
 
 /**
  * Mixed groups follow G, and so does what a step teaches. G = 2: most groups are all-pass or
@@ -28,17 +45,17 @@ const greedyHeldout = (r: RunRecord) => {
  */
 export const mixedClaim = (G: number): Claim => claim(G <= 2 ? {
   text: 'With G = 2 most groups are all-pass or all-fail and carry no signal, yet AdamW moves the weights about as far every step: the updates are mostly noise, and held-out accuracy (greedy) falls.',
-  steps: 30,
+  steps: MIXED_STEPS,
   mayWreck: true, // the failure it exists to show
   measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted), ...greedyHeldout(r) }),
-  holds: (e) => e.frac_mixed < 0.5 && e.heldout_greedy_end < e.heldout_greedy_start,
+  number: below('held-out accuracy (greedy), end − start', diff('heldout_greedy_end', 'heldout_greedy_start'), 0),
   sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} (the batch-rate formula: ${fmt2(e.mixed_predicted)}), held-out accuracy (greedy) ${fmt2(e.heldout_greedy_start)} → ${fmt2(e.heldout_greedy_end)}`,
   hint: 'Held-out accuracy held up on this seed: run longer, or compare with G = 8 on the same seed (its accuracy rises).',
 } : {
   text: `With G = ${G} most groups mix passes and failures, so most prompts teach: held-out pass@1 (sampled) rises, a few points per ten steps (the verdict reads it after 50).`,
-  steps: 50,
+  steps: MIXED_STEPS,
   measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted) }),
-  holds: (e) => e.frac_mixed > 0.5 && e.heldout_pass1_end > e.heldout_pass1_start + 0.03,
+  number: above(HELDOUT_GAIN, heldoutGain, 0.03),
   sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} (the batch-rate formula: ${fmt2(e.mixed_predicted)}), held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}`,
   hint: 'The pass rate may sit far from the boundary on this seed: try another seed, or more steps.',
 });
@@ -69,7 +86,7 @@ export const lengthClaim = (lossType: 'grpo' | 'dr_grpo'): Claim => claim({
     const less = r.steps.reduce((a, m) => a + (m.wrong_pairs_long_moved_less ?? 0), 0);
     return { dlogp_long_per_token: long, dlogp_short_per_token: short, long_over_short: short < 0 ? long / short : NaN, pairs, long_moved_less: pairs ? less / pairs : NaN, wrong_length_early: early(r, (m) => m.length_incorrect_mean), wrong_length_late: late(r, (m) => m.length_incorrect_mean) };
   },
-  holds: (e) => e.dlogp_short_per_token < -1e-4 && (lossType === 'grpo' ? e.long_over_short < 1 / 2 : e.long_over_short > 1 / 3),
+  number: lossType === 'grpo' ? below(LONG_SHORT, key('long_over_short'), 0.5) : above(LONG_SHORT, key('long_over_short'), 1 / 3),
   sentence: (e) => `Δ log π per token after the update: long wrong answers ${fmt3(e.dlogp_long_per_token)}, short ones ${fmt3(e.dlogp_short_per_token)} (long/short ${fmt2(e.long_over_short)}; the long one moved less in ${fmt2(e.long_moved_less)} of ${e.pairs} groups); wrong answers' length ${fmt2(e.wrong_length_early)} → ${fmt2(e.wrong_length_late)}`,
   hint: 'No group had two wrong answers of different lengths yet, or µ is 1 (the measure needs a second inner epoch): run a few more steps.',
 });
@@ -86,7 +103,7 @@ export const matchedTokensClaim = (name: string): Claim => claim({
   text: `At equal tokens: after T training tokens, ${name}'s held-out pass@1 (sampled) beats the base's best-of-1 by more than five points, and best-of-N on the base matches it at some N between 1 and G samples a question (N× the tokens of one answer). So best-of-N is the cheaper way to that accuracy for up to T / (N·L̄₀ − L̄) questions; past them ${name}'s training has paid for itself.`,
   steps: 40,
   measure: matchedTokensSummary,
-  holds: (e) => e.pass1_trained > e.pass1_base + 0.05 && e.samples_to_match > 1 && Number.isFinite(e.break_even_questions),
+  number: above('held-out pass@1: trained − base', diff('pass1_trained', 'pass1_base'), 0.05),
   sentence: (e) => `after ${e.training_tokens.toLocaleString('en')} training tokens, held-out pass@1 (sampled) ${fmt2(e.pass1_base)} → ${fmt2(e.pass1_trained)}; ` +
     (Number.isFinite(e.samples_to_match) ? `best-of-N on the base matches it at N ≈ ${e.samples_to_match.toFixed(1)} (best-of-${e.G}: ${fmt2(e.passG_base)}), ` : `best-of-${e.G} on the base (${fmt2(e.passG_base)}) does not reach it, `) +
     `answers ${e.answer_tokens_base.toFixed(1)} → ${e.answer_tokens_trained.toFixed(1)} tokens: ` +
@@ -131,15 +148,14 @@ export const poolClaim = (small: boolean): Claim => claim(small ? {
   steps: 30,
   mayWreck: true, // held-out accuracy may fall: the failure it exists to show
   measure: (r) => ({ ...poolMeasure(r) }),
-  holds: (e) => e.reward_late > e.reward_early + 0.1 && e.gap > POOL_GAP,
+  number: above(POOL_WHAT, key('gap'), POOL_GAP),
   sentence: (e) => poolSentence(e),
   hint: 'Run more steps: the pool is memorised a little more each step.',
 } : {
   text: 'On the whole training split every step brings new prompts: the training reward does not run ahead of held-out pass@1 (sampled) — reward\'s rise minus held-out\'s stays below fifteen hundredths, where the small pool\'s goes above — and the stop signal stays silent. In 30 steps both rise a few points, or neither does.',
   steps: 30,
-  control: true, // a run that learned nothing has no gap either: judged only on a run that moved
   measure: (r) => ({ ...poolMeasure(r) }),
-  holds: (e) => e.gap < POOL_GAP && e.signal_fired === 0,
+  number: below(POOL_WHAT, key('gap'), POOL_GAP), // falsifiable: a run whose reward runs ahead of held-out fails (lessons.test.ts)
   sentence: (e) => poolSentence(e),
   hint: 'The reward ran ahead of held-out on this run: compare the groups chart and the pool setting (0 is the whole split).',
 });
@@ -169,16 +185,15 @@ const poolSentence = (e: Record<string, number>) =>
  */
 export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim({
   text: on
-    ? 'Resampling until groups are mixed makes nearly every kept group teach (mixed share above nine in ten), at a price: prompts drawn and answers discarded every step. Held-out pass@1 (sampled) rises; the verdict counts what it cost in generated tokens.'
-    : 'Without resampling, the all-pass and all-fail groups stay in the batch and teach nothing (mixed share below nine in ten), but no prompt is drawn beyond the batch and no answer is discarded. The verdict counts the generated tokens and what held-out pass@1 (sampled) gained with them: in 30 steps a few points on most seeds, nothing on some.',
+    ? 'Resampling until groups are mixed makes nearly every kept group teach, at a price: prompts drawn and answers discarded every step. Held-out pass@1 (sampled) rises; the verdict counts what it cost in generated tokens.'
+    : 'Without resampling, the all-pass and all-fail groups stay in the batch and teach nothing, yet the mixed ones still teach: held-out pass@1 (sampled) rises, with no prompt drawn beyond the batch and no answer discarded. The verdict counts the generated tokens, so the two variants compare per token.',
   steps: 30,
-  control: !on, // unmixed groups kept and nothing discarded: a run that learned nothing shows it too
   measure: (r) => {
     const drawn = overall(r, (m) => m.prompts_drawn);
     const tokens = r.steps.reduce((a, m) => a + (m.tokens_generated ?? 0), 0);
     return { frac_mixed: overall(r, (m) => m.frac_mixed), prompts_drawn: drawn, answers_discarded: Math.max(0, drawn - P) * G, tokens_generated: tokens };
   },
-  holds: (e) => (on ? e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && e.frac_mixed > 0.9 : e.frac_mixed < 0.9 && e.answers_discarded === 0),
+  number: above(HELDOUT_GAIN, heldoutGain, DYNAMIC_GAIN),
   sentence: (e) => {
     const gain = e.heldout_pass1_end - e.heldout_pass1_start;
     const per100k = (gain / Math.max(1, e.tokens_generated)) * 1e5;
@@ -204,7 +219,7 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
 export const forgettingClaim = (leash: boolean): Claim => claim({
   text: leash
     ? 'The KL leash holds the policy near the two-task base where it samples, on add: the KL to π_ref stays below a fifth of a nat while add\'s held-out pass@1 (sampled) rises. Reverse, which it never samples, is protected only sometimes: compare with β = 0 on the same seed.'
-    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths while add\'s holds or rises, and the policy drifts from the two-task base.',
+    : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths, and the policy drifts from the two-task base.',
   steps: 30,
   mayWreck: true, // forgetting is the effect it shows
   measure: (r) => {
@@ -214,7 +229,7 @@ export const forgettingClaim = (leash: boolean): Claim => claim({
   },
   // β = 0: forgetting with add not wrecked (on some seeds add gains little in 30 steps at β = 0, while reverse still falls);
   // the leash: what it holds (the KL on add's samples) while add gains
-  holds: (e) => (leash ? e.heldout_pass1_end > e.heldout_pass1_start + 0.02 && e.kl_late < 0.2 : e.heldout_pass1_end > e.heldout_pass1_start - 0.03 && e.watch_end < e.watch_start - 0.02),
+  number: leash ? above(HELDOUT_GAIN + ' (add)', heldoutGain, 0.02) : below('reverse\'s held-out pass@1, end − start (never trained on)', diff('watch_end', 'watch_start'), -0.02),
   sentence: (e) => `add (trained): held-out pass@1 ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; reverse (never trained on): ${fmt2(e.watch_start)} → ${fmt2(e.watch_end)}; KL to π_ref ${fmt2(e.kl_late)}`,
   hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps: the drift grows with every update.',
 });
@@ -234,19 +249,18 @@ const entropySentence = (e: Record<string, number>) => `entropy ${fmt2(e.entropy
 export const entropyClaim = (leash: boolean): Claim => (leash
   ? claim({
     text: 'A strong KL leash with a narrow ε keeps π_θ near π_ref: the policy moves (KL above 0), but the KL stays small and the entropy falls little.',
-    steps: 12,
-    control: true,
+    steps: ENTROPY_STEPS,
     measure: entropyMeasure,
-    holds: (e) => e.kl_late < 0.1 && e.entropy_late > e.entropy_early - 0.1,
+    number: below(ENTROPY_FALL, diff('entropy_early', 'entropy_late'), 0.1),
     sentence: entropySentence,
     hint: 'Raise β: the leash is the KL term\'s weight.',
   })
   : claim({
     text: 'Without a leash the next-token entropy falls by more than a tenth of a nat: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
-    steps: 30,
+    steps: ENTROPY_STEPS,
     mayWreck: true, // the failure it exists to show
     measure: entropyMeasure,
-    holds: (e) => e.entropy_late < e.entropy_early - 0.1,
+    number: above(ENTROPY_FALL, diff('entropy_early', 'entropy_late'), 0.1),
     sentence: entropySentence,
     hint: 'Run more steps: the entropy falls a little with every update. (A larger η makes it fall faster, but at µ = 4 the policy then drifts without learning.)',
   }));
@@ -264,14 +278,14 @@ export const hackingClaim = (weak: boolean): Claim => claim(weak ? {
   steps: HACKING_STEPS,
   mayWreck: true, // the failure it exists to show
   measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
-  holds: (e) => e.gap_early > 0 && e.gap_late > e.gap_early + 0.03,
+  number: above('reward − strict accuracy, late − early', diff('gap_late', 'gap_early'), 0.03),
   sentence: (e) => `reward − strict accuracy ${fmt2(e.gap_early)} → ${fmt2(e.gap_late)}`,
   hint: 'Run longer or at η = 2e-3: the hack grows as the paid-wrong answers are reinforced.',
 } : {
   text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
   steps: HACKING_STEPS,
   measure: (r) => ({ reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward) }),
-  holds: (e) => e.accuracy_end > e.accuracy_start + 0.05,
+  number: above('strict accuracy, end − start', diff('accuracy_end', 'accuracy_start'), 0.05),
   sentence: (e) => `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}`,
   hint: 'Run a few more steps: at this scale accuracy rises about a point every two steps, and a step\'s 32 prompts move it by ±0.05.',
 });

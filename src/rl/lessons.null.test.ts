@@ -1,17 +1,17 @@
 // Every lesson verdict can fail: the null form of each variant — its own settings from its own base,
 // with the learning rate η = 0 (the same rollouts, graded and fed through the update, but the weights
-// never change) — must be judged ✗. And not only by the run-level check that the policy moved: a claim
-// that is not a control must fail on its own evidence too (its predicate is about an effect of
-// training, which a null run does not have). Short runs (6 steps, evaluated at 0, 3 and 6) on the CPU
-// reference, at most 8 prompts a step; the verdict is taken at 6 steps. `npm run lessons -- --null` runs the full-length form.
+// never change) — must be judged ✗ (the run-level check that the policy moved: every lesson pins
+// measureKl, so the KL to π_ref is read). That each claim can also fail on its own number is
+// claims.test.ts's random-run test. Short runs (6 steps, evaluated at 0, 3 and 6) on the CPU
+// reference, at most 8 prompts a step; the verdict is taken at 6 steps. `npm run lessons -- --null`
+// runs the full-length form.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { UNPROMISED_WRECK, type RunRecord } from './claims.ts';
-import { unpromisedWrecks, wreckReading } from '../../scripts/lessons-table.ts';
-import { HELDOUT_SIZE, evaluatePolicy } from './evaluation.ts';
+import { unpromisedWrecks } from '../../scripts/lessons-table.ts';
 import { LESSONS, lessonSettings } from './lessons.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import { defaultSettings } from './settings.ts';
@@ -46,8 +46,8 @@ describe('null runs (η = 0): every lesson verdict says ✗', () => {
         expect(run.steps.every((m) => m.kl === 0 || !Number.isFinite(m.kl))).toBe(true); // nothing moved: the null is a null
         const verdict = v.claim.judge(run, { steps: STEPS });
         expect(verdict.state, verdict.sentence).toBe('fails');
-        // not only the "did it move" check: the claim's own evidence says no, unless it is a control
-        if (!v.claim.control) expect(v.claim.holdsOn(verdict.evidence), `${verdict.sentence} ${JSON.stringify(verdict.evidence)}`).toBe(false);
+        // where the KL to π_ref is read (every GRPO lesson pins measureKl; RFT has no π_ref), the run-level check says why
+        if (run.steps.some((m) => Number.isFinite(m.kl_exact))) expect(verdict.sentence).toMatch(/the policy never moved from π_ref/);
         // the lesson's contrast (contrast.ts) reads only numbers this variant's claim measures on a real run
         if (lesson.contrast) {
           const read = new Set<string>();
@@ -65,20 +65,9 @@ describe('the table fails a run that wrecks held-out accuracy where the lesson p
   it('fires on a control that lost more than UNPROMISED_WRECK (greedy, before and after the run), not on a variant that promises the wreck', () => {
     const promising = LESSONS.flatMap((l) => l.variants.flatMap((v, i) => (v.promisesWreck ? [`${l.id}#${i}`] : [])));
     expect(promising).toEqual(['mixed-groups#0', 'reward-hacking#0', 'small-pool#0']); // G = 2, the weak verifier, the small pool: their text says accuracy falls
-    expect(unpromisedWrecks([run('reward-hacking', 1, 0.56, 0.38)])).toEqual(['reward-hacking#1 seed 7 (held-out accuracy (greedy, 512 prompts) 0.56 → 0.38)']);
+    expect(unpromisedWrecks([run('reward-hacking', 1, 0.56, 0.38)])).toEqual(['reward-hacking#1 seed 7 (held-out accuracy (greedy) 0.56 → 0.38)']);
     expect(unpromisedWrecks([run('entropy-collapse', 0, 0.47, 0.31), run('dynamic-sampling', 1, 0.5, 0.36)])).toHaveLength(1); // 0.16 fires, 0.14 does not
     expect(unpromisedWrecks([run('reward-hacking', 0, 0.56, 0.1), run('mixed-groups', 0, 0.5, 0.2), run('small-pool', 0, 0.5, 0.2)])).toEqual([]);
     expect(unpromisedWrecks([run('reward-hacking', 1, 0.5, 0.5 - UNPROMISED_WRECK)])).toEqual([]); // exactly the limit is allowed
-  });
-  it('reads held-out accuracy (greedy) on WRECK_HELDOUT_SIZE prompts: the run\'s own 32 misread the base at the capability boundary', async () => {
-    // lesson 10's whole split (add d2) on seed 5: its 32 held-out prompts read the base at 0.84, 512 at 0.48 (seeds 2–11: 0.44–0.48)
-    const s = { ...lessonSettings(LESSONS.find((l) => l.id === 'small-pool')!, defaultSettings(), 1), seed: 5 };
-    const ck = decodeCheckpoint(new Uint8Array(readFileSync(baseCheckpointPath(s.task, s.difficulty, s.watchTask)!)));
-    const be = new ReferenceBackend(ck.config, ck.weights);
-    const own = await evaluatePolicy(be, s, { size: HELDOUT_SIZE, difficulties: [s.difficulty], passAtK: false, step: 0 });
-    expect(own.heldout_accuracy).toBeGreaterThan(0.8);
-    const read = await wreckReading(be, s);
-    expect(read).toBeGreaterThan(0.4);
-    expect(read).toBeLessThan(0.56);
   });
 });

@@ -11,7 +11,8 @@ import { getTask } from '../tasks/registry.ts';
 import { decode } from '../tasks/tokenizer.ts';
 import { scratchpadSteps } from '../tasks/common.ts';
 import { maxNewTokens } from './rollout.ts';
-import { LESSONS, getLesson, lessonSettings, settingsChangedFrom } from './lessons.ts';
+import { LESSONS, contractHash, getLesson, lessonContract, lessonSettings, settingsChangedFrom } from './lessons.ts';
+import { PINNED } from './contract.ts';
 import { SETTINGS_BY_KEY, defaultSettings, parseSetting, type Settings } from './settings.ts';
 import { baseCheckpointPath } from './bases.ts';
 import { rolloutWithAdvantages } from './testing/phases.ts';
@@ -74,6 +75,35 @@ describe('lessons as data', () => {
         expect(baseCheckpointPath(s.task, s.difficulty, s.watchTask), `${l.id} #${i}`).toBeDefined();
       });
     }
+  });
+});
+
+describe('lessons as experiments on equal terms (contract.ts)', () => {
+  it('every lesson pins the settings that move results, and its variants differ only in what the lesson varies and run the same steps', () => {
+    for (const l of LESSONS) {
+      for (const k of PINNED) {
+        const pinned = k in l.settings || l.variants.every((v) => k in v.settings);
+        expect(pinned, `${l.id} does not pin ${k}`).toBe(true);
+      }
+      const varied = Object.keys(l.variants[0].settings).sort();
+      l.variants.forEach((v, i) => {
+        expect(Object.keys(v.settings).sort(), `${l.id} #${i} sets other knobs than #0`).toEqual(varied);
+        expect(v.claim.steps, `${l.id} #${i}'s verdict step`).toBe(lessonContract(l).steps);
+      });
+      // and what they vary, they vary: no two variants are the same run
+      const runs = l.variants.map((_, i) => JSON.stringify(lessonSettings(l, defaultSettings(), i)));
+      expect(new Set(runs).size, l.id).toBe(runs.length);
+    }
+  });
+
+  it('the contract is named by a hash of what decides the verdict: a changed setting, threshold or step changes it', () => {
+    const l = getLesson('mixed-groups')!;
+    const h = contractHash(l);
+    expect(h).toMatch(/^[0-9a-f]{8}$/);
+    expect(contractHash({ ...l, settings: { ...l.settings, learningRate: 1e-3 } })).not.toBe(h);
+    expect(contractHash({ ...l, variants: l.variants.map((v, i) => (i === 1 ? { ...v, claim: { ...v.claim, number: { ...v.claim.number, threshold: 0.05 } } } : v)) })).not.toBe(h);
+    expect(contractHash({ ...l, variants: l.variants.map((v) => ({ ...v, claim: { ...v.claim, steps: 60 } })) })).not.toBe(h);
+    expect(contractHash(getLesson('mixed-groups')!)).toBe(h);
   });
 });
 

@@ -10,10 +10,11 @@
  * Pure data, no React: the page, the URL (`lesson=<id>`) and the tests (lessons.test.ts, one
  * check per lesson on a micro model that its effect appears) all read this table.
  */
-import type { Settings } from './settings.ts';
+import { defaultSettings, type Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
 import type { LessonContrast } from './contrast.ts';
-import { dynamicClaim, entropyClaim, forgettingClaim, hackingClaim, lengthClaim, matchedTokensClaim, mixedClaim, poolClaim, processMeasure, processSentence } from './lessonClaims.ts';
+import { above, below, dynamicClaim, entropyClaim, forgettingClaim, hackingClaim, lengthClaim, matchedTokensClaim, mixedClaim, numberDiff, numberKey, poolClaim, processMeasure, processSentence, THINK_RISE } from './lessonClaims.ts';
+import { CONTRACT_EVAL_SIZE, hash32, PINNED, stableJson, type EvalContract } from './contract.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -53,12 +54,23 @@ export interface Lesson {
 
 const gain = (e: Record<string, number>) => e.heldout_pass1_end - e.heldout_pass1_start;
 
+/**
+ * The settings every lesson pins (contract.ts PINNED), at the values the lab's defaults had when
+ * the lessons' claims were fixed: a later change of a default does not move a lesson, and a
+ * lesson's own settings override these.
+ */
+export const LESSON_PINS: Readonly<Partial<Settings>> = Object.freeze({
+  learningRate: 7e-4, warmupSteps: 10, numIterations: 2, promptsPerStep: 32, numGenerations: 8, temperature: 1,
+  beta: 0, measureKl: true, evalEvery: 10, maxCompletionLength: 8, formatReward: 0.1,
+});
+const pin = (own: Partial<Settings>): Partial<Settings> => ({ ...LESSON_PINS, ...own });
+
 export const LESSONS: Lesson[] = [
   {
     id: 'mixed-groups',
     title: '1. Mixed groups at the capability boundary',
     base: { task: 'add', difficulty: 2 },
-    settings: { numGenerations: 2, promptsPerStep: 16, formatReward: 0, evalEvery: 5 },
+    settings: pin({ numGenerations: 2, promptsPerStep: 16, formatReward: 0, evalEvery: 5 }),
     variants: [
       { label: 'G = 2', settings: { numGenerations: 2 }, claim: mixedClaim(2), promisesWreck: true },
       { label: 'G = 8', settings: { numGenerations: 8 }, claim: mixedClaim(8) },
@@ -82,7 +94,7 @@ export const LESSONS: Lesson[] = [
     id: 'length-bias',
     title: '2. The length bias of GRPO vs Dr. GRPO',
     base: { task: 'digitsum', difficulty: 1 },
-    settings: { maxCompletionLength: 14, lossType: 'grpo', advantage: 'grpo', formatReward: 0 },
+    settings: pin({ maxCompletionLength: 14, lossType: 'grpo', advantage: 'grpo', formatReward: 0 }),
     variants: [
       { label: 'GRPO (per-answer mean, std scaling)', short: 'GRPO', settings: { lossType: 'grpo', advantage: 'grpo' }, claim: lengthClaim('grpo') },
       { label: 'Dr. GRPO (sum / max length, no std)', short: 'Dr. GRPO', settings: { lossType: 'dr_grpo', advantage: 'dr_grpo' }, claim: lengthClaim('dr_grpo') },
@@ -109,7 +121,7 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     // η = 5e-4: µ = 4 inner epochs of 1e-3 each (4e-3 of AdamW travel a batch) made the policy drift without learning (training
     // reward flat, seeds 2–6); half the step per inner epoch learns, and the entropy still falls, over 30 steps (lessonClaims.ts entropyClaim)
-    settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.0005 },
+    settings: pin({ beta: 0, epsilon: 0.5, epsilonHigh: 0.5, numIterations: 4, learningRate: 0.0005 }),
     variants: [
       {
         label: 'β = 0, ε = 0.5 (no leash)', short: 'β = 0', settings: { beta: 0, epsilon: 0.5, epsilonHigh: 0.5 },
@@ -132,7 +144,7 @@ export const LESSONS: Lesson[] = [
     id: 'reward-hacking',
     title: '4. Reward hacking: a weak verifier',
     base: { task: 'digitsum', difficulty: 1 },
-    settings: { weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1 },
+    settings: pin({ weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1 }),
     variants: [
       {
         label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' }, promisesWreck: true,
@@ -156,7 +168,7 @@ export const LESSONS: Lesson[] = [
     id: 'grpo-vs-best-of-n',
     title: '5. GRPO vs best-of-N at matched tokens',
     base: { task: 'add', difficulty: 2 },
-    settings: { numGenerations: 8, evalEvery: 5 },
+    settings: pin({ numGenerations: 8, evalEvery: 5 }),
     variants: [
       { label: 'GRPO', settings: { algorithm: 'grpo' }, claim: matchedTokensClaim('GRPO') },
       { label: 'Rejection-sampling fine-tuning', short: 'RFT', settings: { algorithm: 'rft' }, claim: matchedTokensClaim('RFT') },
@@ -177,27 +189,26 @@ export const LESSONS: Lesson[] = [
     id: 'scratchpad',
     title: '6. A thinking scratchpad that grows because it pays',
     base: { task: 'modsum', difficulty: 2 },
-    settings: { maxCompletionLength: 14, formatReward: 0, rewardMode: 'outcome', promptsPerStep: 16 },
+    settings: pin({ maxCompletionLength: 18, formatReward: 0, rewardMode: 'outcome', promptsPerStep: 16 }),
     variants: [
       {
-        label: 'Last digit of the sum: one-digit steps (thinking pays)', short: 'thinking pays', settings: { task: 'modsum', difficulty: 2, maxCompletionLength: 14 },
+        label: 'Last digit of the sum: one-digit steps (thinking pays)', short: 'thinking pays', settings: { task: 'modsum', difficulty: 2 },
         claim: claim({
           text: 'Where thinking pays, it spreads: the share of answers that write a scratchpad rises, and answers grow longer.',
           steps: 16,
           measure: (r) => ({ think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction), length_early: early(r, (m) => m.mean_length), length_late: late(r, (m) => m.mean_length) }),
-          holds: (e) => e.think_late > e.think_early + 0.15 && e.length_late > e.length_early,
+          number: above(THINK_RISE, numberDiff('think_late', 'think_early'), 0.15),
           sentence: (e) => `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}, answer length ${fmt2(e.length_early)} → ${fmt2(e.length_late)} tokens`,
           hint: 'Run more steps: the share grows as thinking answers win their groups.',
         }),
       },
       {
-        label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', short: 'thinking does not pay', settings: { task: 'digitsum', difficulty: 2, maxCompletionLength: 18 },
+        label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', short: 'thinking does not pay', settings: { task: 'digitsum', difficulty: 2 },
         claim: claim({
           text: 'Where thinking does not pay, it does not spread: the policy moves (KL above 0), yet the scratchpad share does not rise.',
-          steps: 12,
-          control: true,
+          steps: 16,
           measure: (r) => ({ think_early: early(r, (m) => m.think_fraction), think_late: late(r, (m) => m.think_fraction) }),
-          holds: (e) => e.think_late < e.think_early + 0.05,
+          number: below(THINK_RISE, numberDiff('think_late', 'think_early'), 0.05), // falsifiable: a run where thinking spreads fails (lessons.test.ts)
           sentence: (e) => `thinking share ${fmt2(e.think_early)} → ${fmt2(e.think_late)}`,
           hint: 'Thinking is paying on this run after all: compare the accuracy with and without a scratchpad on the thinking chart.',
         }),
@@ -219,7 +230,7 @@ export const LESSONS: Lesson[] = [
     id: 'kl-estimators',
     title: '7. KL estimators: k1 vs k3 vs the exact KL',
     base: { task: 'add', difficulty: 2 },
-    settings: { beta: 0.05, klEstimator: 'k3', learningRate: 0.0003, numIterations: 1, warmupSteps: 0 },
+    settings: pin({ beta: 0.05, klEstimator: 'k3', learningRate: 0.0003, numIterations: 1, warmupSteps: 0 }),
     variants: (['k3', 'k1'] as const).map((k) => ({
       label: k === 'k3' ? 'k3 = e^d − d − 1' : 'k1 = −d',
       short: k,
@@ -232,7 +243,7 @@ export const LESSONS: Lesson[] = [
           const err = moved.map((m) => Math.abs(m.kl - m.kl_exact) / m.kl_exact);
           return { steps_moved: moved.length, relative_error: err.length ? err.reduce((a, b) => a + b, 0) / err.length : NaN, kl_late: late(r, (m) => m.kl), kl_exact_late: late(r, (m) => m.kl_exact) };
         },
-        holds: (e) => e.steps_moved >= 3 && e.relative_error < 1 / 3,
+        number: below('mean relative error to the exact KL', numberKey('relative_error'), 1 / 3),
         sentence: (e) => `${k} ${fmt2(e.kl_late)} vs exact ${fmt2(e.kl_exact_late)} nats (mean relative error ${fmt2(e.relative_error)})`,
         hint: 'π_θ has barely moved from π_ref yet: run more steps.',
       }),
@@ -250,7 +261,7 @@ export const LESSONS: Lesson[] = [
     id: 'process-reward',
     title: '8. Process vs outcome reward: paying for the steps',
     base: { task: 'digitsum', difficulty: 2 },
-    settings: { maxCompletionLength: 18, formatReward: 0, promptsPerStep: 16, processWeight: 0.5 },
+    settings: pin({ maxCompletionLength: 18, formatReward: 0, promptsPerStep: 16, processWeight: 0.5 }),
     variants: [
       {
         label: 'Outcome reward: only the answer is paid', short: 'outcome reward', settings: { rewardMode: 'outcome' },
@@ -258,7 +269,7 @@ export const LESSONS: Lesson[] = [
           text: 'Paid only for the answer, the scratchpad recedes on this task: its running sums are often wrong, so direct answers win their groups and the share of answers that think falls.',
           steps: 20,
           measure: (r) => processMeasure(r),
-          holds: (e) => e.think_late < e.think_early - 0.15,
+          number: below(THINK_RISE, numberDiff('think_late', 'think_early'), -0.15),
           sentence: (e) => processSentence(e),
           hint: 'Run more steps: the share falls as direct answers win their groups.',
         }),
@@ -269,7 +280,7 @@ export const LESSONS: Lesson[] = [
           text: 'Paid for its right steps, a scratchpad earns reward even when its answer is wrong: the share of answers that think rises, and the reward sits above strict accuracy by the step credit.',
           steps: 20,
           measure: (r) => processMeasure(r),
-          holds: (e) => e.think_late > e.think_early + 0.15 && e.reward_over_accuracy > 0,
+          number: above(THINK_RISE, numberDiff('think_late', 'think_early'), 0.15),
           sentence: (e) => processSentence(e),
           hint: 'Run more steps, or raise the process weight w: the share rises as scratchpads win their groups.',
         }),
@@ -292,7 +303,7 @@ export const LESSONS: Lesson[] = [
     id: 'dynamic-sampling',
     title: '9. Dynamic sampling: every group teaches, at a price',
     base: { task: 'add', difficulty: 2 },
-    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5, maxResample: 3 },
+    settings: pin({ promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5, maxResample: 3 }),
     variants: [
       { label: 'Dynamic sampling (resample until mixed, up to 3 rollouts)', short: 'dynamic sampling', settings: { dynamicSampling: true }, claim: dynamicClaim(true, 16, 8) },
       { label: 'No resampling', short: 'no resampling', settings: { dynamicSampling: false }, claim: dynamicClaim(false, 16, 8) },
@@ -314,7 +325,7 @@ export const LESSONS: Lesson[] = [
     id: 'small-pool',
     title: '10. Training reward is not a stopping signal: a small training pool',
     base: { task: 'add', difficulty: 2 },
-    settings: { promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5 },
+    settings: pin({ promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5 }),
     variants: [
       { label: 'A small training pool (16 prompts)', short: '16-prompt pool', settings: { trainPool: 16 }, claim: poolClaim(true), promisesWreck: true },
       { label: 'The whole training split (new prompts every step)', short: 'whole split', settings: { trainPool: 0 }, claim: poolClaim(false) },
@@ -336,7 +347,7 @@ export const LESSONS: Lesson[] = [
     id: 'forgetting',
     title: '11. Forgetting without a leash: train on one task, watch another',
     base: { task: 'add', difficulty: 2 },
-    settings: { watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, measureKl: true }, // no warm-up: the drift is the lesson (lessons.test.ts)
+    settings: pin({ watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, measureKl: true }), // no warm-up: the drift is the lesson (lessons.test.ts)
     variants: [
       { label: 'β = 0 (no leash)', short: 'β = 0', settings: { beta: 0 }, claim: forgettingClaim(false) },
       { label: 'β = 0.1 (KL leash to the two-task base)', short: 'β = 0.1', settings: { beta: 0.1 }, claim: forgettingClaim(true) },
@@ -354,6 +365,32 @@ export const LESSONS: Lesson[] = [
     contrast: { what: 'reverse\'s held-out pass@1 at the end (never trained on)', of: (e) => e.watch_end, rank: [0, 0] }, // no expected order: the leash protects reverse only on some seeds (the lesson says so)
   },
 ];
+
+/** A lesson's evaluation contract: its verdict step (every variant's) and its held-out set's size. */
+export function lessonContract(lesson: Lesson): EvalContract {
+  return { steps: lesson.variants[0].claim.steps, size: CONTRACT_EVAL_SIZE };
+}
+
+/**
+ * The hash that names a lesson's contract: its base, each variant's settings (over the defaults,
+ * the seed aside), each claim's number, threshold and side, the verdict step and the held-out
+ * size. A recorded seeds table and a class's share codes carry it (lessonRecords.ts).
+ */
+export function contractHash(lesson: Lesson): string {
+  const c = lessonContract(lesson);
+  const variants = lesson.variants.map((v, i) => {
+    const { seed: _seed, ...settings } = lessonSettings(lesson, defaultSettings(), i);
+    return { settings, number: { what: v.claim.number.what, threshold: v.claim.number.threshold, side: v.claim.number.side }, steps: v.claim.steps, mayWreck: v.promisesWreck ?? false };
+  });
+  return hash32(stableJson({ id: lesson.id, base: lesson.base, contract: c, pinned: PINNED, variants }));
+}
+
+/** What a run of a lesson variant needs (runTraining's `lesson`): the claim, the contract and its hash. */
+export function lessonRun(id: string, variant: number): { id: string; variant: number; claim: Claim; contract: EvalContract; hash: string } {
+  const lesson = getLesson(id);
+  if (!lesson || !lesson.variants[variant]) throw new Error(`no lesson ${id} variant ${variant}`);
+  return { id, variant, claim: lesson.variants[variant].claim, contract: lessonContract(lesson), hash: contractHash(lesson) };
+}
 
 export function getLesson(id: string): Lesson | undefined {
   return LESSONS.find((l) => l.id === id);

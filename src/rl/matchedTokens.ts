@@ -14,7 +14,7 @@
  * At step 0 the trained curve starts where best-of-1 is (T_0 = 0). Pure: the chart
  * (src/ui/Charts.tsx), lesson 5's claim (lessons.ts) and the tests read it.
  */
-import { heldout, type RunRecord } from './claims.ts';
+import { contractEvals, heldout, type RunRecord } from './claims.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 
 /** The parts of an evaluation this needs (a saved or archived run may lack the optional ones). */
@@ -90,10 +90,12 @@ export function breakEvenQuestions(trainingTokens: number, n: number, baseAnswer
  * the run lacks a number (no step-0 evaluation, no evaluation after training, no pass@k).
  */
 export function matchedTokensSummary(run: RunRecord): Record<'training_tokens' | 'pass1_base' | 'pass1_trained' | 'G' | 'passG_base' | 'samples_to_match' | 'answer_tokens_base' | 'answer_tokens_trained' | 'break_even_questions', number> {
-  const base = baseEvaluation(run.evals), h = heldout(run);
-  // the trained side from one set of evaluations: pass@1 and L̄ from the same ones (the last two after
-  // the first, as heldout() takes them), T the tokens generated up to the last of them
-  const trained = run.evals.length >= 2 ? run.evals.slice(Math.max(1, run.evals.length - 2)) : [];
+  const c = contractEvals(run), h = heldout(run);
+  const base = c ? c.start : baseEvaluation(run.evals);
+  // the trained side from one set of evaluations: pass@1 and L̄ from the same ones (the contract's
+  // evaluation at the verdict step, else the last two after the first, as heldout() takes them),
+  // T the tokens generated up to the last of them
+  const trained = c ? [c.end] : run.evals.length >= 2 ? run.evals.slice(Math.max(1, run.evals.length - 2)) : [];
   const a = h?.sampled ? h.end : NaN;
   const lastEval = trained.at(-1);
   const T = lastEval ? (run.steps.filter((m) => m.step < lastEval.step).at(-1)?.num_tokens ?? 0) : (run.steps.at(-1)?.num_tokens ?? 0);

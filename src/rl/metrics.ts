@@ -109,6 +109,14 @@ export interface EvalMetrics {
   samples: { prompt: string; response: string; correct: boolean }[];
   /** The watched task (settings.watchTask), never trained on: held-out greedy accuracy and pass@1 on its own held-out set. */
   watch?: { task: string; difficulty: number; heldout_accuracy: number; pass1: number };
+  /**
+   * A lesson's contract evaluation (rl/contract.ts): the lesson's fixed held-out set in full, at
+   * step 0 and at the verdict step, with each prompt's results, so that a verdict's interval can
+   * resample the prompts (the same prompts and draws at both ends: a paired bootstrap).
+   */
+  contract?: true;
+  /** Per prompt, in the set's order: the greedy answer right (1) or not (0), and how many of the G sampled answers were right. */
+  per_prompt?: { greedy: number[]; correct: number[]; G: number; watch_correct?: number[] };
 }
 
 const stats = (xs: number[]) => xs.length ? { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) } : { mean: NaN, min: NaN, max: NaN };

@@ -10,7 +10,8 @@ import type { Backend } from '../model/backend.ts';
 import type { Settings } from './settings.ts';
 import { GrpoTrainer } from './trainer.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
-import type { Claim, ClaimVerdict } from './claims.ts';
+import type { Claim, ClaimVerdict, RunRecord } from './claims.ts';
+import type { EvalContract } from './contract.ts';
 import { HELDOUT_SIZE } from './evaluation.ts';
 
 export interface RunOptions {
@@ -20,8 +21,13 @@ export interface RunOptions {
   progress?: (message: string) => void;
   evalSize?: number;
   evalPassAtK?: boolean;
-  /** A lesson variant's claim: judged on the run's own metrics, its verdict goes into the summary. */
-  lesson?: { id: string; variant: number; claim: Claim };
+  /**
+   * A lesson variant's claim: judged once at its verdict step on the run's own metrics (the
+   * evaluations follow the lesson's contract), its verdict goes into the summary.
+   */
+  lesson?: { id: string; variant: number; claim: Claim; contract?: EvalContract; hash?: string };
+  /** The run's record (its accepted steps and evaluations, per-prompt results included), at the end. */
+  onRecord?: (record: RunRecord) => void;
 }
 
 export interface RunSummary {
@@ -36,7 +42,14 @@ export interface RunSummary {
   task: string;
   seed: number;
   /** The lesson's verdict on this run (when run as a lesson). */
-  lesson?: { id: string; variant: number; holds: boolean; state: ClaimVerdict['state']; sentence: string; evidence: Record<string, number>; measured: Record<string, number> };
+  lesson?: {
+    id: string; variant: number; holds: boolean; state: ClaimVerdict['state'];
+    /** holds | fails | unclear (pending where the run stopped before its verdict step). */
+    verdict: ClaimVerdict['state'];
+    /** The claim number's 90 % interval, its value, threshold and side. */
+    interval: [number, number]; value: number; threshold: number; side: 'above' | 'below'; what: string; step: number; contract?: string;
+    sentence: string; evidence: Record<string, number>; measured: Record<string, number>;
+  };
 }
 
 export function evalRecord(e: EvalMetrics): Record<string, unknown> {
@@ -45,7 +58,7 @@ export function evalRecord(e: EvalMetrics): Record<string, unknown> {
 
 export async function runTraining(backend: Backend, settings: Settings, o: RunOptions): Promise<RunSummary> {
   const t0 = Date.now();
-  const trainer = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? HELDOUT_SIZE, evalPassAtK: o.evalPassAtK ?? true });
+  const trainer = new GrpoTrainer(backend, settings, { evalSize: o.evalSize ?? HELDOUT_SIZE, evalPassAtK: o.evalPassAtK ?? true, contract: o.lesson?.contract ?? null });
   await trainer.takeReference(); // π_ref = the starting (base) policy
   const first = await trainer.evaluate();
   o.emit(evalRecord(first));
@@ -95,8 +108,14 @@ export async function runTraining(backend: Backend, settings: Settings, o: RunOp
   };
   if (o.lesson) {
     const v = o.lesson.claim.judge(record);
-    summary.lesson = { id: o.lesson.id, variant: o.lesson.variant, holds: v.state === 'holds', state: v.state, sentence: v.sentence, evidence: v.evidence, measured: v.measured };
+    const n = v.number;
+    summary.lesson = {
+      id: o.lesson.id, variant: o.lesson.variant, holds: v.state === 'holds', state: v.state, verdict: v.state,
+      interval: [n.lo, n.hi], value: n.value, threshold: n.threshold, side: n.side, what: n.what, step: v.step, ...(o.lesson.hash ? { contract: o.lesson.hash } : {}),
+      sentence: v.sentence, evidence: v.evidence, measured: v.measured,
+    };
   }
+  o.onRecord?.(record);
   o.emit(summary as unknown as Record<string, unknown>);
   return summary;
 }

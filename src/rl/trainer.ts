@@ -30,7 +30,8 @@ import { compareObjectives, type ObjectiveComparison } from './counterfactual.ts
 import { inspectAnswers, type GradientStepSize, type UpdateInspection } from './inspection.ts';
 import { advantageOf, innerEpochs, maskTruncated, policyLossOf } from './lossSpec.ts';
 import { stepMetrics, type EvalMetrics, type StepMetrics, type UpdateResult } from './metrics.ts';
-import { evaluatePolicy, HELDOUT_SIZE } from './evaluation.ts';
+import { CONTRACT_PROMPT_SEED, evaluatePolicy, HELDOUT_SIZE } from './evaluation.ts';
+import type { EvalContract } from './contract.ts';
 import { sampleGroups, taskDifficulty, type Rollout } from './rollout.ts';
 import type { Settings } from './settings.ts';
 
@@ -69,6 +70,8 @@ export interface TrainerOptions {
   evalPassAtK?: boolean;
   /** Commit/rollback of the engine's state; without it a non-finite step is only reported. */
   commits?: StepCommit;
+  /** A lesson's evaluation contract (contract.ts): its fixed held-out set, read in full at step 0 and at the verdict step. */
+  contract?: EvalContract | null;
 }
 
 /** What a resumed run puts back: the policy and AdamW state are the backend's; these are the trainer's. */
@@ -88,13 +91,36 @@ export class GrpoTrainer {
   private referenceTaken = false;
   private stepOpen = false;
   private promptRng: Rng;
-  private readonly opts: Required<Omit<TrainerOptions, 'commits'>> & Pick<TrainerOptions, 'commits'>;
+  private readonly opts: Required<Omit<TrainerOptions, 'commits' | 'contract'>> & Pick<TrainerOptions, 'commits'>;
+  private contractValue: EvalContract | null;
 
   /** `settings`: the run's settings until a step is given others (runStep's argument). */
   constructor(readonly backend: Backend, settings: Settings, opts: TrainerOptions = {}) {
     this.settingsValue = { ...settings };
     this.promptRng = new Rng(settings.seed);
     this.opts = { evalSize: opts.evalSize ?? HELDOUT_SIZE, evalDifficulties: opts.evalDifficulties ?? [], evalPassAtK: opts.evalPassAtK ?? true, commits: opts.commits };
+    this.contractValue = opts.contract ?? null;
+  }
+
+  /**
+   * The evaluation contract of the lesson this run is (null: none): with one, every evaluation
+   * reads the contract's fixed held-out set (its first evalSize prompts), in full at step 0 and at
+   * the verdict step, where an evaluation is always due.
+   */
+  get contract(): EvalContract | null {
+    return this.contractValue;
+  }
+  setContract(c: EvalContract | null): void {
+    this.contractValue = c;
+  }
+  /** Whether the evaluation after `step` is due: every evalEvery steps, and at the contract's verdict step. */
+  evaluationDue(step: number, s: Settings = this.settingsValue): boolean {
+    return step % s.evalEvery === 0 || (this.contractValue !== null && this.fullAt(step));
+  }
+  /** Whether the contract reads its whole held-out set after `step`. */
+  private fullAt(step: number): boolean {
+    const c = this.contractValue;
+    return c !== null && (step === 0 || step === c.steps || (c.probes?.includes(step) ?? false));
   }
 
   /** Steps applied so far. */
@@ -180,7 +206,7 @@ export class GrpoTrainer {
       if (!accepted) await this.opts.commits?.rollback();
       const metrics = stepMetrics(rollout, update, s, this.tokensValue);
       if (accepted) this.stepValue++;
-      const evaluationFollows = accepted && this.stepValue % s.evalEvery === 0;
+      const evaluationFollows = accepted && this.evaluationDue(this.stepValue, s);
       yield { kind: 'metrics', step, metrics, rollout, accepted, evaluationFollows };
       if (evaluationFollows) yield { kind: 'evaluation', step, evaluation: await this.evaluate(s) };
     } finally {
@@ -280,12 +306,16 @@ export class GrpoTrainer {
   async evaluate(settings: Settings = this.settingsValue): Promise<EvalMetrics> {
     const s = { ...settings };
     const difficulties = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty(s)];
-    const ev = await evaluatePolicy(this.backend, s, { size: this.opts.evalSize, difficulties, passAtK: this.opts.evalPassAtK, step: this.stepValue });
+    const c = this.contractValue;
+    const full = c !== null && this.fullAt(this.stepValue);
+    const o = { size: full ? c!.size : this.opts.evalSize, step: this.stepValue, ...(c ? { promptSeed: CONTRACT_PROMPT_SEED, perPrompt: full } : {}) };
+    const ev: EvalMetrics = { ...await evaluatePolicy(this.backend, s, { ...o, difficulties, passAtK: full || this.opts.evalPassAtK }), ...(full ? { contract: true as const } : {}) };
     if (s.watchTask === 'none' || s.watchTask === s.task) return ev;
     // the watched task, never trained on: its own held-out set, with pass@1 from G samples (what it forgets)
     const w = { ...s, task: s.watchTask };
     const d = this.difficulty(w);
-    const other = await evaluatePolicy(this.backend, w, { size: this.opts.evalSize, difficulties: [d], passAtK: true, step: this.stepValue });
+    const other = await evaluatePolicy(this.backend, w, { ...o, difficulties: [d], passAtK: true });
+    if (ev.per_prompt && other.per_prompt) ev.per_prompt.watch_correct = other.per_prompt.correct;
     return { ...ev, watch: { task: s.watchTask, difficulty: d, heldout_accuracy: other.heldout_accuracy, pass1: other.pass_at_k['1'] ?? NaN } };
   }
 }

@@ -15,7 +15,7 @@ const steps = (n: number, fracMixed: number) => Array.from({ length: n }, (_, i)
 const origin = (variant: number, seed = 3): RunOrigin => runOrigin({ ...lessonSettings(lesson, defaultSettings(), variant), seed }, { id: lesson.id, variant }, null);
 const run = (id: number, variant: number, fracMixed: number, seed = 3): SavedRun => {
   const o = origin(variant, seed);
-  return { id, label: `Run ${id}`, name: overlayName(o, id), origin: o, pinned: false, settings: lessonSettings(lesson, defaultSettings(), variant), steps: steps(30, fracMixed), evals: [] };
+  return { id, label: `Run ${id}`, name: overlayName(o, id), origin: o, pinned: false, settings: lessonSettings(lesson, defaultSettings(), variant), steps: steps(40, fracMixed), evals: [] };
 };
 
 describe('a lesson contrast', () => {
@@ -54,7 +54,7 @@ describe('the card\'s contrast line', () => {
     expect(line).not.toBeNull();
     expect(line!.runId).toBe(4);
     expect(line!.asExpected).toBe(true);
-    expect(line!.sentence).toContain('0.80 in this run, 0.35 in 1 · G = 2 (run 4, 30 steps, same seed)');
+    expect(line!.sentence).toContain('0.80 in this run, 0.35 in 1 · G = 2 (run 4, 40 steps, same seed)');
     // the sibling overlaid on the charts, when one is chosen
     expect(lessonContrast({ runs: [run(4, 0, 0.35), run(2, 0, 0.1)], liveOrigin: origin(1), stepsCompleted: at, overlayRunId: 2 }, lesson, 1, live)!.runId).toBe(2);
   });
@@ -62,7 +62,7 @@ describe('the card\'s contrast line', () => {
     const need = Math.max(...lesson.variants.slice(0, 2).map((v) => v.claim.steps));
     const early = lessonContrast({ runs: [run(4, 0, 0.35)], liveOrigin: origin(1), stepsCompleted: 3, overlayRunId: null }, lesson, 1, live)!;
     expect(early.asExpected).toBeNull();
-    expect(early.sentence).toBe(`mixed share of the groups: 0.80 in this run, 0.35 in 1 · G = 2 (run 4, 30 steps, same seed) — compared once both runs reach step ${need}, their verdicts' step.`);
+    expect(early.sentence).toBe(`mixed share of the groups: 0.80 in this run, 0.35 in 1 · G = 2 (run 4, 40 steps, same seed) — compared once both runs reach step ${need}, their verdicts' step.`);
     const shortSibling = { ...run(5, 0, 0.35), steps: steps(3, 0.35) };
     expect(lessonContrast({ runs: [shortSibling], liveOrigin: origin(1), stepsCompleted: 40, overlayRunId: null }, lesson, 1, live)!.asExpected).toBeNull();
   });

@@ -1,5 +1,5 @@
 /**
- * The page's side of custom task specs (README "Your own task"), pure functions: the spec in an
+ * The page's side of custom task specs (docs/custom-tasks.md), pure functions: the spec in an
  * address (the `taskSpec` parameter: base64url of the spec's JSON, or the JSON itself), the
  * editor's reading of its text, and its live examples. Everything outside the page sends goes
  * through validateSpec (src/tasks/spec/), the one-way decoder: these never throw and answer a

@@ -83,7 +83,7 @@ describe('class tour: the script', () => {
     const { p, g } = focused(s);
     const r = g.answers.map((a) => a.reward);
     const m = avg(r);
-    const sd = Math.sqrt(avg(r.map((x) => (x - m) ** 2)));
+    const sd = Math.sqrt(r.reduce((a, x) => a + (x - m) ** 2, 0) / (r.length - 1)); // TRL's std (n − 1)
     expect(say.live).toBe(true);
     expect(say.text).toContain(`Prompt ${p + 1}'s ${r.length} answers earned r = ${r.join(', ')}`);
     // as the step-through beside it prints them (its table's fmt: 3 decimals, trailing zeros dropped), with a real minus

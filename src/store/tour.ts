@@ -17,7 +17,7 @@
  * Pure data and pure functions of the lab's state: the card (src/ui/ClassTour.tsx) renders them,
  * the controller (src/lab/tour.ts) moves the page and runs the actions through the session.
  */
-import { stdPopulation } from '../rl/advantages.ts';
+import { rewardStd } from '../rl/advantages.ts';
 import { pushCounts } from '../rl/inspection.ts';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
@@ -152,7 +152,7 @@ function advantages(s: TourInput): TourSay {
   const { p, g } = tourGroup(ins);
   const r = g.answers.map((a) => a.reward);
   const m = mean(r);
-  const sd = stdPopulation(r);
+  const sd = rewardStd(r);
   const A = g.answers.map((a) => shown(a.advantage, true)).join(', '); // as the step-through's table beside it prints them
   const groups = ins.rollout!.groups;
   const flat = groups.filter((x) => !spread(x)).length;

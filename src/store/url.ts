@@ -7,7 +7,7 @@
  *
  *   ?numGenerations=4&beta=0.05&lesson=mixed-groups&variant=1&backend=cpu&classroom=1&hide=beta,epsilon&present=1&tour=1
  *
- * A custom task (README "Your own task") travels as its spec: `task=spec:times7&taskSpec=<base64url
+ * A custom task (docs/custom-tasks.md) travels as its spec: `task=spec:times7&taskSpec=<base64url
  * of the spec's JSON>` (store/taskSpec.ts). The spec goes through validateSpec, the one-way
  * decoder, and is registered so that `task` can name it; a refused spec is one sentence in the
  * notices and the rest of the address still applies. A taskSpec without a task selects it.

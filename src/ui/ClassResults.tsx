@@ -87,7 +87,7 @@ export function ClassPool({ pool, stripHeight, dot, ref }: { pool: ClassPoolData
       </p>
       {pool.refused.length > 0 && (
         <ul className="class-refused" data-testid="class-refused">
-          {pool.refused.slice(0, 50).map((r, i) => <li key={i} data-png-line="t">{r.sentence}</li>)}
+          {pool.refused.slice(0, 50).map((r, i) => <li key={i}>{r.sentence}</li>)} {/* on the page, not on the slide (no data-png-line) */}
           {pool.refused.length > 50 && <li>… and {pool.refused.length - 50} more.</li>}
         </ul>
       )}
@@ -96,12 +96,15 @@ export function ClassPool({ pool, stripHeight, dot, ref }: { pool: ClassPoolData
   );
 }
 
-/** The pool's CSV (one row per run) and PNG (the results as drawn in `results`) downloads, in the page's panel and the presenter view. */
+/** The class PNG is a slide: titled, at most 1,920 px wide, no text under 22 px (the refusals stay on the page). */
+const classSlide = () => ({ title: `Class results, ${new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}`, maxPx: 1920, minTextPx: 22 });
+
+/** The pool's CSV (one row per run) and PNG (the results as drawn in `results`, as a slide) downloads, in the page's panel and the presenter view. */
 export function ClassExport({ pool, results, children }: { pool: ClassPoolData; results: RefObject<HTMLDivElement | null>; children?: ReactNode }) {
   return (
     <p className="class-export">
       <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')} data-testid="class-csv">CSV</button>{' '}
-      <button className="small" onClick={() => { if (results.current) void panelPng(results.current).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }} data-testid="class-png">PNG</button>{' '}
+      <button className="small" onClick={() => { if (results.current) void panelPng(results.current, classSlide()).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }} data-testid="class-png">PNG</button>{' '}
       {children}
     </p>
   );

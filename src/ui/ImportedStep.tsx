@@ -2,13 +2,14 @@
  * One logged step of an imported TRL run, through the step-through's first four phases: the
  * prompts, the G sampled answers of one prompt, their rewards, and their advantages — the logged
  * ones beside TRL's formula filled in with the group's numbers, (r − mean) / (std + 1e-4) with the
- * sample std (n − 1); the lab's own runs divide by the population std, as the chapter does.
+ * sample std (n − 1), the std the lab's own runs divide by too (rl/advantages.ts).
  * Later phases (ratios, the update) need per-token log-probabilities, which TRL does not log.
  * Model output is rendered as text, never as HTML.
  */
 import { useState } from 'react';
 import type { ImportedRunView } from '../store/importedRun.ts';
 import { accuracyFunc } from '../rl/doctor.ts';
+import { ADVANTAGE_EPS, rewardStd } from '../rl/advantages.ts';
 import { C, fmt } from './palette.ts';
 
 const PHASES = ['1. Prompts', '2. Sampled answers', '3. Rewards', '4. Advantages'] as const;
@@ -16,8 +17,8 @@ const PHASES = ['1. Prompts', '2. Sampled answers', '3. Rewards', '4. Advantages
 /** TRL's group advantage: (r − mean) / (sample std + 1e-4), scale_rewards = "group". */
 function trlAdvantages(rs: number[]): { mean: number; std: number; a: number[] } {
   const mean = rs.reduce((x, y) => x + y, 0) / rs.length;
-  const std = rs.length > 1 ? Math.sqrt(rs.reduce((x, r) => x + (r - mean) ** 2, 0) / (rs.length - 1)) : 0;
-  return { mean, std, a: rs.map((r) => (r - mean) / (std + 1e-4)) };
+  const std = rewardStd(rs);
+  return { mean, std, a: rs.map((r) => (r - mean) / (std + ADVANTAGE_EPS)) };
 }
 
 export function ImportedStep({ run }: { run: ImportedRunView }) {
@@ -80,7 +81,7 @@ export function ImportedStep({ run }: { run: ImportedRunView }) {
           {g.answers.every((a, i) => !Number.isFinite(a.advantage) || Math.abs(a.advantage - adv.a[i]) < 1e-3)
             ? 'The logged advantages match TRL’s formula with the group’s own mean and sample std (scale_rewards = "group").'
             : 'The logged advantages differ from the group formula: the run scaled by the batch std (scale_rewards = "batch"), did not scale (Dr. GRPO), or weighted its rewards.'}
-          {' '}An all-equal group has std 0: every advantage is 0 and it teaches nothing. The lab divides by the population std (n), as the chapter does.
+          {' '}An all-equal group has std 0: every advantage is 0 and it teaches nothing. The lab divides by the same sample std (n − 1), as TRL does.
         </p>
       )}
     </details>

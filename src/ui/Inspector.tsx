@@ -8,7 +8,7 @@
  */
 import { useState } from 'react';
 import { PHASES, useLab, type GroupView, type InspectorState } from '../store/labStore.ts';
-import { ADVANTAGE_EPS, stdPopulation } from '../rl/advantages.ts';
+import { ADVANTAGE_EPS, rewardStd } from '../rl/advantages.ts';
 import { pushCounts, type AnswerInspection, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { clipRange } from '../rl/lossSpec.ts';
@@ -125,7 +125,7 @@ function advantageTex(st: Settings, g: GroupView, all: number[]): [string, strin
   const m = mean(r);
   const a1 = g.answers[0].advantage;
   if (st.advantage === 'grpo' && st.scaleRewards !== 'none') {
-    const s = st.scaleRewards === 'batch' ? stdPopulation(all) : stdPopulation(r);
+    const s = st.scaleRewards === 'batch' ? rewardStd(all) : rewardStd(r);
     const sym = st.scaleRewards === 'batch' ? '\\sigma_{\\text{batch}}' : '\\sigma';
     return [`A_i = \\frac{r_i - \\bar r}{${sym} + ${EPS_TEX}}`, `\\bar r = ${n(m)},\\; ${sym} = ${n(s)}:\\quad A_1 = \\frac{${n(r[0])} - ${n(m)}}{${n(s)} + ${EPS_TEX}} = ${n(a1)}`];
   }

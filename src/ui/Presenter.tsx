@@ -130,7 +130,7 @@ export function Presenter() {
         {Chart ? <Chart key={item.kind === 'chart' ? item.chart : ''} /> : stepMode ? <Inspector /> : <p className="presenter-empty">Press → to step through one real GRPO update, phase by phase.</p>}
       </div>
       {readout && (
-        <p className="presenter-readout note" data-testid="presenter-readout" style={{ margin: 0, fontSize: '0.7em' }}>
+        <p className="presenter-readout note" data-testid="presenter-readout" style={{ margin: 0, fontSize: '1em' }}>
           Read off the chart: {readout.map(readoutText).join('; ')}.
         </p>
       )}

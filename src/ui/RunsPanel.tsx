@@ -27,7 +27,7 @@ export function RunsPanel() {
       <div className="row">
         <button onClick={() => { void navigator.clipboard?.writeText(location.href).then(() => setMessage('Link copied: it restores every setting, the seed and the lesson.'), () => setMessage(`Copy this link: ${location.href}`)); }}>Copy link</button>
         <button onClick={() => download('rlvr-lab-metrics.csv', metricsCsv(s().steps, s().evals), 'text/csv')}>Metrics CSV</button>
-        <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, ...(s().engineHandover ? { engineHandover: s().engineHandover } : {}), url: location.href, ...(specInUse(s()) ? { taskSpec: specInUse(s()) } : {}) }), 'application/json')}>Metrics JSON</button>
+        <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, engine: s().engineNotices, ...(s().engineHandover ? { engineHandover: s().engineHandover } : {}), url: location.href, ...(specInUse(s()) ? { taskSpec: specInUse(s()) } : {}) }), 'application/json')}>Metrics JSON</button>
         <button onClick={async () => { const b = await lab.checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
         <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
         <button data-testid="export-trl" title="The policy as a Hugging Face GPT-2 folder, the tokenizer, the task's split, reward.py and train_grpo.py for TRL on real GPUs (README inside)" onClick={async () => {

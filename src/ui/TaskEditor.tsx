@@ -1,5 +1,5 @@
 /**
- * The "New task" editor (README "Your own task"): a task spec written as JSON, checked as it is
+ * The "New task" editor (docs/custom-tasks.md): a task spec written as JSON, checked as it is
  * typed by validateSpec (its one sentence shown as text, never HTML), five examples sampled as a
  * run samples them with the verifier's verdicts on the reference answer and on a wrong one, data
  * pairs loaded from a CSV or JSONL file, a share link that carries the spec, and "Use this task"
@@ -125,7 +125,7 @@ function EditorCard({ onClose }: { onClose: () => void }) {
     <section className="card task-editor" aria-label="New task" data-testid="task-editor">
       <div className="task-editor-head">
         <h2>New task</h2>
-        <span className="note">A task is data: a prompt template with variables, and the answer as an expression the lab evaluates itself (README, “Your own task”).</span>
+        <span className="note">A task is data: a prompt template with variables, and the answer as an expression the lab evaluates itself (the language is described in the lab’s docs/custom-tasks.md).</span>
         <button className="small" onClick={onClose} aria-label="Close the task editor">✕ Close</button>
       </div>
       <div className="row examples-row">

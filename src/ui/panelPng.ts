@@ -4,6 +4,10 @@
  * flowed into rows), stacked in the panel's order on white, in the page's font. Used for a chart
  * card (its title, the chart, its legend) and for the class results. Built with DOM calls (text
  * as text nodes: nothing pasted becomes markup), rasterised through an <img> of the SVG.
+ *
+ * A slide (`SlideLook`, the class results): a title first, the picture at most `maxPx` wide, and
+ * every text — the lines, the legends and the charts' own labels — at least `minTextPx` tall in
+ * the picture, whatever the panel's width on screen.
  */
 import { svgToPng } from '../store/exports.ts';
 
@@ -32,19 +36,35 @@ function text(x: number, y: number, size: number, content: string, fill = '#111'
   return t;
 }
 
-/** The panel drawn as one SVG element (not attached), with its width and height. */
-export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number; height: number } {
+/** How a picture meant for a slide looks: its title, its widest (in the picture's pixels), its smallest text (likewise). */
+export interface SlideLook { title: string; maxPx: number; minTextPx: number }
+
+/** The picture's scale: 2× (crisp), or less so that it is at most `maxPx` wide. */
+const pictureScale = (width: number, look?: SlideLook) => (look ? Math.min(2, look.maxPx / width) : 2);
+
+/** The panel drawn as one SVG element (not attached), with its width and height in SVG units, and the scale it is drawn at. */
+export function panelSvg(root: HTMLElement, look?: SlideLook): { svg: SVGSVGElement; width: number; height: number; scale: number } {
   const parts = [...root.querySelectorAll('[data-png-line], svg.recharts-surface, .recharts-legend-item')]
     .filter((el) => !(el instanceof SVGSVGElement && el.closest('.recharts-legend-item'))) // a legend entry's icon: drawn with its entry
     .map((el, i) => ({ el, i, box: el.getBoundingClientRect() }));
   // as wide as the panel (text wraps to it, up to 1200 px) and never narrower than a chart in it (a strip plot at 1920 px was cut)
   const width = Math.max(480, Math.min(1200, root.clientWidth || 900), ...parts.filter((p) => p.el instanceof SVGSVGElement).map((p) => Math.ceil(p.box.width)));
+  const scale = pictureScale(width, look);
+  const least = look ? Math.ceil((look.minTextPx / scale) * 10) / 10 : 0; // the smallest text, in SVG units
+  const [textSize, headingSize, legendSize] = [Math.max(13, least), Math.max(16, least * 1.25), Math.max(LEGEND_SIZE, least)];
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('xmlns', NS);
   svg.setAttribute('font-family', getComputedStyle(root).fontFamily || FONT); // the page's font, not the image's serif default
+  if (look) svg.setAttribute('font-size', String(least)); // text that names no size of its own
   let y = 12;
+  if (look) {
+    const size = Math.max(24, least * 1.6);
+    y += size;
+    svg.appendChild(text(8, y, size, look.title, '#111', true));
+    y += 14;
+  }
   let legend: { x: number } | null = null; // the legend row being filled
-  const endLegend = () => { if (legend) { y += LEGEND_SIZE + 10; legend = null; } };
+  const endLegend = () => { if (legend) { y += legendSize + 10; legend = null; } };
   // in the order a student sees them, top to bottom (recharts puts a chart's legend before its svg, and draws it below)
   parts.sort((a, b) => Math.round(a.box.top) - Math.round(b.box.top) || a.i - b.i);
   for (const { el, box } of parts) {
@@ -53,17 +73,17 @@ export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number
       const label = name?.textContent ?? '';
       const icon = el.querySelector('svg');
       // the entry's width on screen at the picture's type size (an estimate where it has none)
-      const onScreen = name ? (box.width * LEGEND_SIZE) / (parseFloat(getComputedStyle(name).fontSize) || LEGEND_SIZE) : 0;
-      const w = (onScreen > 0 ? onScreen : 18 + label.length * LEGEND_SIZE * 0.56) + 14;
+      const onScreen = name ? (box.width * legendSize) / (parseFloat(getComputedStyle(name).fontSize) || legendSize) : 0;
+      const w = (onScreen > 0 ? onScreen : 18 + label.length * legendSize * 0.56) + 14;
       if (!legend) legend = { x: 8 };
-      else if (legend.x + w > width - 8) { y += LEGEND_SIZE + 8; legend.x = 8; }
+      else if (legend.x + w > width - 8) { y += legendSize + 8; legend.x = 8; }
       if (icon) {
         const clone = icon.cloneNode(true) as SVGSVGElement;
         clone.setAttribute('x', String(legend.x));
         clone.setAttribute('y', String(y + 2));
         svg.appendChild(clone);
       }
-      svg.appendChild(text(legend.x + 18, y + 14, LEGEND_SIZE, label, name ? getComputedStyle(name).color : '#111'));
+      svg.appendChild(text(legend.x + 18, y + 14, legendSize, label, name ? getComputedStyle(name).color : '#111'));
       legend.x += w;
       continue;
     }
@@ -74,6 +94,11 @@ export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number
       const labels = Math.max(box.top, ...[...el.querySelectorAll('text')].map((t) => t.getBoundingClientRect().bottom)); // the axes' labels end here ("step" sits beside the legend's first row)
       const w = box.width, h = inside.length ? Math.min(box.height, Math.max(Math.min(...inside), labels + 2) - box.top) : box.height;
       const clone = el.cloneNode(true) as SVGSVGElement;
+      if (look) {
+        // the chart's labels at their size on screen (the page's CSS does not travel with the picture), and at least the slide's smallest
+        const shown = [...el.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) || 0);
+        clone.querySelectorAll('text').forEach((t, i) => t.setAttribute('font-size', String(Math.max(shown[i] ?? 0, least))));
+      }
       clone.setAttribute('width', String(w));
       clone.setAttribute('height', String(box.height));
       const view = document.createElementNS(NS, 'svg'); // its viewport clips the chart at h (the chart keeps its own size)
@@ -87,7 +112,7 @@ export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number
       continue;
     }
     const heading = el.getAttribute('data-png-line') === 'h';
-    const size = heading ? 16 : 13;
+    const size = heading ? headingSize : textSize;
     for (const line of wrap(el.textContent ?? '', Math.floor(width / (size * 0.55)))) {
       y += size + 4;
       svg.appendChild(text(8, y, size, line, '#111', heading));
@@ -95,10 +120,11 @@ export function panelSvg(root: HTMLElement): { svg: SVGSVGElement; width: number
     y += 6;
   }
   endLegend();
-  return { svg, width, height: y + 12 };
+  return { svg, width, height: y + 12, scale };
 }
 
-export async function panelPng(root: HTMLElement, scale = 2): Promise<Blob> {
-  const { svg, width, height } = panelSvg(root);
+/** The panel as a PNG: 2× its size on screen, or as a slide (`look`: a title, at most maxPx wide, no text under minTextPx). */
+export async function panelPng(root: HTMLElement, look?: SlideLook): Promise<Blob> {
+  const { svg, width, height, scale } = panelSvg(root, look);
   return svgToPng(svg, scale, { width, height });
 }

@@ -559,3 +559,33 @@ export async function benchAttention(shapes: [number, number, number, number][],
     ctx.destroy();
   }
 }
+
+export interface AutotuneBench {
+  /** Per family: each form's time (ms, null: not reached within the budget) and the one chosen. */
+  autotune: { family: string; candidates: { form: string; ms: number | null }[]; chosen: string; work: string }[];
+  /** Whether the self-check passed (with the forms chosen). */
+  check_ok: boolean;
+  check_ms: number;
+  tune_ms: number;
+  budget_ms: number;
+  /** The forms the engine runs after the check and the tune. */
+  forms: Record<string, string>;
+  /** The tuned combination, if it gave wrong numbers (the checked forms were kept). */
+  tuned_failure: string | null;
+}
+
+/** The lab's start-up on this adapter: the self-check, then the autotune (no cache: it always times), for `rows` rollout rows of `config`. */
+export async function benchAutotune(config: ModelConfig, rows: number, budgetMs?: number): Promise<AutotuneBench> {
+  const { selfCheck } = await import('../selfCheck.ts');
+  const be = await createWebGPUBackend(config, { seed: 1, limits: 'adapter' });
+  try {
+    const r = await selfCheck(be, { autotune: { rows, budgetMs } });
+    const t = r.autotune;
+    return {
+      autotune: (t?.families ?? []).map((f) => ({ family: f.family, candidates: f.candidates, chosen: f.chosen, work: f.work })),
+      check_ok: r.ok, check_ms: r.ms, tune_ms: t?.ms ?? 0, budget_ms: t?.budgetMs ?? 0, forms: { ...r.forms }, tuned_failure: r.tunedFailure?.what ?? null,
+    };
+  } finally {
+    be.dispose();
+  }
+}

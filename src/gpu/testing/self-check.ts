@@ -1,5 +1,5 @@
 /**
- * Browser-side body of e2e/gpu-self-check.spec.ts: the engine's self-check (src/model/selfCheck.ts)
+ * Browser-side body of e2e/gpu-self-check.spec.ts: the engine's self-check (src/gpu/selfCheck.ts)
  * on this adapter with the GPU forms forced (tiled matmul, workgroup-tree reductions, tiled
  * attention, the fused decode block), as it is, and with one kernel broken on purpose per case, put back after it:
  *   tiled-matmul      a tile read from the wrong lane (the tiled matmul only);
@@ -8,8 +8,8 @@
  *                     (T ≤ 32, one tile) never runs that path, the check's long attention does;
  *   sampling          the draw of token i read from position i + 1 (the sampled branch only; greedy
  *                     takes the argmax);
- *   temperature       the sampling kernel ignores τ (divides the logits by 1): the check samples at
- *                     τ = 0.7, where that changes every log-prob;
+ *   temperature       the sampling kernel's τ off by 0.25 % (a kernel that ignored τ would be far
+ *                     worse): the check samples at τ = 0.7;
  *   sequence-loss     GSPO's sequence ratio scaled by 1.01 (the sequence-level loss only);
  *   gelu              the GELU fused into the vec4 matmuls (tiled and direct) scaled by 1.01 (the
  *                     forward's nn kernels: no other dispatch asks for the fused GELU);
@@ -19,7 +19,7 @@
  *                     grad_norm_finalize, and adamw_clip_step, which the GPU forms run);
  *   optimizer-clip    the fused clip + AdamW (adamw_clip_step, the tree forms') sums all but the last
  *                     grad-norm partial;
- *   decode-block      the fused decode block's attention output scaled by 1.01 (the rollout's
+ *   decode-block      the fused decode block's attention output scaled by 1.0025 (the rollout's
  *                     KV-cache decode only: the batch forward never runs it); the op-by-op decode
  *                     takes over.
  */
@@ -27,7 +27,7 @@ import { createWebGPUBackend } from '../backend.ts';
 import { SHADER_SOURCES, type KernelName } from '../kernels.ts';
 import { CONFIGS } from '../../model/config.ts';
 import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
-import { selfCheck } from '../../model/selfCheck.ts';
+import { selfCheck } from '../selfCheck.ts';
 
 export type Breakage = 'none' | 'tiled-matmul' | 'tiled-attention' | 'multi-tile' | 'sampling' | 'temperature' | 'sequence-loss' | 'gelu' | 'layernorm' | 'layernorm-backward' | 'layernorm-params' | 'adamw' | 'optimizer-clip' | 'decode-block';
 
@@ -39,7 +39,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   'tiled-attention': { kernels: ['attention_forward_tiled'], file: 'attention_tiled', from: ATTENTION_ACC, to: 'acc[i] += 1.01 * a * tileA[tb + j * hs + i];' },
   'multi-tile': { kernels: ['attention_forward_tiled'], file: 'attention_tiled', from: 'let a = att[row + k0 + j];', to: 'let a = att[row + k0 + j] * select(1.0, 1.01, k0 > 0u);' },
   sampling: { kernels: ['sample_next'], file: 'sample', from: 'uniform4(u.seed, u.stream, r, i) * S', to: 'uniform4(u.seed, u.stream, r, i + 1u) * S' },
-  temperature: { kernels: ['sample_next'], file: 'sample', from: 'let tau = select(1.0, u.temperature, u.temperature > 0.0);', to: 'let tau = 1.0;' },
+  temperature: { kernels: ['sample_next'], file: 'sample', from: 'let tau = select(1.0, u.temperature, u.temperature > 0.0);', to: 'let tau = select(1.0, 1.0025 * u.temperature, u.temperature > 0.0);' },
   'sequence-loss': { kernels: ['policy_loss_rows'], file: 'policy_loss', from: 'let seq_ratio = exp(lr_sum / max(len, 1.0));', to: 'let seq_ratio = 1.01 * exp(lr_sum / max(len, 1.0));' },
   gelu: { kernels: ['matmul_nn_v4', 'matmul_nn_v4d'], file: 'matmul_vec4', from: 'aux[i] = gelu(v);', to: 'aux[i] = 1.01 * gelu(v);' },
   layernorm: { kernels: ['layernorm_forward_wg'], file: 'layernorm', from: 'out[x + i] = (inp[x + i] - m) * r * gamma[i]', to: 'out[x + i] = 1.01 * (inp[x + i] - m) * r * gamma[i]' },
@@ -49,7 +49,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   'layernorm-params': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: 'let t = p[0] + p[1] + p[2] + p[3];\n  dgamma[i] = t.x;', to: 'let t = p[0] + p[1] + p[2] + p[3];\n  dgamma[i] = 1.01 * t.x;' },
   adamw: { kernels: ['adamw_step', 'adamw_clip_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
   'optimizer-clip': { kernels: ['adamw_clip_step'], file: 'adamw', from: 'for (var k = lid.x; k < nu.P; k += 256u)', to: 'for (var k = lid.x; k + 1u < nu.P; k += 256u)' },
-  'decode-block': { kernels: ['decode_block'], file: 'decode_block', from: '    ln[i] = s;', to: '    ln[i] = 1.01 * s;' },
+  'decode-block': { kernels: ['decode_block'], file: 'decode_block', from: '    ln[i] = s;', to: '    ln[i] = 1.0025 * s;' },
 };
 
 export async function runSelfChecks(cases: Breakage[]) {

@@ -39,6 +39,19 @@ import { adamwUpdate, clipGradients, decaysWeights, exactKlRows, sampleToken } f
 /** Samples per forward in sampleRecompute(): bounds the activation memory of a large G. */
 const SAMPLE_CHUNK = 512;
 
+/** Which policy a forward pass evaluates: π_θ, π_ref, or both (π_ref first) with the exact KL per position. */
+export type PassMode = 'policy' | 'reference' | 'both';
+
+/** What a forward pass yields for the loss, [B*T] each (0 where mask is 0). */
+export interface ForwardTerms {
+  logprobs: Float32Array;
+  entropy: Float32Array;
+  /** π_ref's log-probs ('both' only). */
+  refLogprobs: Float32Array | null;
+  /** KL(π_θ ‖ π_ref) over the whole vocabulary at each position ('both' only). */
+  klRows: Float64Array | null;
+}
+
 export class ReferenceBackend implements Backend {
   readonly name = 'cpu' as const;
   readonly config: ModelConfig;
@@ -104,9 +117,8 @@ export class ReferenceBackend implements Backend {
 
   async logprobs(batch: TokenBatch, opts: { temperature?: number; reference?: boolean } = {}): Promise<PerTokenOutputs> {
     validateBatch(batch, this.config, 'logprobs');
-    const tau = opts.temperature ?? 1;
-    const out = this.perToken(batch, tau, opts.reference ? this.referenceWeights() : undefined);
-    return { logprobs: Float32Array.from(out.logprobs), entropy: Float32Array.from(out.entropy) };
+    const { logprobs, entropy } = await this.forwardPass(batch, opts.temperature ?? 1, opts.reference ? 'reference' : 'policy');
+    return { logprobs, entropy };
   }
 
   /** `epochs` AdamW steps on the same batch and loss (the trainer's µ inner epochs), stopping after the first that is not finite. */
@@ -117,7 +129,7 @@ export class ReferenceBackend implements Backend {
     validateLoss(batch, loss, 'trainStep');
     const results: TrainStepResult[] = [];
     for (let e = 0; e < epochs; e++) {
-      results.push(this.epoch(batch, loss, opt));
+      results.push(await this.epoch(batch, loss, opt));
       if (!results[e].finite) break;
     }
     const finite = results.length === epochs && results.every((r) => r.finite);
@@ -130,31 +142,22 @@ export class ReferenceBackend implements Backend {
   async gradient(batch: TokenBatch, loss: LossSpec): Promise<{ loss: number; grads: Float32Array }> {
     validateBatch(batch, this.config, 'gradient');
     validateLoss(batch, loss, 'gradient');
-    const { value } = this.lossAndGradients(batch, loss);
+    const { value } = await this.lossAndGradients(batch, loss);
     return { loss: value, grads: Float32Array.from(this.model.grads.subarray(0, this.layout.total)) };
   }
 
   /** Forward, the loss and its metrics, backward: the gradients are left in model.grads (unclipped). */
-  private lossAndGradients(batch: TokenBatch, loss: LossSpec): { value: number; metrics: Record<string, number>; answerLogRatio?: Float32Array } {
+  private async lossAndGradients(batch: TokenBatch, loss: LossSpec): Promise<{ value: number; metrics: Record<string, number>; answerLogRatio?: Float32Array }> {
     const { B, T, mask } = batch;
     const N = B * T;
     const tau = loss.kind === 'policy' ? loss.temperature : 1;
-
-    // π_ref first, so the activation caches end on π_θ for the backward
-    let refLogprobs: Float32Array | null = null;
-    let refProbs: Float64Array | null = null;
-    if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) {
-      refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
-      refProbs = Float64Array.from(this.model.probs.subarray(0, N * this.config.vocabSize));
-    }
-
-    const { logprobs, entropy } = this.perToken(batch, tau);
+    const withRef = loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl);
+    const { logprobs, entropy, refLogprobs, klRows } = await this.forwardPass(batch, tau, withRef ? 'both' : 'policy');
     // the exact KL over the vocabulary, a metric beside the estimator (shaders/kl.wgsl's twin)
     let klExact: number | null = null;
-    if (refProbs) {
-      const kl = exactKlRows(this.model.probs, refProbs, mask, N, this.config.vocabSize);
+    if (klRows) {
       let s = 0, n = 0;
-      for (let i = 0; i < N; i++) { s += kl[i]; n += mask[i]; }
+      for (let i = 0; i < N; i++) { s += klRows[i]; n += mask[i]; }
       klExact = s / Math.max(n, 1);
     }
     let value: number;
@@ -188,8 +191,7 @@ export class ReferenceBackend implements Backend {
     }
     if (klExact !== null) metrics.kl_exact = klExact;
 
-    this.model.zeroGrad();
-    this.model.backward(gL, gE);
+    await this.backwardPass(gL, gE);
     // each row's Σ_t m·(log π_θ − log π_old), as policy_loss.wgsl keeps it (rowStats slot 9)
     let answerLogRatio: Float32Array | undefined;
     if (loss.kind === 'policy' && loss.oldLogprobs) {
@@ -203,8 +205,42 @@ export class ReferenceBackend implements Backend {
     return { value, metrics, answerLogRatio };
   }
 
-  private epoch(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): TrainStepResult {
-    const { value, metrics, answerLogRatio } = this.lossAndGradients(batch, loss);
+  /**
+   * The forward of a batch at temperature tau, what the loss needs of it: π_θ's per-token
+   * log-probs and entropies ('policy'), π_ref's ('reference'), or both with the exact KL per
+   * position ('both': π_ref first, so the activation caches end on π_θ for the backward).
+   * Here on this thread; the data-parallel engine splits it over workers by rows (parallel.ts).
+   */
+  protected async forwardPass(batch: TokenBatch, tau: number, mode: PassMode): Promise<ForwardTerms> {
+    return this.forwardRows(batch, tau, mode);
+  }
+
+  /** The backward of the last forwardPass from dL/dlogp and dL/dH per token: the loss gradient lands in model.grads (overwritten). */
+  protected async backwardPass(gL: ArrayLike<number>, gE: ArrayLike<number> | null): Promise<void> {
+    this.model.zeroGrad();
+    this.model.backward(gL, gE);
+  }
+
+  /** forwardPass on this thread (a data-parallel worker runs it on its rows). The arrays are fresh copies. */
+  forwardRows(batch: TokenBatch, tau: number, mode: PassMode): ForwardTerms {
+    const N = batch.B * batch.T;
+    if (mode === 'reference') {
+      const r = this.perToken(batch, tau, this.referenceWeights());
+      return { logprobs: Float32Array.from(r.logprobs), entropy: Float32Array.from(r.entropy), refLogprobs: null, klRows: null };
+    }
+    let refLogprobs: Float32Array | null = null;
+    let refProbs: Float64Array | null = null;
+    if (mode === 'both') {
+      refLogprobs = Float32Array.from(this.perToken(batch, tau, this.referenceWeights()).logprobs);
+      refProbs = Float64Array.from(this.model.probs.subarray(0, N * this.config.vocabSize));
+    }
+    const { logprobs, entropy } = this.perToken(batch, tau);
+    const klRows = refProbs ? exactKlRows(this.model.probs, refProbs, batch.mask, N, this.config.vocabSize) : null;
+    return { logprobs: Float32Array.from(logprobs), entropy: Float32Array.from(entropy), refLogprobs, klRows };
+  }
+
+  private async epoch(batch: TokenBatch, loss: LossSpec, opt: AdamWSettings): Promise<TrainStepResult> {
+    const { value, metrics, answerLogRatio } = await this.lossAndGradients(batch, loss);
     const model = this.model;
     const total = this.layout.total;
     const gradNorm = clipGradients(model.grads, total, opt.gradClip);
@@ -241,8 +277,18 @@ export class ReferenceBackend implements Backend {
    * that its own last sample. Bit-identical to sampleRecompute (checked by a test).
    */
   async sample(req: SampleRequest): Promise<SampleResult> {
+    return this.sampleSlice(req, 0, req.prompts.length * req.numGenerations);
+  }
+
+  /**
+   * Rows [from, to) of sample(req) (row p·G + g). A row's draws depend on its index in the whole
+   * request, not on its neighbours, so slices put together are sample(req) bit for bit: the
+   * data-parallel engine decodes one slice per worker (parallel.ts).
+   */
+  sampleSlice(req: SampleRequest, from: number, to: number): SampleResult {
     const V = this.config.vocabSize;
-    const { rows, plen, budget } = this.sampleRows(req);
+    const all = this.sampleRows(req);
+    const [rows, plen, budget] = [all.rows.slice(from, to), all.plen.slice(from, to), all.budget.slice(from, to)];
     const { temperature } = req;
     const R = rows.length;
     let S = 1;
@@ -265,7 +311,7 @@ export class ReferenceBackend implements Backend {
       for (let r = 0; r < R; r++) {
         if (pos < plen[r] - 1 || !active(r)) continue;
         const i = tokens[r].length; // = pos − plen[r] + 1
-        const { token, logprob } = sampleToken(logits.subarray(r * V, (r + 1) * V), V, temperature, uniform4(req.seed, req.stream, r, i));
+        const { token, logprob } = sampleToken(logits.subarray(r * V, (r + 1) * V), V, temperature, uniform4(req.seed, req.stream, from + r, i));
         tokens[r].push(token);
         logps[r].push(logprob);
         if (token === EOS) finished[r] = true;

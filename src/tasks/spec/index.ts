@@ -1,5 +1,5 @@
 /**
- * Custom tasks written as data (README "Your own task"): the expression language, the spec
+ * Custom tasks written as data (docs/custom-tasks.md): the expression language, the spec
  * format and its one-way validation, the Task built from a spec, and the file parsers.
  */
 export { parseExpression, evaluate, typeOf, quote, LanguageError, FUNCTIONS, type Node, type Value } from './language.ts';

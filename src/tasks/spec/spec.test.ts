@@ -1,5 +1,5 @@
 // Task specs: every refusal is one sentence naming the field and the reason (the exact sentences
-// are pinned here and listed in the README); the shipped specs are accepted; a spec task works
+// are pinned here and listed in docs/custom-tasks.md); the shipped specs are accepted; a spec task works
 // with the registry, the held-out split, the scratchpad form, process reward, data pairs and
 // the CSV/JSONL readers.
 import { describe, expect, it } from 'vitest';

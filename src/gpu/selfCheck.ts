@@ -44,32 +44,22 @@
  * Split by job: this file runs the work on both engines and walks the ladder of forms;
  * selfCheckCompare.ts holds the tolerances and the comparison; selfCheckSampling.ts what is sampled.
  */
-import { ReferenceBackend } from './reference/backend.ts';
-import * as refOps from './reference/ops.ts';
-import { packBatch } from './batch.ts';
-import type { AdamWSettings, Backend, LossSpec, PolicyLossSettings, TokenBatch } from './backend.ts';
-import type { ModelConfig } from './config.ts';
-import { Rng } from './rng.ts';
-import { Comparer, Mismatch, type RefSample } from './selfCheckCompare.ts';
-import { SAMPLE_CHECK_TEMPERATURE, sampleDists, sampleRequests } from './selfCheckSampling.ts';
-import type { WebGPUBackend } from '../gpu/backend.ts';
+import { ReferenceBackend } from '../model/reference/backend.ts';
+import * as refOps from '../model/reference/ops.ts';
+import { packBatch } from '../model/batch.ts';
+import type { AdamWSettings, Backend, LossSpec, PolicyLossSettings, TokenBatch } from '../model/backend.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { Rng } from '../model/rng.ts';
+import { Comparer, Mismatch, type RefSample } from '../model/selfCheckCompare.ts';
+import { SAMPLE_CHECK_TEMPERATURE, sampleDists, sampleRequests } from '../model/selfCheckSampling.ts';
+import type { WebGPUBackend } from './backend.ts';
+import { LEVELS, WORDS, formsAvailable, formsOf, sameForms, applyForms, wordFor, type FormFamily, type Forms } from './forms.ts';
+import { autotune, autotuneKey, autotuneSentence, parseCachedReport, precompileCandidates, type AutotuneOptions, type AutotuneReport } from './autotune.ts';
 import { BOS, EOS } from '../tasks/tokenizer.ts';
 
-export type MatmulLevel = 'tiled' | 'direct' | 'plain';
-export type ReductionLevel = 'subgroup' | 'workgroup' | 'row';
-export type AttentionLevel = 'tiled' | 'row';
-export type DecodeLevel = 'fused' | 'ops';
-/** The kernel forms the check can choose among, GPU-friendliest first in each family. */
-export interface Forms { matmul: MatmulLevel; reduction: ReductionLevel; attention: AttentionLevel; decode: DecodeLevel }
 /** The families of the ladder (the decode has its own step: see selfCheck). */
-type Family = Exclude<keyof Forms, 'decode'>;
-const LEVELS: { [K in Family]: Forms[K][] } = { matmul: ['tiled', 'direct', 'plain'], reduction: ['subgroup', 'workgroup', 'row'], attention: ['tiled', 'row'] };
-const WORDS: { [K in keyof Forms]: Record<Forms[K], string> } = {
-  matmul: { tiled: 'the tiled matmul (workgroup memory)', direct: 'the direct matmul (no barriers)', plain: 'the plain scalar matmul' },
-  reduction: { subgroup: 'the subgroup reductions', workgroup: 'the workgroup-tree reductions', row: 'the one-row-per-invocation reductions' },
-  attention: { tiled: 'the tiled attention (K/V through workgroup memory)', row: 'the one-row-per-invocation attention' },
-  decode: { fused: 'the fused decode block', ops: 'the op-by-op decode' },
-};
+type Family = Exclude<FormFamily, 'decode'>;
+const LADDER: Family[] = ['matmul', 'reduction', 'attention'];
 
 export interface SelfCheckReport {
   ok: boolean;
@@ -94,28 +84,21 @@ export interface SelfCheckReport {
   /** Whole check, and the CPU reference's part of it (computed once). */
   ms: number;
   referenceMs: number;
+  /** Each family's forms timed here (or cached from an earlier visit) and the chosen ones; null without `autotune`. */
+  autotune: AutotuneReport | null;
+  /** The autotune's fastest combination, when it gave wrong numbers (the forms checked before it were kept). */
+  tunedFailure: { forms: Forms; what: string; worst: number } | null;
 }
 
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
-/** The forms the engine uses now. */
-function formsOf(be: WebGPUBackend): Forms {
-  const o = be.ctx.ops;
-  return { matmul: o.forceScalarMatmul ? 'plain' : o.matmulForm, reduction: o.reductionForm, attention: o.attentionForm, decode: o.decodeForm };
-}
-
 /** Run `be` with these kernel forms (ones a self-check on this adapter chose). */
 export function setForms(be: WebGPUBackend, f: Forms): void {
-  const o = be.ctx.ops;
-  o.matmulForm = f.matmul === 'tiled' ? 'tiled' : 'direct';
-  o.forceScalarMatmul = f.matmul === 'plain';
-  o.reductionForm = f.reduction;
-  o.attentionForm = f.attention;
-  o.decodeForm = f.decode ?? o.decodeForm;
+  applyForms(be.ctx.ops, f);
 }
 
 /** How many kernel families `f` runs in another form than `start`. */
-const changedFamilies = (f: Forms, start: Forms) => (Object.keys(LEVELS) as Family[]).filter((k) => f[k] !== start[k]).length;
+const changedFamilies = (f: Forms, start: Forms) => LADDER.filter((k) => f[k] !== start[k]).length;
 
 /**
  * The combinations to try: the adapter's own first, then each family alone one step safer at a
@@ -123,7 +106,7 @@ const changedFamilies = (f: Forms, start: Forms) => (Object.keys(LEVELS) as Fami
  * fewest families changed first; the safest combination last.
  */
 function ladder(start: Forms, available: (f: Forms) => boolean): Forms[] {
-  const keys = Object.keys(LEVELS) as Family[];
+  const keys = LADDER;
   const levels = LEVELS as Record<Family, string[]>;
   const from = (k: Family) => levels[k].slice(levels[k].indexOf(start[k]));
   let all: Forms[] = [{ ...start }];
@@ -284,26 +267,42 @@ async function compareOnce(gpu: WebGPUBackend, ref: Reference, c: Comparer, at: 
   c.checkSample(`sampling at τ = ${SAMPLE_CHECK_TEMPERATURE}`, await gpu.sample(ref.stochastic.req), ref.stochastic);
 }
 
+export interface SelfCheckOptions {
+  onProgress?: (tried: number, total: number) => void;
+  /**
+   * Once the check passes, time each family's forms here and keep the fastest that passes it too
+   * (autotune.ts). With a cache: forms cached for this adapter, browser and model are checked
+   * first, and when they pass nothing is timed.
+   */
+  autotune?: AutotuneOptions;
+}
+
 /**
  * Check `be` against the CPU reference from its current weights, replacing failing kernel forms
  * by safer ones; `be`'s weights, AdamW state and π_ref come back as they were. The reference's
- * numbers are computed once and compared with each combination of forms tried.
+ * numbers are computed once and compared with each combination of forms tried (and with the
+ * autotune's choice, when it differs from the forms that passed).
  */
-export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: number, total: number) => void } = {}): Promise<SelfCheckReport> {
+export async function selfCheck(be: WebGPUBackend, o: SelfCheckOptions = {}): Promise<SelfCheckReport> {
   const t0 = performance.now();
   const saved = { weights: await be.getWeights(), optimizer: await be.getOptimizerState() };
-  const start = formsOf(be);
   const k = be.ctx.kernels;
-  const combos = ladder(start, (f) => (f.reduction !== 'subgroup' || k.has('layernorm_forward_sg')) && (f.attention !== 'tiled' || k.has('attention_forward_tiled')));
+  const tuneKey = o.autotune ? autotuneKey(be, o.autotune) : '';
+  const cached = o.autotune?.cache ? parseCachedReport(await o.autotune.cache.get(tuneKey).catch(() => null), tuneKey) : null;
+  if (cached && formsAvailable(k, cached.forms)) applyForms(be.ctx.ops, cached.forms);
+  const start = formsOf(be.ctx.ops);
+  const combos = ladder(start, (f) => formsAvailable(k, f));
   const failures: SelfCheckReport['failures'] = [];
   let passed: { forms: Forms; c: Comparer; kernels: number } | null = null;
   let shared = false;
+  // the forms the autotune may time compile off the page's thread while the CPU reference runs
+  const compiling = o.autotune && !cached ? precompileCandidates(be) : undefined;
   const r0 = performance.now();
   const reference = await referenceRun(be.config, saved.weights);
   const referenceMs = performance.now() - r0;
   /** One run of the check with forms `f`: what disagreed first (null: passed), whether it got to the sampling and ran the fused decode. */
   const attempt = async (f: Forms) => {
-    setForms(be, f);
+    applyForms(be.ctx.ops, f);
     await be.setWeights(saved.weights);
     await be.setOptimizerState({ step: 0, m: new Float32Array(saved.weights.length), v: new Float32Array(saved.weights.length) });
     await be.snapshotReference();
@@ -326,6 +325,11 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
     const fusedRan = trace.some((d) => d.kernel === 'decode_block') || c.first?.startsWith('error: ');
     return { ok: false, c, kernels: 0, fusedDecodeFailed: at.sampling && f.decode === 'fused' && !!fusedRan };
   };
+  let tuned: AutotuneReport | null = null;
+  /** The tuned forms that gave wrong numbers (the ones that passed before them are kept). */
+  let tunedFailed: SelfCheckReport['failures'][number] | null = null;
+  /** The forms the ladder settled on, before the autotune. */
+  let ladderForms: Forms | null = null;
   try {
     // the fused decode runs none of the ladder's forms: once it fails at the sampling it fails in
     // every combination, so the same combination runs again with the op-by-op decode, kept from then on
@@ -355,13 +359,27 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
       if (r.ok) passed = { forms: f, c: r.c, kernels: r.kernels };
       if (i === 0) adapters = failures[failures.length - 1];
     }
+    ladderForms = passed?.forms ?? null;
+    // the cached forms passed as they are: nothing to time; else time the forms here, and check the fastest
+    if (passed && o.autotune) {
+      if (cached && sameForms(passed.forms, cached.forms)) tuned = cached;
+      else {
+        applyForms(be.ctx.ops, passed.forms);
+        await be.setWeights(saved.weights);
+        tuned = await autotune(be, { ...o.autotune, compiling });
+        const r = sameForms(tuned.forms, passed.forms) ? null : await attempt(tuned.forms);
+        if (r && !r.ok) [tunedFailed, tuned] = [failures.pop()!, { ...tuned, forms: passed.forms }];
+        else if (r) passed = { forms: tuned.forms, c: r.c, kernels: r.kernels };
+        await o.autotune.cache?.put(tuneKey, tuned).catch(() => {});
+      }
+    }
   } finally {
     await be.setWeights(saved.weights);
     await be.setOptimizerState(saved.optimizer);
     await be.snapshotReference();
   }
   const forms = passed?.forms ?? start;
-  setForms(be, forms);
+  applyForms(be.ctx.ops, forms);
   const ms = performance.now() - t0;
   const fmt = (x: number) => (Number.isFinite(x) ? (x >= 10 ? x.toFixed(0) : x.toPrecision(2)) : 'an infinite multiple of');
   let sentence: string;
@@ -370,14 +388,17 @@ export async function selfCheck(be: WebGPUBackend, o: { onProgress?: (tried: num
       ? `Self-check: a kernel that every form shares gave wrong numbers on this GPU (${failures[0]?.what ?? ''}; the same with the safest form of each), so the lab runs on the CPU reference.`
       : `Self-check: no kernel form gave the CPU reference's numbers on this GPU (${failures[0]?.what ?? ''}), so the lab runs on the CPU reference.`;
   } else {
-    const replaced = (Object.keys(WORDS) as (keyof Forms)[]).filter((key) => forms[key] !== start[key])
-      .map((key) => `${(WORDS[key] as Record<string, string>)[start[key]]} by ${(WORDS[key] as Record<string, string>)[forms[key]]}`);
+    // what replaced the forms checked first, for wrong numbers (a tuned choice is not a replacement)
+    const checkedForms = ladderForms ?? forms;
+    const replaced = (Object.keys(WORDS) as FormFamily[]).filter((key) => checkedForms[key] !== start[key]).map((key) => `${wordFor(key, start[key] as never)} by ${wordFor(key, checkedForms[key] as never)}`);
     const why = failures[0] ? ` (${failures[0].what}, ${fmt(failures[0].worst)}× the tolerance)` : '';
     sentence = `Self-check: ${passed.kernels} kernels passed against the CPU reference in ${seconds(ms)}, worst error ${passed.c.worstAbs.toExponential(0)} (${passed.c.worst.toPrecision(1)} of the tolerance)`
       + (replaced.length ? `; replaced ${replaced.join(' and ')}, which gave wrong numbers here${why}.` : '.');
+    if (tuned) sentence += ` ${autotuneSentence(tuned)}`;
+    if (tunedFailed) sentence += ` The fastest combination gave wrong numbers (${tunedFailed.what}), so the forms checked first stay.`;
   }
   return {
     ok: passed !== null, forms, kernels: passed?.kernels ?? 0, numbers: passed?.c.numbers ?? 0, worst: passed?.c.worst ?? Infinity, worstAbs: passed?.c.worstAbs ?? Infinity,
-    tensors: passed?.c.tensors ?? [], nearTies: passed?.c.nearTies ?? 0, failures, sentence, ms, referenceMs,
+    tensors: passed?.c.tensors ?? [], nearTies: passed?.c.nearTies ?? 0, failures, sentence, ms, referenceMs, autotune: tuned, tunedFailure: tunedFailed,
   };
 }

@@ -1,0 +1,54 @@
+/**
+ * A lesson's evaluation contract: what its verdict is judged on, fixed before any run is judged
+ * (the chapter: a reliable run begins with an evaluation contract).
+ *
+ *   steps     the verdict step: every variant runs to it, Play stops there, and the verdict is
+ *             judged there once (claims.ts judges the run truncated at it)
+ *   size      the held-out prompts read in full at step 0 and at the verdict step (the same
+ *             prompts for everyone, the same draws before and after: evaluation.ts)
+ *   pinned    the settings that move results, which the lesson sets itself (lessons.test.ts
+ *             checks every lesson sets them, and that its variants differ only in `varies`)
+ *
+ * A hash of the contract and the lesson's settings names it: the recorded seeds table
+ * (lessonRecords.ts) and a class's share codes carry it, so a changed lesson cannot be judged by an
+ * old record. Engine layer: pure.
+ */
+import type { Settings } from './settings.ts';
+
+export interface EvalContract {
+  /** The verdict step. */
+  steps: number;
+  /** Held-out prompts read at step 0 and at the verdict step. */
+  size: number;
+  /** Further steps where the full set is read (`npm run lessons -- --probe`, choosing a verdict step on seeds 1–6; never a lesson's own). */
+  probes?: readonly number[];
+}
+
+/**
+ * 256 held-out prompts: a pass rate near 0.3 reads ±0.029 (one standard error) there, and a paired
+ * difference of two readings of the same prompts and draws less (most prompts answer alike at both
+ * ends), against claims' thresholds of 0.02–0.15. 32 prompts read it ±0.08.
+ */
+export const CONTRACT_EVAL_SIZE = 256;
+
+/** The settings that move a lesson's results: each lesson pins every one of them (its own settings or every variant's). */
+export const PINNED: readonly (keyof Settings)[] = [
+  'learningRate', 'warmupSteps', 'numIterations', 'promptsPerStep', 'numGenerations', 'temperature', 'beta', 'measureKl', 'evalEvery', 'maxCompletionLength', 'formatReward',
+];
+
+/** JSON with sorted keys (a stable text to hash). */
+export function stableJson(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(stableJson).join(',')}]`;
+  if (x && typeof x === 'object') return `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${stableJson((x as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(x ?? null);
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits. */
+export function hash32(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,59 @@
+/**
+ * Each lesson's pre-registered record: its claims and verdict steps were fixed on seeds 1–6, then
+ * `npm run lessons -- --seeds 1001,…,1010 --record FILE` ran every variant once on ten fresh
+ * seeds and `npm run lessons-record FILE` folded the table into lessonRecords.json (never edited
+ * by hand). Each record names the contract it judged (contract.ts: a hash of the lesson's settings,
+ * claims and contract) and the engine's real name; a lesson whose contract changed has no record
+ * until it is recorded again (lessonRecords.test.ts fails until then), and a record that disagrees
+ * with its claim says so. Engine layer: data only.
+ */
+import data from './lessonRecords.json';
+import { contractHash, type Lesson } from './lessons.ts';
+
+export interface LessonRecord {
+  lesson: string;
+  /** contractHash(lesson) when it was recorded. */
+  hash: string;
+  /** The engine the runs were made on, by its real name. */
+  engine: string;
+  seeds: number[];
+  variants: {
+    label: string;
+    steps: number;
+    holds: number;
+    fails: number;
+    unclear: number;
+    /** The median width of the runs' 90 % intervals. */
+    median_width: number;
+    runs: { seed: number; verdict: string; value: number; lo: number; hi: number }[];
+  }[];
+}
+
+export interface LessonRecords {
+  recorded: string;
+  lessons: LessonRecord[];
+}
+
+export const LESSON_RECORDS: LessonRecords = data as LessonRecords;
+
+/** The lesson's record, when it records the lesson's contract as it is now (else null: not recorded since it changed). */
+export function lessonRecord(lesson: Lesson): LessonRecord | null {
+  const r = LESSON_RECORDS.lessons.find((x) => x.lesson === lesson.id);
+  return r && r.hash === contractHash(lesson) ? r : null;
+}
+
+const seedList = (s: readonly number[]) => (s.length > 2 && s.every((x, i) => i === 0 || x === s[i - 1] + 1) ? `${s[0]}–${s.at(-1)}` : s.join(', '));
+
+/**
+ * The card's sentence on the record (shown once the student has predicted): "Recorded once on 10
+ * fresh seeds (1001–1010; engine): G = 2 holds on 8, fails on 0, unclear on 2; …". Where the fresh
+ * seeds disagree with a claim (it fails on more seeds than it holds), it says so.
+ */
+export function recordSentence(lesson: Lesson): string | null {
+  const r = lessonRecord(lesson);
+  if (!r) return null;
+  const parts = r.variants.map((v) => `${v.label}: holds on ${v.holds}, fails on ${v.fails}, unclear on ${v.unclear}`);
+  const against = r.variants.filter((v) => v.fails > v.holds).map((v) => v.label);
+  return `Recorded once on ${r.seeds.length} fresh seeds (${seedList(r.seeds)}; ${r.engine}), at step ${r.variants[0].steps}: ${parts.join('; ')}.` +
+    (against.length ? ` On these seeds the claim of ${against.join(' and ')} failed more often than it held: the record disagrees with the claim, and the claim was not re-tuned to it.` : '');
+}
