@@ -18,7 +18,7 @@ const forged = (json: string, version = 1) => {
   const payload = Buffer.from(json, 'utf8').toString('base64').replace(/=+$/, '');
   return `rlvr${version}.${payload}.${crc32Hex(`rlvr${version}.${payload}`)}`;
 };
-const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 50, x: 0.0625, c: 0.8214, p: 2, ...o });
+const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 40, x: 0.0625, c: 0.8214, p: 2, ...o });
 
 function expectRefusal(code: string, why?: RegExp) {
   const d = decodeResult(code);
@@ -135,7 +135,7 @@ describe('result code', () => {
       [JSON.stringify(body({ w: 12 })), /16 hex digits/],
       [JSON.stringify(body({ h: true })), /verdict must be 0 or 1/],
       [JSON.stringify(body({ n: 3 })), /never reached the verdict step: it stopped at step 3, and this lesson's verdict comes at step 40/],
-      [JSON.stringify(body({ n: 41 })), /judged at step 51, not at this lesson's verdict step 40/],
+      [JSON.stringify(body({ n: 41 })), /judged at step 41, not at this lesson's verdict step 40/],
       [JSON.stringify(body({ n: 1e9 })), /verdict step must be/],
       [JSON.stringify(body({ p: 3 })), /prediction must be 0, 1 or 2/],
       [JSON.stringify(body({ p: null })), /prediction/],

@@ -15,7 +15,7 @@
  * them first.
  */
 import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
-import { getLesson, LESSONS, lessonSettings, settingsChangedFrom } from '../rl/lessons.ts';
+import { getLesson, LESSONS, lessonContract, lessonSettings, settingsChangedFrom } from '../rl/lessons.ts';
 import { defaultSettings, withSetting, type Settings } from '../rl/settings.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
@@ -180,7 +180,9 @@ export class LabSession {
         const pref = this.get().backendPref;
         const backend = await RecoverableBackend.wrap(await this.engines.start(resume && pref === 'auto' ? 'webgpu' : pref, config, weights, s.seed, notices, progress)); // a resumed run waits for WebGPU
         backend.onLost = (info) => this.engines.onDeviceLost(info);
-        const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
+        // a lesson run reads its contract's fixed held-out set in full at step 0 and at the verdict step (rl/contract.ts)
+        const lesson = origin.lessonId ? getLesson(origin.lessonId) : undefined;
+        const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend, contract: lesson ? lessonContract(lesson) : null });
         if (resume) {
           const rec = resume.record;
           await trainer.resume(resume.reference.weights, { weights: resume.checkpoint.weights, optimizer: resume.checkpoint.optimizer! }, { step: rec.trainer.step, numTokens: rec.trainer.numTokens, promptStream: rec.trainer.promptRng });

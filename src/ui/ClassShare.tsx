@@ -65,7 +65,7 @@ export function ClassShare({ lesson, variant }: { lesson: Lesson; variant: numbe
           </label>{' '}
           <button className="small" onClick={(e) => void copy(link, e.currentTarget.parentElement?.querySelectorAll('input')[1] ?? null).then((ok) => setCopied(ok ? 'link' : null))}>Copy link</button>
           {copied && <span className="note" role="status"> Copied the {copied}.</span>}
-          <p className="note">It carries the lesson, variant, seed, the starting weights' identity, the verdict, the claim's number, the contrast number and your prediction — no name, nothing about this device.</p>
+          <p className="note">It carries the lesson, variant, seed, the starting weights' identity, the verdict and the step it was judged at, the claim's number, the contrast number and your prediction — no name, nothing about this device.</p>
         </div>
       )}
     </div>

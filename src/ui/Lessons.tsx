@@ -12,7 +12,7 @@ import { lessonContrast } from '../store/lessonContrast.ts';
 import { seedsSentence } from '../rl/contrast.ts';
 import { CONTRAST_SEEDS } from '../rl/contrastSeeds.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
-import { frozenFor, numberLine, VERDICT_WORDS, verdictNumber, verdictSettle, verdictState } from '../store/verdictView.ts';
+import { frozenFor, VERDICT_WORDS } from '../store/verdictView.ts';
 import { useSession } from './session.tsx';
 import { Predict, useBlind } from './Predict.tsx';
 import { ClassShare } from './ClassShare.tsx';
@@ -106,16 +106,14 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
   }
   const after = frozen?.continued && done > frozen.step ? done - frozen.step : 0;
   if (frozen?.judged) {
-    const j = frozen.judged, n = verdictNumber(j), settle = verdictSettle(j), state = verdictState(j);
+    const j = frozen.judged, state = j.state;
     return (
       <div className={`claim claim-${state}`} data-testid={id} data-state={state} data-step={frozen.step} role="status" aria-live="polite">
         {claimLine}
-        <p className="verdict-line" data-testid={compact ? undefined : 'lesson-verdict-number'}>
-          Verdict at step {frozen.step}{n ? `: ${numberLine(n, state)}` : `: ${VERDICT_WORDS[state]}`}.
-        </p>
-        {n?.window && <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>Measured on {withCode(n.window)}.</p>}
+        <p className="verdict-line" data-testid={compact ? undefined : 'lesson-verdict-number'}>Verdict at step {frozen.step}, judged once: {VERDICT_WORDS[state]}.</p>
         <p className="verdict-sentence" data-testid={compact ? undefined : 'lesson-verdict-sentence'}>{withCode(j.sentence)}</p>
-        {state === 'unclear' && settle && <p className="note" data-testid={compact ? undefined : 'lesson-verdict-settle'}>What would settle it: {withCode(settle)}</p>}
+        <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>Windows: {j.number.window}.</p>
+        {state === 'unclear' && j.settle && <p className="note" data-testid={compact ? undefined : 'lesson-verdict-settle'}>What would settle it: {withCode(j.settle)}</p>}
         {state === 'fails' && j.hint && !compact && <p className="note">Try: {withCode(j.hint)}</p>}
         {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
         {!compact && (frozen.continued
