@@ -119,8 +119,18 @@ const readWatch: Reader<NonNullable<EvalMetrics['watch']>> = (src, p) => {
   };
 };
 
+/** A contract evaluation's per-prompt results (metrics.ts EvalMetrics.per_prompt): what a verdict's interval resamples. */
+const readPerPrompt: Reader<NonNullable<EvalMetrics['per_prompt']>> = (src, p) => {
+  obj(src, p);
+  const counts = (k: string) => arr(src, at(p, k), { max: SAVED_RUN_LIMITS.samples }, (q) => num(src, q, whole(0, 1e6)));
+  const out: NonNullable<EvalMetrics['per_prompt']> = { greedy: counts('greedy'), correct: counts('correct'), G: num(src, at(p, 'G'), whole(1, 1e6)) };
+  const watch = optional(src, at(p, 'watch_correct'), null, () => counts('watch_correct'));
+  if (watch) out.watch_correct = watch;
+  return out;
+};
+
 function readEval(src: unknown, p: Path): EvalMetrics {
-  const nested = ['pass_at_k', 'by_difficulty', 'samples', 'watch'];
+  const nested = ['pass_at_k', 'by_difficulty', 'samples', 'watch', 'per_prompt'];
   const out: Record<string, unknown> = {};
   readMetricFields(src, p, out, nested);
   out.step = num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps));
@@ -130,6 +140,9 @@ function readEval(src: unknown, p: Path): EvalMetrics {
   out.samples = optional(src, at(p, 'samples'), [], readSamples);
   const watch = optional(src, at(p, 'watch'), null, readWatch);
   if (watch) out.watch = watch;
+  const perPrompt = optional(src, at(p, 'per_prompt'), null, readPerPrompt);
+  if (perPrompt) out.per_prompt = perPrompt;
+  if ('contract' in out && out.contract !== true) delete out.contract; // only `true` means a contract evaluation
   return out as unknown as EvalMetrics;
 }
 
