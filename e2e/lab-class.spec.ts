@@ -32,8 +32,9 @@ async function student(browser: Browser, seed: number, predict: 0 | 2) {
   await expect(page.getByTestId('share-result')).toHaveCount(0); // no verdict yet: nothing to share
   const t0 = Date.now();
   await page.getByRole('button', { name: /Play/ }).click();
-  await page.waitForFunction((n) => (window as any).__lab.store.getState().stepsCompleted >= n, VERDICT_STEP, { timeout: 600_000 });
-  await page.getByRole('button', { name: /Pause/ }).click();
+  // Play stops by itself at the verdict step, its verdict frozen there
+  await page.waitForFunction((n) => { const s = (window as any).__lab.store.getState(); return s.stepsCompleted >= n && s.status === 'paused' && s.verdict; }, VERDICT_STEP, { timeout: 600_000 });
+  expect(await page.evaluate(() => (window as any).__lab.store.getState().stepsCompleted)).toBe(VERDICT_STEP);
   const seconds = (Date.now() - t0) / 1000;
   await expect(page.getByTestId('lesson-verdict')).not.toHaveAttribute('data-state', 'pending', { timeout: 30_000 });
   await page.getByTestId('share-result').click();

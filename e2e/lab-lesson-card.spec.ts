@@ -65,11 +65,14 @@ test('lesson texts show inline code as code; a notice names settings by their la
   await page.goto('/?backend=cpu&lesson=length-bias');
   await ready(page);
   const text = page.getByTestId('lesson-text');
+  await page.getByTestId('predict-question').getByRole('button', { name: 'Skip' }).click(); // the explanation comes after the prediction
   await expect(text.locator('code', { hasText: 'npm run lessons' })).toHaveCount(1);
   expect(await text.textContent()).not.toContain('`');
 
   await page.getByTestId('lesson-mixed-groups').click();
   await ready(page);
+  await expect(page.getByTestId('lesson-seeds')).toHaveCount(0); // blind until the prediction: no seeds record
+  await page.getByTestId('predict-question').getByRole('button', { name: 'Skip' }).click();
   // the contrast across five recorded seeds (contrastSeeds.ts), as text: promised here, and its command as code
   const seeds = page.getByTestId('lesson-seeds');
   await expect(seeds).toContainText('Across 5 seeds (2–6, WebGPU');
@@ -91,7 +94,7 @@ test('the lesson card says at which step the verdict comes, and how long that is
   await page.goto('/?backend=cpu&lesson=mixed-groups');
   await ready(page);
   const verdict = page.getByTestId('lesson-verdict');
-  await expect(verdict).toContainText(`the verdict comes at step ${claim.steps}.`);
+  await expect(verdict).toContainText(`the verdict comes at step ${claim.steps} (Play runs to step ${claim.steps} and stops there`);
   await expect(page.getByTestId('lesson-timing')).toHaveCount(0); // no speed measured yet: the step only
   await expect(verdict).not.toContainText('steps/s');
   await page.getByLabel('Speed').selectOption({ label: 'Normal' }); // 250 ms between steps: at most 4 steps/s

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LESSONS } from '../rl/lessons.ts';
+import { getLesson, LESSONS } from '../rl/lessons.ts';
 import { Rng } from '../model/rng.ts';
 import { APP_VERSION, crc32Hex, decodeResult, encodeResult, findCodes, MAX_PASTE } from './code.ts';
 import { sample } from './testSample.ts';
@@ -18,7 +18,7 @@ const forged = (json: string, version = 1) => {
   const payload = Buffer.from(json, 'utf8').toString('base64').replace(/=+$/, '');
   return `rlvr${version}.${payload}.${crc32Hex(`rlvr${version}.${payload}`)}`;
 };
-const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 50, x: 0.0625, c: 0.8214, p: 2, ...o });
+const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 40, x: 0.0625, c: 0.8214, p: 2, ...o });
 
 function expectRefusal(code: string, why?: RegExp) {
   const d = decodeResult(code);
@@ -33,7 +33,7 @@ describe('result code', () => {
   it('round-trips, under 200 characters, rounded to 4 significant digits; the app version is package.json\'s', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(APP_VERSION).toBe(pkg.version);
-    const longest = sample({ lessonId: 'grpo-vs-best-of-n', seed: 2147483647, claim: -0.000123456, contrast: -12345.678, steps: 99999, held: false });
+    const longest = sample({ lessonId: 'grpo-vs-best-of-n', seed: 2147483647, claim: -0.000123456, contrast: -12345.678, steps: getLesson('grpo-vs-best-of-n')!.variants[1].claim.steps, held: false });
     for (const r of [sample(), sample({ prediction: null, contrast: NaN, held: false }), longest]) {
       const code = encodeResult(r);
       expect(code.length).toBeLessThanOrEqual(200);
@@ -44,6 +44,17 @@ describe('result code', () => {
       expect(d.result).toEqual({ ...r, claim: Number(r.claim.toPrecision(4)), contrast: Number.isFinite(r.contrast) ? Number(r.contrast.toPrecision(4)) : NaN });
     }
     console.log('code length: typical', encodeResult(sample()).length, 'longest', encodeResult(longest).length);
+  });
+
+  it('a held claim whose number sits just above its threshold is not refused after rounding (the code keeps the digits that keep it above)', () => {
+    // lesson 1 at G = 8: held-out pass@1 gain above 0.03; 0.030004 rounds to 0.03 at 4 digits, which is not above
+    const r = sample({ claim: 0.030004, held: true });
+    const d = decodeResult(encodeResult(r));
+    expect(d.ok, d.ok ? '' : d.why).toBe(true);
+    if (d.ok) expect(d.result.claim).toBe(0.030004);
+    // a number rounding cannot move across the threshold keeps 4 digits
+    const e = decodeResult(encodeResult(sample({ claim: 0.0612345 })));
+    expect(e.ok && e.result.claim).toBe(0.06123);
   });
 
   it('every lesson and variant encodes and decodes', () => {
@@ -123,8 +134,9 @@ describe('result code', () => {
       [JSON.stringify(body({ w: '0123456789ABCDEF' })), /16 hex digits/],
       [JSON.stringify(body({ w: 12 })), /16 hex digits/],
       [JSON.stringify(body({ h: true })), /verdict must be 0 or 1/],
-      [JSON.stringify(body({ n: 3 })), /from 40 \(the verdict's step\)/],
-      [JSON.stringify(body({ n: 1e9 })), /steps/],
+      [JSON.stringify(body({ n: 3 })), /never reached the verdict step: it stopped at step 3, and this lesson's verdict comes at step 40/],
+      [JSON.stringify(body({ n: 41 })), /judged at step 41, not at this lesson's verdict step 40/],
+      [JSON.stringify(body({ n: 1e9 })), /verdict step must be/],
       [JSON.stringify(body({ p: 3 })), /prediction must be 0, 1 or 2/],
       [JSON.stringify(body({ p: null })), /prediction/],
       [JSON.stringify(body({ a: '0.1.0' })), /made by rlvr-lab 0\.1\.0; this page is 0\.3\.0/], // a code from before lesson 1's G ≥ 8 verdict moved to step 50

@@ -8,9 +8,12 @@
  * <payload>: base64 (A–Z a–z 0–9 + /, no padding: no "_" or "-" a chat's markdown could eat) of a
  * JSON object with exactly these fields — a app version, l lesson id, v variant (0-based), s seed,
  * w the starting weights' identity (16 hex digits, src/model/weightsId.ts), h verdict (1 held, 0
- * not), n steps judged, x the claim's number (claimNumber.ts), c the lesson's contrast number
+ * not), n the verdict step it was judged at (the variant's: a run that never reached it has no
+ * code), x the claim's number (claimNumber.ts), c the lesson's contrast number
  * (src/rl/contrast.ts; null where the lesson has none), optional p the prediction (0 higher, 1
- * about the same, 2 lower; question.ts). Numbers are rounded to 4 significant digits; NaN is null.
+ * about the same, 2 lower; question.ts). Numbers are rounded to 4 significant digits (the claim
+ * number to more where 4 would move it across its threshold: the decoder checks the verdict against
+ * it); NaN is null.
  * Nothing else: no name, no device, no time.
  * <checksum>: CRC-32 of "rlvr1.<payload>", 8 lowercase hex digits.
  *
@@ -41,6 +44,7 @@ export interface ResultCode {
   seed: number;
   weights: string;
   held: boolean;
+  /** The verdict step the verdict was judged at. */
   steps: number;
   /** The claim's number (NaN: not measured). */
   claim: number;
@@ -51,6 +55,22 @@ export interface ResultCode {
 }
 
 const round4 = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : null);
+
+/**
+ * The claim number as a code carries it: 4 significant digits, or as many more as keep it on the
+ * side of its threshold it is on (0.030004 above 0.03 would round to 0.03, at the threshold: the
+ * decoder would refuse the genuine code as a held claim with its number not above it).
+ */
+function claimDigits(r: Pick<ResultCode, 'lessonId' | 'variant' | 'claim'>): number | null {
+  const x = r.claim;
+  if (!Number.isFinite(x)) return null;
+  const cn = claimNumber(r.lessonId, r.variant);
+  for (let d = 4; d <= 17; d++) {
+    const y = Number(x.toPrecision(d));
+    if (!cn || onClaimSide(cn, y) === onClaimSide(cn, x)) return y;
+  }
+  return x;
+}
 
 /** CRC-32 of an ASCII string, as 8 lowercase hex digits. */
 export function crc32Hex(s: string): string {
@@ -87,7 +107,7 @@ function fromBase64(s: string): Uint8Array | null {
 
 /** The code for a result. */
 export function encodeResult(r: ResultCode): string {
-  const body: Record<string, unknown> = { a: r.app, l: r.lessonId, v: r.variant, s: r.seed, w: r.weights, h: r.held ? 1 : 0, n: r.steps, x: round4(r.claim), c: round4(r.contrast) };
+  const body: Record<string, unknown> = { a: r.app, l: r.lessonId, v: r.variant, s: r.seed, w: r.weights, h: r.held ? 1 : 0, n: r.steps, x: claimDigits(r), c: round4(r.contrast) };
   if (r.prediction !== null) body.p = r.prediction;
   const payload = toBase64(new TextEncoder().encode(JSON.stringify(body)));
   return `${PREFIX}${payload}.${crc32Hex(PREFIX + payload)}`;
@@ -146,7 +166,9 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
   if (typeof r.w !== 'string' || !/^[0-9a-f]{16}$/.test(r.w)) return refuse(`its starting weights must be 16 hex digits, got ${shown(r.w)}`);
   if (r.h !== 0 && r.h !== 1) return refuse(`its verdict must be 0 or 1, got ${shown(r.h)}`);
   const need = lesson.variants[r.v].claim.steps;
-  if (!isInt(r.n, need, MAX_STEPS)) return refuse(`its steps must be a whole number from ${need} (the verdict's step) to ${MAX_STEPS}, got ${shown(r.n)}`);
+  if (!isInt(r.n, 0, MAX_STEPS)) return refuse(`its verdict step must be a whole number from 0 to ${MAX_STEPS}, got ${shown(r.n)}`);
+  if (r.n < need) return refuse(`its run never reached the verdict step: it stopped at step ${r.n}, and this lesson's verdict comes at step ${need}`);
+  if (r.n !== need) return refuse(`its verdict was judged at step ${r.n}, not at this lesson's verdict step ${need}: it cannot be pooled with this page's verdicts`);
   for (const k of ['x', 'c'] as const) if (!numOrNull(r[k])) return refuse(`its ${FIELD_NAMES[k]} must be a number within ±${MAX_NUMBER} or null, got ${shown(r[k])}`);
   if (r.p !== undefined && !isInt(r.p, 0, 2)) return refuse(`its prediction must be 0, 1 or 2, got ${shown(r.p)}`);
   const x = r.x === null ? NaN : (r.x as number);

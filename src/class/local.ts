@@ -18,6 +18,9 @@ function read(key: string): string | null {
 function write(key: string, value: string): void {
   try { localStorage.setItem(key, value); } catch { /* storage refused: this visit only */ }
 }
+function remove(key: string): void {
+  try { localStorage.removeItem(key); } catch { /* storage refused: nothing kept */ }
+}
 
 /** Every lesson's prediction (a damaged entry reads as none). */
 export function readPredictions(): Record<string, Prediction> {
@@ -71,4 +74,17 @@ export const predictionStore = createStore<{ all: Record<string, Prediction> }>(
 /** Keep a prediction (localStorage) and tell every reader. */
 export function choosePrediction(lessonId: string, p: Prediction): void {
   predictionStore.setState({ all: writePrediction(lessonId, p) });
+}
+
+/** A new student on this browser: the class seed is forgotten and a new one drawn and kept (returned). */
+export function newClassSeed(random?: () => number): number {
+  const s = drawClassSeed(random);
+  write(CLASS_SEED, String(s));
+  return s;
+}
+
+/** A new student on this browser: every prediction is forgotten (every reader is told). */
+export function forgetPredictions(): void {
+  remove(PREDICTIONS);
+  predictionStore.setState({ all: {} });
 }

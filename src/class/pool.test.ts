@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encodeResult } from './code.ts';
-import { poolCsv, poolPaste, predictionLine } from './pool.ts';
+import { classVerdictLine, contrastIntervalLine, poolCsv, poolPaste, predictionLine } from './pool.ts';
 import { sample } from './testSample.ts';
 
 describe('class pool', () => {
@@ -25,7 +25,34 @@ describe('class pool', () => {
     expect(l.pairs).toEqual([{ seed: 11, asked: 0.82, against: 0.41, outcome: 0 }]);
     expect(l.predicted).toEqual([1, 0, 1]);
     expect(predictionLine(l)).toBe('1 of 2 predicted higher (1 lower); 1 of 1 seed with both variants came out higher.');
-    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,50,true,-0.05,"held-out accuracy (greedy), end − start",at or below 0,0.41,lower');
+    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,40,true,-0.05,"held-out accuracy (greedy), end − start",at or below 0,0.41,lower');
+  });
+
+  it('the class as the test: per variant the mean claim number with its 90 % interval across students, the IQM, the class verdict; the contrast as paired differences', () => {
+    // lesson 1 at G = 8 claims a held-out gain above 0.03; at G = 2, a fall (at or below 0)
+    const g8 = (xs: number[]) => xs.map((x, i) => encodeResult(sample({ seed: 20 + i, variant: 1, claim: x, held: x > 0.03, contrast: 0.8 + i / 100 })));
+    const g2 = (xs: number[]) => xs.map((x, i) => encodeResult(sample({ seed: 20 + i, variant: 0, claim: x, held: x <= 0, contrast: 0.4 + i / 200 })));
+    const clear = poolPaste([...g8([0.08, 0.1, 0.09, 0.12, 0.07, 0.11]), ...g2([-0.1, -0.05, -0.08, -0.12, -0.06, -0.09])].join('\n')).lessons[0];
+    const [v2, v8] = clear.variants;
+    expect(v8.verdict).toBe('holds');
+    expect(v8.mean.lo).toBeGreaterThan(0.03);
+    expect(v8.mean.lo).toBeLessThan(v8.mean.value);
+    expect(v8.mean.hi).toBeGreaterThan(v8.mean.value);
+    expect(v8.mean.value).toBeCloseTo(0.095, 10);
+    expect(v8.iqm).toBeCloseTo(0.095, 10); // the middle half of 0.07 … 0.12
+    expect(v2.verdict).toBe('holds');
+    expect(classVerdictLine(v8)).toMatch(/^Class \(6 students, each judged at step 40\): held-out pass@1 \(sampled\), end − start, mean \+0\.10 \(90 % interval \+0\.\d\d to \+0\.\d\d\), interquartile mean \+0\.10; threshold above 0\.03: the class verdict holds\.$/);
+    // the contrast: paired on the six shared seeds, asked (G = 8) − against (G = 2)
+    expect(clear.contrast!.n).toBe(6);
+    expect(clear.contrast!.value).toBeCloseTo(0.8 + 0.025 - 0.4 - 0.0125, 10);
+    expect(contrastIntervalLine(clear, 'G = 8', 'G = 2')).toMatch(/^Paired on 6 shared seeds: G = 8 − G = 2, mean \+0\.41 \(90 % interval \+0\.\d\d to \+0\.\d\d\)\.$/);
+    // a class whose numbers straddle the threshold: unclear; wholly on the other side: fails
+    expect(poolPaste(g8([0.01, 0.06, -0.02, 0.09, 0.03, 0.05]).join(' ')).lessons[0].variants[0].verdict).toBe('unclear');
+    expect(poolPaste(g8([0.01, -0.03, -0.02, 0.0, 0.02, -0.01]).join(' ')).lessons[0].variants[0].verdict).toBe('fails');
+    // one student: a mean, no interval, and no verdict but unclear
+    const one = poolPaste(g8([0.1]).join(' ')).lessons[0].variants[0];
+    expect(one.verdict).toBe('unclear');
+    expect(classVerdictLine(one)).toContain('no interval yet: it takes two students');
   });
 
   it('no contrast across other starting weights', () => {

@@ -4,8 +4,15 @@
  * held ✓, each run's claim number by seed against its threshold — with the lesson's contrast on
  * every seed where both of its question's variants were run from the same starting weights, and
  * the class's predictions against those outcomes. Engine-free and pure: the panel renders it.
+ *
+ * The class is the sample (issue 40): per variant the class's mean claim number with its 90 %
+ * bootstrap interval across students (and the interquartile mean), the class verdict from that
+ * interval by the lessons' own rule (rl/interval.ts verdictFrom), and the contrast as the mean of
+ * paired differences on shared seeds, with its interval. Every pooled code was judged at its
+ * variant's verdict step (the decoder refuses any other by name), so no two steps are mixed.
  */
 import { LESSONS } from '../rl/lessons.ts';
+import { bootstrapMean, iqm, pairedDiff, verdictFrom, type Estimate } from '../rl/interval.ts';
 import { claimNumber, thresholdText, type ClaimNumber } from './claimNumber.ts';
 import { findCodes, type ResultCode } from './code.ts';
 import { CHOICES, lessonQuestion, outcomeOf, type Choice, type Question } from './question.ts';
@@ -21,6 +28,14 @@ export interface VariantPool {
   runs: ResultCode[];
   held: number;
   claim: ClaimNumber | null;
+  /** The verdict step every run here was judged at. */
+  step: number;
+  /** The class's mean claim number with its 90 % bootstrap interval across students (runs with a number). */
+  mean: Estimate;
+  /** The interquartile mean of the same numbers. */
+  iqm: number;
+  /** The class verdict from the interval (null: the variant has no claim number). */
+  verdict: 'holds' | 'fails' | 'unclear' | null;
 }
 
 export interface LessonPool {
@@ -31,6 +46,8 @@ export interface LessonPool {
   question: Question | null;
   /** Seeds where both of the question's variants were run from the same weights: asked − against, and the outcome. */
   pairs: { seed: number; asked: number; against: number; outcome: Choice | null }[];
+  /** The mean of asked − against over the pairs with both numbers, with its 90 % bootstrap interval (null: no pair). */
+  contrast: (Estimate & { n: number }) | null;
   /** Predictions, one per seed (the first code of the seed that carries one), by choice. */
   predicted: [number, number, number];
   predictions: number;
@@ -79,7 +96,13 @@ export function poolResults(results: readonly ResultCode[]): LessonPool[] {
     if (!runs) return;
     const variants: VariantPool[] = lesson.variants.map((v, vi) => {
       const mine = runs.filter((r) => r.variant === vi).sort((a, b) => a.seed - b.seed);
-      return { variant: vi, name: v.short ?? v.label, runs: mine, held: mine.filter((r) => r.held).length, claim: claimNumber(lesson.id, vi) };
+      const cn = claimNumber(lesson.id, vi);
+      const xs = mine.map((r) => r.claim).filter(Number.isFinite);
+      const mean = bootstrapMean(xs);
+      return {
+        variant: vi, name: v.short ?? v.label, runs: mine, held: mine.filter((r) => r.held).length, claim: cn, step: v.claim.steps,
+        mean, iqm: iqm(xs), verdict: cn ? verdictFrom([mean.lo, mean.hi], cn.threshold, cn.side) : null,
+      };
     }).filter((v) => v.runs.length > 0);
     const question = lessonQuestion(lesson);
     const pairs: LessonPool['pairs'] = [];
@@ -90,11 +113,13 @@ export function poolResults(results: readonly ResultCode[]): LessonPool[] {
         if (b && b.weights === a.weights) pairs.push({ seed: a.seed, asked: a.contrast, against: b.contrast, outcome: outcomeOf(a.contrast, b.contrast) });
       }
     }
+    const both = pairs.filter((x) => Number.isFinite(x.asked) && Number.isFinite(x.against));
+    const contrast = both.length ? { ...pairedDiff(both.map((x) => x.against), both.map((x) => x.asked)), n: both.length } : null;
     const bySeed = new Map<number, Choice>();
     for (const r of runs) if (r.prediction !== null && !bySeed.has(r.seed)) bySeed.set(r.seed, r.prediction);
     const predicted: [number, number, number] = [0, 0, 0];
     for (const p of bySeed.values()) predicted[p]++;
-    out.push({ lessonId: lesson.id, number: li + 1, title: lesson.title, variants, question, pairs, predicted, predictions: bySeed.size });
+    out.push({ lessonId: lesson.id, number: li + 1, title: lesson.title, variants, question, pairs, contrast, predicted, predictions: bySeed.size });
   });
   return out;
 }
@@ -116,6 +141,24 @@ export function predictionLine(p: LessonPool): string | null {
     parts.push(`${counts[top]} of ${judged.length} seed${judged.length === 1 ? '' : 's'} with both variants came out ${CHOICES[top]}`);
   } else parts.push('no seed has both variants yet');
   return `${parts.join('; ')}.`;
+}
+
+const signed = (x: number) => (Number.isFinite(x) ? `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(2)}` : '–');
+const interval = (e: Estimate) => (Number.isFinite(e.lo) && Number.isFinite(e.hi) ? `90 % interval ${signed(e.lo)} to ${signed(e.hi)}` : 'no interval yet: it takes two students');
+
+/**
+ * "Class (4 students, judged at step 50): mean +0.05 (90 % interval +0.02 to +0.08), interquartile
+ * mean +0.05; threshold above 0.03: the class verdict holds." (null: the variant has no claim number).
+ */
+export function classVerdictLine(v: VariantPool): string | null {
+  if (!v.claim) return null;
+  const n = v.runs.filter((r) => Number.isFinite(r.claim)).length;
+  return `Class (${n} student${n === 1 ? '' : 's'}, each judged at step ${v.step}): ${v.claim.what}, mean ${signed(v.mean.value)} (${interval(v.mean)}), interquartile mean ${signed(v.iqm)}; threshold ${thresholdText(v.claim)}: the class verdict ${v.verdict === 'unclear' ? 'is unclear (more students would settle it)' : v.verdict}.`;
+}
+
+/** "Paired on 12 shared seeds: G = 8 − G = 2, mean +0.41 (90 % interval +0.30 to +0.52)." (null: no shared seed). */
+export function contrastIntervalLine(l: LessonPool, asked: string, against: string): string | null {
+  return l.contrast ? `Paired on ${l.contrast.n} shared seed${l.contrast.n === 1 ? '' : 's'}: ${asked} − ${against}, mean ${signed(l.contrast.value)} (${interval(l.contrast)}).` : null;
 }
 
 const csvCell = (v: string | number | boolean | null) => {

@@ -23,6 +23,6 @@ export function questionReading(s: Pick<LabState, 'steps' | 'evals' | 'runs' | '
   const sib = s.runs.find((r) => r.origin.lessonId === lesson.id && r.origin.variant === otherVariant && r.steps.length >= otherClaim.steps && comparable(r.origin, live));
   if (!sib) return { other: otherVariant };
   const here = lesson.contrast.of(claim.judge({ steps: s.steps, evals: s.evals }).measured);
-  const there = lesson.contrast.of(otherClaim.judge({ steps: sib.steps, evals: sib.evals }).measured);
+  const there = lesson.contrast.of((sib.verdict ?? otherClaim.judge({ steps: sib.steps, evals: sib.evals })).measured); // its frozen verdict's numbers
   return variant === q.asked ? { asked: here, against: there } : { asked: there, against: here };
 }

@@ -15,11 +15,11 @@
 import { encodeCheckpoint } from '../model/checkpoint.ts';
 import type { RecoverableBackend } from '../model/recoverable.ts';
 import { RunStore } from '../persist/idb.ts';
-import { describeSavedRun, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
+import { describeSavedRun, FINISHED_RUNS_FORMAT, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateFinishedRuns, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
 import type { GrpoTrainer } from '../rl/trainer.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { engineErrorSentence } from './sentences.ts';
-import type { FaultNotice, LabState } from '../store/labStore.ts';
+import type { FaultNotice, LabState, SavedRun } from '../store/labStore.ts';
 
 /** Save after this many recorded steps (and on every pause). */
 export const SAVE_EVERY = 5;
@@ -200,6 +200,7 @@ export class Autosave {
         evals: s.evals,
         trainer: { step: state.step, numTokens: state.numTokens, promptRng: state.promptStream },
         importedName: run.importedName,
+        verdict: s.verdict,
       },
       // the committed state and π_ref are never written in place (each update makes new arrays), so encoding later is encoding now
       encode: () => ({
@@ -225,5 +226,50 @@ export class Autosave {
     if (!r.ok) return this.host.fault('storage', r.error);
     this.last = { step: record.trainer.step, settings: snap.record.settings, page: pageKey(record.page.lessonId, record.page.lessonVariant, record.page.backendPref) };
     this.host.set({ lastSave: { step: record.trainer.step, at: record.savedAt } });
+  }
+}
+
+/**
+ * The runs list of this browser's student (finished runs, their frozen verdicts), kept in its own
+ * IndexedDB slot beside the live run: written whenever the list changes, read back at start-up, so
+ * a lesson's comparison between variants survives a reload. "New student" empties it.
+ */
+export class FinishedRuns {
+  private chain: Promise<void> = Promise.resolve();
+  /** The newest list not written yet (a burst of changes writes only the last). */
+  private pending: SavedRun[] | null = null;
+
+  constructor(private readonly host: Pick<AutosaveHost, 'fault'>, private readonly store: SavedRunSlot = new RunStore('finished')) {}
+
+  /** The list kept in this browser ([] when none, or unreadable: the page says why). */
+  async restore(max: number): Promise<SavedRun[]> {
+    const r = await this.store.load();
+    if (!r.ok) return []; // the live run's autosave says what is wrong with this browser's storage
+    if (r.value === null) return [];
+    const v = validateFinishedRuns(r.value, max);
+    if (!v.ok) {
+      this.host.fault('resume', `${v.error[0].toUpperCase()}${v.error.slice(1)}; the list starts empty.`);
+      return [];
+    }
+    return v.runs;
+  }
+
+  /** Keep this list (serialised writes; an empty list clears the slot). */
+  keep(runs: SavedRun[]): void {
+    const queued = this.pending !== null;
+    this.pending = runs;
+    if (queued) return;
+    const write = async () => {
+      const list = this.pending!;
+      this.pending = null;
+      const r = list.length ? await this.store.save({ format: FINISHED_RUNS_FORMAT, runs: list }) : await this.store.clear();
+      if (!r.ok) this.host.fault('storage', r.error);
+    };
+    this.chain = this.chain.then(write, write);
+  }
+
+  /** Wait for writes in flight. */
+  settled(): Promise<void> {
+    return this.chain;
   }
 }

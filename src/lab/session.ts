@@ -15,7 +15,7 @@
  * them first.
  */
 import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
-import { getLesson, lessonSettings } from '../rl/lessons.ts';
+import { getLesson, LESSONS, lessonContract, lessonSettings, settingsChangedFrom } from '../rl/lessons.ts';
 import { defaultSettings, withSetting, type Settings } from '../rl/settings.ts';
 import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
@@ -27,7 +27,8 @@ import { keptRuns, nextOverlayId, runOrigin, startedOrigin } from '../store/over
 import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
-import { Autosave, type SavedRunSlot } from './autosave.ts';
+import { Autosave, FinishedRuns, type SavedRunSlot } from './autosave.ts';
+import { forgetPredictions, newClassSeed } from '../class/local.ts';
 import { startingWeights, type ImportedModel } from './engine.ts';
 import { EngineKeeper } from './engineKeeper.ts';
 import { checkpointFile, readCheckpointFile } from './files.ts';
@@ -58,12 +59,16 @@ export class LabSession {
   private waitingPlay: object | null = null;
   /** "Play to step N": the loop starts no step once the trainer has completed N (null: play on). */
   private untilStep: number | null = null;
+  /** The lesson verdict being judged at its step (a step waits for it: ensureReady). */
+  private judging: Promise<void> | null = null;
   /** The engines across runs: the warm WebGPU engine, the CPU → WebGPU hand-over, device-loss recovery (lab/engineKeeper.ts). */
   readonly engines = new EngineKeeper({
     get: () => this.get(), set: (p) => this.set(p), fault: (k, t) => this.fault(k, t), backend: () => this.backend, completedSteps: () => this.trainer?.step ?? 0,
     idle: () => !this.loading && !this.resetting && !this.loopDone && !this.stepThrough.open && !this.get().inStep && !this.get().stepMode && !this.get().coldStart?.running,
   });
   readonly autosave: Autosave;
+  /** This browser's runs list, kept across reloads (null: not kept, a test's session). */
+  readonly finished: FinishedRuns | null;
   readonly stepThrough: StepThrough;
   readonly frames: FrameBatch<LabState>;
   readonly recorder: StepRecorder;
@@ -71,8 +76,12 @@ export class LabSession {
   readonly custom: CustomTask; // the custom task (lab/customTask.ts): "Use this task", its cold start and base
   readonly view = new ViewActions({ get: () => this.get(), set: (p) => this.set(p) }); // speed, classroom, overlays, pins (lab/viewActions.ts)
 
-  /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own); `frames`: when the loop's writes land (tests). */
-  constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot; frames?: FrameScheduler } = {}) {
+  /**
+   * `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own);
+   * `finishedRuns`: where the runs list is kept (IndexedDB; a test that gives `savedRuns` keeps none unless it gives this too);
+   * `frames`: when the loop's writes land (tests).
+   */
+  constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot; finishedRuns?: SavedRunSlot; frames?: FrameScheduler } = {}) {
     this.frames = new FrameBatch(store, opts.frames);
     this.recorder = new StepRecorder({ frames: this.frames, trainer: () => this.trainer!, stop: () => { this.pauseRequested = true; }, stepRecorded: () => this.autosave.stepRecorded() });
     this.autosave = new Autosave({
@@ -81,13 +90,15 @@ export class LabSession {
       fault: (k, t) => this.fault(k, t),
       current: () => (this.backend && this.trainer ? { backend: this.backend, trainer: this.trainer, importedName: this.imported?.name ?? null } : null),
     }, opts.savedRuns);
+    this.finished = opts.finishedRuns || !opts.savedRuns ? new FinishedRuns({ fault: (k, t) => this.fault(k, t) }, opts.finishedRuns) : null;
+    store.subscribe((now, prev) => { if (now.runs !== prev.runs) this.finished?.keep(now.runs); });
     this.stepThrough = new StepThrough({
       get: () => this.get(),
       set: (p) => this.set(p),
-      ready: () => this.ensureReady(),
+      ready: () => this.readyToStepThrough(),
       trainer: () => this.trainer!,
       record: (ph) => this.recorder.record(ph),
-      stepEnded: () => this.autosave.stepEnded(),
+      stepEnded: () => { this.autosave.stepEnded(); this.judgeIfDue(); },
     });
     this.tour = new Tour(this, store);
     this.custom = new CustomTask(this, { get: () => this.get(), set: (p) => this.set(p), forgetImported: () => { this.imported = null; } });
@@ -117,7 +128,22 @@ export class LabSession {
     if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get()));
     const loaded = this.load();
     void this.autosave.offer();
+    void this.restoreRuns();
     return loaded;
+  }
+
+  /** This browser's runs list, read back (merged with any run archived meanwhile; ids kept distinct). */
+  private async restoreRuns(): Promise<void> {
+    const kept = (await this.finished?.restore(MAX_SAVED_RUNS)) ?? [];
+    if (!kept.length) return;
+    const now = this.get().runs;
+    let next = Math.max(this.runCounter, ...now.map((r) => r.id), ...kept.map((r) => r.id));
+    const taken = new Set(now.map((r) => r.id));
+    const restored = kept.map((r) => (taken.has(r.id) ? { ...r, id: ++next } : r));
+    this.runCounter = next;
+    const runs = keptRuns([...now, ...restored], MAX_SAVED_RUNS);
+    const live = this.get().liveOrigin;
+    this.set({ runs, overlayRunId: this.get().overlayRunId ?? (live ? nextOverlayId(runs, null, live) : null) });
   }
 
   private fault(kind: FaultNotice['kind'], text: string): void {
@@ -137,7 +163,7 @@ export class LabSession {
       const s = st.settings;
       // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
       const origin = runOrigin(s, { id: st.lessonId, variant: st.lessonVariant }, this.imported?.name ?? null);
-      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
+      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], verdict: null, lessonNotice: null, lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
       await this.stepThrough.abandon();
       await this.engines.quiet();
       this.engines.retire(this.backend); // its WebGPU engine stays warm for the next run of this shape
@@ -154,7 +180,9 @@ export class LabSession {
         const pref = this.get().backendPref;
         const backend = await RecoverableBackend.wrap(await this.engines.start(resume && pref === 'auto' ? 'webgpu' : pref, config, weights, s.seed, notices, progress)); // a resumed run waits for WebGPU
         backend.onLost = (info) => this.engines.onDeviceLost(info);
-        const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend });
+        // a lesson run reads its contract's fixed held-out set in full at step 0 and at the verdict step (rl/contract.ts)
+        const lesson = origin.lessonId ? getLesson(origin.lessonId) : undefined;
+        const trainer = new GrpoTrainer(backend, s, { evalSize: EVAL_SIZE, commits: backend, contract: lesson ? lessonContract(lesson) : null });
         if (resume) {
           const rec = resume.record;
           await trainer.resume(resume.reference.weights, { weights: resume.checkpoint.weights, optimizer: resume.checkpoint.optimizer! }, { step: rec.trainer.step, numTokens: rec.trainer.numTokens, promptStream: rec.trainer.promptRng });
@@ -168,7 +196,7 @@ export class LabSession {
         this.set({ backendName: backend.name, engineNotices: notices, progress: { label: 'Evaluating on held-out prompts…' } });
         if (resume) {
           const rec = resume.record;
-          this.set({ steps: rec.steps, evals: rec.evals, signals: detectStopSignals(rec.steps, rec.evals), stepsStarted: rec.trainer.step, stepsCompleted: rec.trainer.step, status: 'ready', progress: null, lastSave: { step: rec.trainer.step, at: rec.savedAt } });
+          this.set({ steps: rec.steps, evals: rec.evals, verdict: rec.verdict ?? null, signals: detectStopSignals(rec.steps, rec.evals), stepsStarted: rec.trainer.step, stepsCompleted: rec.trainer.step, status: 'ready', progress: null, lastSave: { step: rec.trainer.step, at: rec.savedAt } });
           return;
         }
         this.set({ status: 'ready' }); // Play is usable: a step pressed now starts once the step-0 evaluation is in (ensureReady waits for this load)
@@ -188,6 +216,7 @@ export class LabSession {
     if (this.get().coldStart?.running) return false; // a cold start has the engine (customTask.ts)
     if (this.resetting) await this.resetting;
     if (this.loading) await this.loading;
+    if (this.judging) await this.judging;
     if (this.trainer && this.get().stepsCompleted === 0 && !this.stepThrough.open && this.startKey(this.get().settings) !== this.loadedKey) await this.load();
     return this.trainer !== null;
   }
@@ -214,11 +243,94 @@ export class LabSession {
       this.recorder.ended();
       this.autosave.stepEnded();
     }
+    await this.judgeIfDue();
+  }
+
+  // ---- the lesson's verdict: judged once at its step, frozen -------------------------------
+
+  /** The live run's lesson variant and its claim (null: not a lesson run). */
+  private liveLesson() {
+    const o = this.get().liveOrigin;
+    const lesson = o?.lessonId ? getLesson(o.lessonId) : undefined;
+    const claim = lesson?.variants[o!.variant]?.claim;
+    return lesson && claim ? { lesson, variant: o!.variant, claim } : null;
+  }
+
+  /** The step Play stops at: the live lesson run's verdict step, unless the student continued past it (null: no stop). */
+  private verdictStop(): number | null {
+    if (this.get().verdict?.continued) return null;
+    return this.liveLesson()?.claim.steps ?? null;
+  }
+
+  /** The live lesson run is at its verdict step and was not continued past it: no step may be added to it now. */
+  private verdictReached(): boolean {
+    const stop = this.verdictStop();
+    return stop !== null && (this.trainer?.step ?? 0) >= stop;
+  }
+
+  /**
+   * At the verdict step, once: judge the claim on the run's record and freeze the verdict (the card,
+   * the share code and the saved run read it; nothing judges the run again). Not judged when the
+   * run's settings differ from the variant's (the claim is not about it).
+   */
+  private judgeIfDue(): Promise<void> {
+    const live = this.liveLesson();
+    const s = this.get();
+    if (!live || s.verdict || !this.trainer || this.trainer.step < live.claim.steps) return this.judging ?? Promise.resolve();
+    const run = async () => {
+      const { lesson, variant, claim } = live;
+      const changed = settingsChangedFrom(lesson, variant, this.trainer?.settings ?? this.get().settings).length > 0;
+      const now = this.get();
+      const judged = changed ? null : claim.judge({ steps: now.steps, evals: now.evals });
+      this.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false } });
+      this.autosave.request();
+    };
+    return (this.judging ??= run().finally(() => { this.judging = null; }));
+  }
+
+  /** The sentence for a step refused at the verdict. */
+  private verdictNotice(): string {
+    return `The verdict is in at step ${this.verdictStop()}, judged once. “Continue past the verdict” trains on; later steps are marked as after it.`;
+  }
+
+  /** "Continue past the verdict": Play trains on from the verdict step; the verdict stays as judged. */
+  async continuePastVerdict(): Promise<void> {
+    const v = this.get().verdict;
+    if (!v) return;
+    this.set({ verdict: { ...v, continued: true }, lessonNotice: null });
+    this.autosave.request();
+    await this.play();
+  }
+
+  /**
+   * The step-through on a lesson run at its frozen verdict would add steps to it: the run is kept
+   * (under Runs, with its verdict) and a new run outside the lesson, with the same settings, is stepped through.
+   */
+  private async readyToStepThrough(): Promise<boolean> {
+    if (this.judging) await this.judging;
+    if (this.verdictReached()) {
+      const live = this.liveLesson()!;
+      const n = LESSONS.indexOf(live.lesson) + 1;
+      await this.reset(() => ({ lessonId: null, lessonVariant: 0 }));
+      this.set((s) => ({ stepMode: true, engineNotices: [...s.engineNotices, `Stepping through an update started a new run outside the lesson: lesson ${n}'s run keeps its verdict at step ${live.claim.steps} (under Runs).`] }));
+    }
+    return this.ensureReady();
+  }
+
+  /**
+   * "New student" (the page asks first): this browser's predictions, class seed, runs list and saved
+   * run are forgotten, and the lesson starts over from its base (in class mode on a new seed).
+   */
+  async newStudent(): Promise<void> {
+    const seed = newClassSeed();
+    await this.autosave.discard();
+    await this.reset((s) => ({ runs: [], overlayRunId: null, settings: s.classMode ? { ...s.settings, seed } : s.settings }));
+    forgetPredictions(); // once the old run is gone: a card still showing it would mark its lesson as skipped
   }
 
   /** Whether the loop may start another step: no pause asked, the target step (if any) not reached. Read from the trainer, never from the store, whose writes land a frame (or a paced wait) later. */
   private mayStep(): boolean {
-    return !this.pauseRequested && !(this.untilStep !== null && (this.trainer?.step ?? 0) >= this.untilStep);
+    return !this.pauseRequested && !(this.untilStep !== null && (this.trainer?.step ?? 0) >= this.untilStep) && !this.verdictReached();
   }
 
   private async loop(): Promise<void> {
@@ -254,6 +366,7 @@ export class LabSession {
     this.pauseRequested = false;
     if (!(await this.ensureReady())) return;
     if (this.loopDone || this.pauseRequested) return;
+    if (this.verdictReached()) return this.set({ lessonNotice: this.verdictNotice() }); // a lesson run stops at its verdict
     this.loopDone = this.loop();
   }
 
@@ -280,6 +393,7 @@ export class LabSession {
     if (this.get().stepMode) return this.stepThrough.forward();
     await this.stopLoop();
     if (!(await this.ensureReady()) || this.get().inStep) return;
+    if (this.verdictReached()) return this.set({ lessonNotice: this.verdictNotice() });
     await this.runOneStep();
     this.set({ status: 'paused' });
     this.autosave.request();
@@ -300,6 +414,7 @@ export class LabSession {
   async profileOneStep(): Promise<void> {
     await this.stopLoop();
     if (!(await this.ensureReady()) || this.get().inStep || !this.backend) return;
+    if (this.verdictReached()) return this.set({ lessonNotice: this.verdictNotice() });
     this.set({ profiling: true, profileNote: null });
     const r = await profileStep(this.backend.engine, this.get().settings, () => this.runOneStep());
     this.set(r.ok ? { profile: r.profile, status: 'paused', profiling: false } : { profileNote: r.note, profiling: false });

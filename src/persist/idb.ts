@@ -1,6 +1,6 @@
 /**
- * The lab's IndexedDB store: one database "rlvr-lab"; its object store "runs" has one slot
- * ("latest") holding the current run (src/persist/savedRun.ts), and "kernelForms" the kernel
+ * The lab's IndexedDB store: one database "rlvr-lab"; its object store "runs" has the slot
+ * "latest" holding the current run (src/persist/savedRun.ts) and "finished" the runs list, and "kernelForms" the kernel
  * forms the engine's autotune chose per adapter, browser and model (src/gpu/autotune.ts: its key;
  * what is read back is checked there before use). Failures never throw into the
  * page: every operation resolves to a result with a sentence for the user (storage full,
@@ -78,9 +78,10 @@ class LabDb {
   }
 }
 
-/** The run's slot in this browser's IndexedDB. */
+/** A run's slot in this browser's IndexedDB: "latest" (the live run) unless named ("finished": the runs list). */
 export class RunStore {
   private readonly db = new LabDb();
+  constructor(private readonly slot: string = SLOT) {}
   private tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest | null): Promise<T> {
     return this.db.tx(STORE, mode, f);
   }
@@ -88,7 +89,7 @@ export class RunStore {
   /** Write the run into the slot (replacing the previous one). */
   async save(record: unknown): Promise<StorageResult<void>> {
     try {
-      await this.tx<void>('readwrite', (s) => s.put(record, SLOT));
+      await this.tx<void>('readwrite', (s) => s.put(record, this.slot));
       return { ok: true, value: undefined };
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'saved') };
@@ -98,7 +99,7 @@ export class RunStore {
   /** The saved run, or null when there is none. */
   async load(): Promise<StorageResult<unknown | null>> {
     try {
-      const v = await this.tx<unknown>('readonly', (s) => s.get(SLOT));
+      const v = await this.tx<unknown>('readonly', (s) => s.get(this.slot));
       return { ok: true, value: v ?? null };
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'read') };
@@ -108,7 +109,7 @@ export class RunStore {
   /** Forget the saved run. */
   async clear(): Promise<StorageResult<void>> {
     try {
-      await this.tx<void>('readwrite', (s) => s.delete(SLOT));
+      await this.tx<void>('readwrite', (s) => s.delete(this.slot));
       return { ok: true, value: undefined };
     } catch (e) {
       return { ok: false, error: storageErrorText(e, 'cleared') };

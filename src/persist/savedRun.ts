@@ -10,10 +10,13 @@
  */
 import type { ModelConfig } from '../model/config.ts';
 import { CheckpointError, decodeCheckpoint, type DecodedCheckpoint } from '../model/checkpoint.ts';
-import { arr, at, bool, bytes, describeValue, FieldError, isProtoKey, isRecord, num, obj, oneOf, optional, orNull, str, type Path } from '../model/validate.ts';
+import { arr, at, bool, bytes, describeValue, FieldError, isProtoKey, isRecord, num, obj, oneOf, optional, orNull, pathText, str, type Path } from '../model/validate.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
+import type { ClaimVerdict } from '../rl/claims.ts';
+import type { FrozenVerdict, SavedRun } from '../store/labStore.ts';
+import type { RunOrigin } from '../store/overlays.ts';
 import { validateSettingsObject } from './settingsFile.ts';
 
 export const SAVED_RUN_FORMAT = 'rlvr-lab-run';
@@ -37,6 +40,8 @@ export interface SavedRunRecord {
   reference: Uint8Array;
   /** Name of an imported checkpoint the run started from, if any. */
   importedName: string | null;
+  /** A lesson run's verdict, frozen at its verdict step (absent in records written before it existed: none). */
+  verdict?: FrozenVerdict | null;
 }
 
 export interface ValidSavedRun {
@@ -114,8 +119,18 @@ const readWatch: Reader<NonNullable<EvalMetrics['watch']>> = (src, p) => {
   };
 };
 
+/** A contract evaluation's per-prompt results (metrics.ts EvalMetrics.per_prompt): what a verdict's interval resamples. */
+const readPerPrompt: Reader<NonNullable<EvalMetrics['per_prompt']>> = (src, p) => {
+  obj(src, p);
+  const counts = (k: string) => arr(src, at(p, k), { max: SAVED_RUN_LIMITS.samples }, (q) => num(src, q, whole(0, 1e6)));
+  const out: NonNullable<EvalMetrics['per_prompt']> = { greedy: counts('greedy'), correct: counts('correct'), G: num(src, at(p, 'G'), whole(1, 1e6)) };
+  const watch = optional(src, at(p, 'watch_correct'), null, () => counts('watch_correct'));
+  if (watch) out.watch_correct = watch;
+  return out;
+};
+
 function readEval(src: unknown, p: Path): EvalMetrics {
-  const nested = ['pass_at_k', 'by_difficulty', 'samples', 'watch'];
+  const nested = ['pass_at_k', 'by_difficulty', 'samples', 'watch', 'per_prompt'];
   const out: Record<string, unknown> = {};
   readMetricFields(src, p, out, nested);
   out.step = num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps));
@@ -125,8 +140,54 @@ function readEval(src: unknown, p: Path): EvalMetrics {
   out.samples = optional(src, at(p, 'samples'), [], readSamples);
   const watch = optional(src, at(p, 'watch'), null, readWatch);
   if (watch) out.watch = watch;
+  const perPrompt = optional(src, at(p, 'per_prompt'), null, readPerPrompt);
+  if (perPrompt) out.per_prompt = perPrompt;
+  if ('contract' in out && out.contract !== true) delete out.contract; // only `true` means a contract evaluation
   return out as unknown as EvalMetrics;
 }
+
+/** A lesson verdict as judged once at its step (claims.ts ClaimVerdict). */
+const readVerdict: Reader<ClaimVerdict> = (src, p) => {
+  obj(src, p);
+  const v: Record<string, unknown> = {
+    state: oneOf(src, at(p, 'state'), ['holds', 'fails', 'unclear', 'pending'] as const),
+    sentence: str(src, at(p, 'sentence'), { max: SAVED_RUN_LIMITS.sampleChars }),
+    evidence: readNumberMap(src, at(p, 'evidence')),
+    measured: readNumberMap(src, at(p, 'measured')),
+  };
+  for (const k of ['hint', 'settle'] as const) {
+    const t = optional(src, at(p, k), null, (s2, q) => str(s2, q, { max: SAVED_RUN_LIMITS.sampleChars }));
+    if (t !== null) v[k] = t;
+  }
+  const step = optional(src, at(p, 'step'), null, (s2, q) => num(s2, q, whole(0, SAVED_RUN_LIMITS.steps)));
+  if (step !== null) v.step = step;
+  const number = optional(src, at(p, 'number'), null, (s2, q) => {
+    obj(s2, q);
+    return {
+      what: str(s2, at(q, 'what'), { max: SAVED_RUN_LIMITS.nameChars }),
+      value: num(s2, at(q, 'value'), { nonFinite: true }),
+      lo: num(s2, at(q, 'lo'), { nonFinite: true }),
+      hi: num(s2, at(q, 'hi'), { nonFinite: true }),
+      threshold: num(s2, at(q, 'threshold')),
+      side: oneOf(s2, at(q, 'side'), ['above', 'below'] as const),
+      window: str(s2, at(q, 'window'), { max: SAVED_RUN_LIMITS.nameChars }),
+    };
+  });
+  if (number !== null) v.number = number;
+  return v as unknown as ClaimVerdict;
+};
+
+/** The live run's frozen verdict (its lesson must be this version's, else it is dropped with the lesson). */
+const readFrozen: Reader<FrozenVerdict> = (src, p) => {
+  obj(src, p);
+  return {
+    lessonId: str(src, at(p, 'lessonId'), { min: 1, max: 100 }),
+    variant: num(src, at(p, 'variant'), whole(0, 63)),
+    step: num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps)),
+    judged: orNull(src, at(p, 'judged'), readVerdict),
+    continued: bool(src, at(p, 'continued')),
+  };
+};
 
 function readPage(x: unknown): SavedRunRecord['page'] {
   obj(x, 'page');
@@ -189,7 +250,10 @@ export function validateSavedRun(x: unknown, expect: { vocabSize: number }): { o
     const reference = bytes(x, 'reference', { max: SAVED_RUN_LIMITS.checkpointBytes });
     part = 'imported checkpoint name';
     const importedName = orNull(x, 'importedName', (src, p) => str(src, p, { max: SAVED_RUN_LIMITS.nameChars }));
-    record = { format: SAVED_RUN_FORMAT, version, savedAt, settings: s.settings, page, steps, evals, trainer, checkpoint, reference, importedName };
+    part = 'verdict';
+    const frozen = optional(x, 'verdict', null, (src, p) => orNull(src, p, readFrozen));
+    const verdict = frozen && frozen.lessonId === page.lessonId && frozen.variant === page.lessonVariant ? frozen : null; // a lesson this version lacks: no verdict either
+    record = { format: SAVED_RUN_FORMAT, version, savedAt, settings: s.settings, page, steps, evals, trainer, checkpoint, reference, importedName, verdict };
   } catch (e) {
     if (e instanceof FieldError) return fail(`its ${part} ${part.endsWith('s') ? 'are' : 'is'} invalid (${e.sentence()})`);
     throw e;
@@ -212,4 +276,54 @@ export function describeSavedRun(r: SavedRunRecord, config: ModelConfig): string
   const when = new Date(r.savedAt);
   const steps = r.trainer.step;
   return `${r.settings.task}, ${steps} step${steps === 1 ? '' : 's'}, G=${r.settings.numGenerations}, D=${config.dModel} L=${config.nLayers}, saved ${when.toLocaleString()}`;
+}
+
+/** The finished runs this browser keeps (the runs list: src/lab/autosave.ts FinishedRuns), as stored. */
+export const FINISHED_RUNS_FORMAT = 'rlvr-lab-finished-runs';
+
+const readOrigin: Reader<RunOrigin> = (src, p) => {
+  obj(src, p);
+  return {
+    lessonId: orNull(src, at(p, 'lessonId'), (s2, q) => str(s2, q, { min: 1, max: 100 })),
+    variant: num(src, at(p, 'variant'), whole(0, 63)),
+    task: str(src, at(p, 'task'), { min: 1, max: SAVED_RUN_LIMITS.nameChars }),
+    difficulty: num(src, at(p, 'difficulty'), whole(0, 64)),
+    seed: num(src, at(p, 'seed'), whole(0, 0xffffffff)),
+    base: str(src, at(p, 'base'), { max: SAVED_RUN_LIMITS.nameChars }),
+    weights: str(src, at(p, 'weights'), { max: 16 }),
+  };
+};
+
+/**
+ * The runs list read back from storage (as untrusted as a saved run): at most `max` runs, each
+ * field checked; a run whose lesson this version lacks is dropped. A sentence when the whole
+ * record cannot be read.
+ */
+export function validateFinishedRuns(x: unknown, max: number): { ok: true; runs: SavedRun[] } | { ok: false; error: string } {
+  try {
+    obj(x, []);
+    oneOf(x, 'format', [FINISHED_RUNS_FORMAT]);
+    const runs = arr(x, 'runs', { max }, (p) => {
+      obj(x, p);
+      const settings = validateSettingsObject(obj(x, at(p, 'settings')), defaultSettings());
+      if (!settings.ok) throw new FieldError(pathText(at(p, 'settings')), `valid settings (${settings.error})`, 'something else', false);
+      const run: SavedRun = {
+        id: num(x, at(p, 'id'), whole(1, Number.MAX_SAFE_INTEGER)),
+        label: str(x, at(p, 'label'), { max: SAVED_RUN_LIMITS.nameChars }),
+        name: str(x, at(p, 'name'), { max: SAVED_RUN_LIMITS.nameChars }),
+        origin: readOrigin(x, at(p, 'origin')),
+        pinned: bool(x, at(p, 'pinned')),
+        settings: settings.settings,
+        steps: arr(x, at(p, 'steps'), { max: SAVED_RUN_LIMITS.points }, (q) => readStep(x, q)),
+        evals: arr(x, at(p, 'evals'), { max: SAVED_RUN_LIMITS.points }, (q) => readEval(x, q)),
+        verdict: optional(x, at(p, 'verdict'), null, (src, q) => orNull(src, q, readVerdict)),
+      };
+      return run;
+    });
+    const known = runs.filter((r) => r.origin.lessonId === null || (getLesson(r.origin.lessonId)?.variants.length ?? 0) > r.origin.variant);
+    return { ok: true, runs: known };
+  } catch (e) {
+    if (e instanceof FieldError) return { ok: false, error: `the runs kept in this browser cannot be read back (${e.sentence()})` };
+    throw e;
+  }
 }

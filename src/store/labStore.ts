@@ -9,6 +9,7 @@ import { create } from 'zustand';
 import type { Settings } from '../rl/settings.ts';
 import type { AnswerInspection, StepGeometry } from '../rl/inspection.ts';
 import type { ObjectiveComparison } from '../rl/counterfactual.ts';
+import type { ClaimVerdict } from '../rl/claims.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
 import type { BackendPref } from './url.ts';
@@ -118,6 +119,23 @@ export interface SavedRun {
   settings: Settings;
   steps: StepMetrics[];
   evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'mean_length' | 'watch'>[];
+  /** A lesson run's verdict, judged once at its verdict step (null: not a lesson run, or it stopped before). */
+  verdict?: ClaimVerdict | null;
+}
+
+/**
+ * The live lesson run's verdict, judged once when the run reached its verdict step (src/lab/session.ts)
+ * and never again: the card, the share code and the saved run read this, never a re-judged longer run.
+ */
+export interface FrozenVerdict {
+  lessonId: string;
+  variant: number;
+  /** The step it was judged at (the variant's claim.steps). */
+  step: number;
+  /** The verdict; null: not judged (the run's settings differ from the variant's, so the claim is not about it). */
+  judged: ClaimVerdict | null;
+  /** The student chose "Continue past the verdict": Play trains on, and later steps are marked as after it. */
+  continued: boolean;
 }
 
 export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';
@@ -173,6 +191,10 @@ export interface LabState {
   inspector: InspectorState | null;
 
   runs: SavedRun[];
+  /** The live lesson run's frozen verdict (null before its verdict step, and outside a lesson). */
+  verdict: FrozenVerdict | null;
+  /** One sentence about a step the lesson refused to add (Play after the verdict), shown on the lesson card; null: none. */
+  lessonNotice: string | null;
   /** The chosen overlay: drawn only while comparable to the live run (overlays.ts); pinned runs are drawn as well. */
   overlayRunId: number | null;
   /** Where the live run started (set when it loads). */
@@ -241,6 +263,8 @@ export const useLab = create<LabState>()(() => ({
   stepMode: false,
   inspector: null,
   runs: [],
+  verdict: null,
+  lessonNotice: null,
   overlayRunId: null,
   liveOrigin: null,
   faults: [],

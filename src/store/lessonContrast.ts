@@ -24,7 +24,7 @@ export function lessonContrast(s: Pick<LabState, 'runs' | 'liveOrigin' | 'stepsC
   const siblings = s.runs.filter((r) => r.origin.lessonId === lesson.id && r.origin.variant !== variant && r.steps.length > 0 && lesson.variants[r.origin.variant] && comparable(r.origin, live));
   const sib = siblings.find((r) => r.id === s.overlayRunId) ?? siblings[0]; // the one overlaid on the charts, else the newest
   if (!sib) return null;
-  const evidence = lesson.variants[sib.origin.variant].claim.judge({ steps: sib.steps, evals: sib.evals }).measured; // unrounded, as its sentence
+  const evidence = (sib.verdict ?? lesson.variants[sib.origin.variant].claim.judge({ steps: sib.steps, evals: sib.evals })).measured; // its frozen verdict's numbers, unrounded
   const reading = readContrast(c, { variant, evidence: liveEvidence }, { variant: sib.origin.variant, evidence });
   const names = lesson.variants.map((v) => v.short ?? v.label);
   const steps = sib.steps.at(-1)!.step + 1;

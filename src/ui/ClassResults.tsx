@@ -18,7 +18,7 @@ import { MAX_PASTE } from '../class/code.ts';
 import { classSeed } from '../class/local.ts';
 import { CHOICES } from '../class/question.ts';
 import { pasteStore, setPaste } from '../class/paste.ts';
-import { poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
+import { classVerdictLine, contrastIntervalLine, poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
 import { usePresenter, useSession } from './session.tsx';
 import { ClassStrip } from './ClassStrip.tsx';
 import { panelPng } from './panelPng.ts';
@@ -48,12 +48,13 @@ function LessonResults({ l, stripHeight, dot }: { l: LessonPool; stripHeight?: n
         {l.variants.map((v) => (
           <li key={v.variant} data-testid={`class-variant-${v.variant}`} data-png-line="t">
             {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓ (seed{v.runs.length === 1 ? '' : 's'} {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
+            {classVerdictLine(v) && <><br /><span className={`class-verdict class-verdict-${v.verdict}`} data-testid={`class-verdict-${v.variant}`} data-verdict={v.verdict ?? ''}>{classVerdictLine(v)}</span></>}
           </li>
         ))}
       </ul>
       {l.variants.map((v) => <ClassStrip key={v.variant} pool={v} height={stripHeight} dot={dot} />)}
       {l.question && lesson?.asked && lesson.against && (
-        <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{contrastLine(l, l.question.text.replace(/^.*, the (.*) will be:$/, '$1'), lesson.asked, lesson.against)}</p>
+        <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{contrastLine(l, l.question.text.replace(/^.*, the (.*) will be:$/, '$1'), lesson.asked, lesson.against)} {contrastIntervalLine(l, lesson.asked, lesson.against)}</p>
       )}
       {pred && <p className="class-predictions" data-testid="class-predictions" data-png-line="t"><strong>Predictions</strong> ({l.question!.text.replace(/ will be:$/, '')}): {pred}</p>}
     </section>

@@ -5,35 +5,31 @@
  * claim's number, the contrast number and the prediction made in this browser — nothing else.
  */
 import { useMemo, useState } from 'react';
-import { settingsChangedFrom, type Lesson } from '../rl/lessons.ts';
+import type { Lesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { claimNumber } from '../class/claimNumber.ts';
 import { APP_VERSION, encodeResult } from '../class/code.ts';
 import { readPredictions } from '../class/local.ts';
+import { frozenFor } from '../store/verdictView.ts';
 
 /** The address of this page that opens the class results with a code (the code's characters need no escaping in a fragment). */
 export const resultLink = (code: string) => `${location.origin}${location.pathname}#result=${code}`;
 
-/** The live run's code, or null before its verdict (or while its settings differ from the variant's). */
+/** The live run's code, or null before its frozen verdict (or when the verdict was not judged: the run's settings differ from the variant's). */
 export function useResultCode(lesson: Lesson, variant: number): string | null {
-  const steps = useLab((s) => s.steps);
-  const evals = useLab((s) => s.evals);
-  const settings = useLab((s) => s.settings);
+  const frozen = useLab((s) => frozenFor(s, lesson.id, variant));
   const live = useLab((s) => s.liveOrigin);
   return useMemo(() => {
-    const claim = lesson.variants[variant]?.claim;
-    if (!claim || !live || live.lessonId !== lesson.id || live.variant !== variant || !live.weights) return null;
-    if (steps.length < claim.steps || settingsChangedFrom(lesson, variant, settings).length) return null;
-    const v = claim.judge({ steps, evals });
-    if (v.state === 'pending') return null;
+    const v = frozen?.judged;
+    if (!v || !live?.weights) return null;
     const p = readPredictions()[lesson.id];
     const cn = claimNumber(lesson.id, variant);
     return encodeResult({
-      app: APP_VERSION, lessonId: lesson.id, variant, seed: live.seed, weights: live.weights, held: v.state === 'holds', steps: steps.length,
+      app: APP_VERSION, lessonId: lesson.id, variant, seed: live.seed, weights: live.weights, held: v.state === 'holds', steps: frozen.step,
       claim: cn ? cn.of(v.measured) : NaN, contrast: lesson.contrast ? lesson.contrast.of(v.measured) : NaN,
       prediction: p === 0 || p === 1 || p === 2 ? p : null,
     });
-  }, [lesson, variant, steps, evals, settings, live]);
+  }, [lesson, variant, frozen, live]);
 }
 
 async function copy(text: string, field: HTMLInputElement | null): Promise<boolean> {
@@ -69,7 +65,7 @@ export function ClassShare({ lesson, variant }: { lesson: Lesson; variant: numbe
           </label>{' '}
           <button className="small" onClick={(e) => void copy(link, e.currentTarget.parentElement?.querySelectorAll('input')[1] ?? null).then((ok) => setCopied(ok ? 'link' : null))}>Copy link</button>
           {copied && <span className="note" role="status"> Copied the {copied}.</span>}
-          <p className="note">It carries the lesson, variant, seed, the starting weights' identity, the verdict, the claim's number, the contrast number and your prediction — no name, nothing about this device.</p>
+          <p className="note">It carries the lesson, variant, seed, the starting weights' identity, the verdict and the step it was judged at, the claim's number, the contrast number and your prediction — no name, nothing about this device.</p>
         </div>
       )}
     </div>

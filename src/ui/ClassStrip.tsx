@@ -1,10 +1,11 @@
 /**
  * One lesson variant's pooled runs as a strip plot (recharts): each run's claim number is a point
  * (one per seed; ✓ held in green, ✗ not in vermillion, each with its mark in the legend, never
- * colour alone) on one axis, against the claim's threshold as a dashed line. Points are spread up
- * and down by their seed only, so the same paste draws the same picture.
+ * colour alone) on one axis, against the claim's threshold as a dashed line, with the class's mean
+ * and its 90 % interval across students as a shaded band (pool.ts). Points are spread up and down
+ * by their seed only, so the same paste draws the same picture.
  */
-import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
+import { CartesianGrid, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { VariantPool } from '../class/pool.ts';
 import { thresholdText } from '../class/claimNumber.ts';
 import { axisTick } from './chartHooks.ts';
@@ -38,7 +39,8 @@ export function ClassStrip({ pool, height = 120, dot = 64 }: { pool: VariantPool
   const c = pool.claim;
   if (!c) return null;
   const points: Point[] = pool.runs.filter((r) => Number.isFinite(r.claim)).map((r) => ({ x: r.claim, y: jitter(r.seed), z: 1, seed: r.seed, held: r.held }));
-  const xs = [...points.map((p) => p.x), c.threshold];
+  const band = Number.isFinite(pool.mean.lo) && Number.isFinite(pool.mean.hi) ? pool.mean : null;
+  const xs = [...points.map((p) => p.x), c.threshold, ...(band ? [band.lo, band.hi] : [])];
   const { domain, ticks } = niceAxis(Math.min(...xs), Math.max(...xs));
   const unmeasured = pool.runs.length - points.length;
   return (
@@ -46,6 +48,7 @@ export function ClassStrip({ pool, height = 120, dot = 64 }: { pool: VariantPool
       <figcaption data-png-line="t">
         <strong>{pool.name}</strong>: {c.what} per seed; the claim puts it {thresholdText(c)} (dashed).{' '}
         <span style={{ color: TEXT.green }}>● ✓ held</span> <span style={{ color: TEXT.vermillion }}>◆ ✗ not held</span>
+        {band && <span style={{ color: C.blue }}> ▮ the class's mean and its 90 % interval</span>}
         {unmeasured > 0 && ` (${unmeasured} run${unmeasured === 1 ? '' : 's'} without the number)`}
       </figcaption>
       <div style={{ height }}>
@@ -55,6 +58,8 @@ export function ClassStrip({ pool, height = 120, dot = 64 }: { pool: VariantPool
             <XAxis type="number" dataKey="x" domain={domain} ticks={ticks} tickFormatter={axisTick} name={c.what} />
             <YAxis type="number" dataKey="y" domain={[0, 1]} hide />
             <ZAxis type="number" dataKey="z" range={[dot, dot]} /> {/* every point the same size (recharts sizes a point by its z only) */}
+            {band && <ReferenceArea x1={band.lo} x2={band.hi} y1={0} y2={1} fill={C.blue} fillOpacity={0.15} stroke="none" ifOverflow="extendDomain" data-testid={`class-interval-${pool.variant}`} />}
+            {band && <ReferenceLine x={band.value} stroke={C.blue} strokeWidth={2} />}
             <ReferenceLine x={c.threshold} stroke={C.black} strokeDasharray="6 4" label={{ value: thresholdText(c), position: 'top', fontSize: 11 }} />
             <Tooltip content={<Tip />} isAnimationActive={false} />
             <Scatter name="held" data={points.filter((p) => p.held)} fill={C.green} isAnimationActive={false} />

@@ -12,8 +12,9 @@ import { lessonContrast } from '../store/lessonContrast.ts';
 import { seedsSentence } from '../rl/contrast.ts';
 import { CONTRAST_SEEDS } from '../rl/contrastSeeds.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
+import { frozenFor, VERDICT_WORDS } from '../store/verdictView.ts';
 import { useSession } from './session.tsx';
-import { Predict } from './Predict.tsx';
+import { Predict, useBlind } from './Predict.tsx';
 import { ClassShare } from './ClassShare.tsx';
 import { markStep, stepRate, type StepMark } from './stepRate.ts';
 
@@ -68,44 +69,71 @@ function timeToVerdict(at: number, done: number, rate: number | null): string {
 }
 
 /**
- * The variant's claim, judged on the run's recorded steps and evaluations. `compact` (the presenter
- * view): the verdict and the contrast lines only, under their own test id.
+ * The variant's claim and its verdict. Before the verdict step: when it comes (Play runs to it and
+ * stops), and after the prediction the numbers so far. At the step the session judges it once and
+ * freezes it (store `verdict`): from then on the card shows that verdict — its claim number with
+ * the 90 % interval and threshold, the evaluation set, what would settle an unclear one — and never
+ * judges the longer run. `blind`: before the student predicts, the step only (no claim, no numbers).
+ * `compact` (the presenter view): the verdict and the contrast lines only, under their own test id.
  */
-export function Verdict({ lesson, variant, rate, compact = false }: { lesson: Lesson; variant: number; rate: number | null; compact?: boolean }) {
+export function Verdict({ lesson, variant, rate, compact = false, blind = false }: { lesson: Lesson; variant: number; rate: number | null; compact?: boolean; blind?: boolean }) {
+  const lab = useSession();
   const steps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
   const settings = useLab((s) => s.settings);
   const done = useLab((s) => s.stepsCompleted);
+  const frozen = useLab((s) => frozenFor(s, lesson.id, variant));
+  const notice = useLab((s) => s.lessonNotice);
   const claim = lesson.variants[variant]?.claim;
-  const v = useMemo(() => (claim ? claim.judge({ steps, evals }) : null), [claim, steps, evals]);
+  // before the step: the numbers so far (judge() says pending); after it, the frozen verdict only
+  const v = useMemo(() => (frozen ? frozen.judged : claim && !blind ? claim.judge({ steps, evals }) : null), [frozen, claim, blind, steps, evals]);
   const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
   const runs = useLab((s) => s.runs);
   const liveOrigin = useLab((s) => s.liveOrigin);
   const overlayRunId = useLab((s) => s.overlayRunId);
-  const contrast = useMemo(() => (v && steps.length ? lessonContrast({ runs, liveOrigin, stepsCompleted: done, overlayRunId }, lesson, variant, v.measured) : null), [v, steps.length, runs, liveOrigin, done, overlayRunId, lesson, variant]);
-  if (!claim || !v) return null;
-  if (changed.length) {
+  const contrast = useMemo(() => (frozen?.judged ? lessonContrast({ runs, liveOrigin, stepsCompleted: frozen.step, overlayRunId }, lesson, variant, frozen.judged.measured) : null), [frozen, runs, liveOrigin, overlayRunId, lesson, variant]);
+  if (!claim) return null;
+  const id = compact ? 'presenter-verdict' : 'lesson-verdict';
+  const claimLine = !compact && !blind && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>;
+  if (changed.length && !(frozen && frozen.judged)) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
     return (
-      <div className="claim claim-pending" data-testid={compact ? 'presenter-verdict' : 'lesson-verdict'} data-state="changed" role="status" aria-live="polite">
-        {!compact && <p><strong>Claim:</strong> {withCode(claim.text)}</p>}
+      <div className="claim claim-pending" data-testid={id} data-state="changed" role="status" aria-live="polite">
+        {claimLine}
         <p className="verdict-line">Not judged: this run's {changed.map((k) => `${settingLabel(k)} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}. The claim is about the variant as set: press its button to restart it.</p>
       </div>
     );
   }
+  const after = frozen?.continued && done > frozen.step ? done - frozen.step : 0;
+  if (frozen?.judged) {
+    const j = frozen.judged, state = j.state;
+    return (
+      <div className={`claim claim-${state}`} data-testid={id} data-state={state} data-step={frozen.step} role="status" aria-live="polite">
+        {claimLine}
+        <p className="verdict-line" data-testid={compact ? undefined : 'lesson-verdict-number'}>Verdict at step {frozen.step}, judged once: {VERDICT_WORDS[state]}.</p>
+        <p className="verdict-sentence" data-testid={compact ? undefined : 'lesson-verdict-sentence'}>{withCode(j.sentence)}</p>
+        <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>Windows: {j.number.window}.</p>
+        {state === 'unclear' && j.settle && <p className="note" data-testid={compact ? undefined : 'lesson-verdict-settle'}>What would settle it: {withCode(j.settle)}</p>}
+        {state === 'fails' && j.hint && !compact && <p className="note">Try: {withCode(j.hint)}</p>}
+        {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
+        {!compact && (frozen.continued
+          ? <p className="note after-verdict" data-testid="lesson-after-verdict">{after > 0 ? `${after} step${after === 1 ? '' : 's'} after the verdict (steps ${frozen.step + 1}–${done}): the charts go on; the verdict above stays as judged at step ${frozen.step}.` : `Continued past the verdict: later steps are after it; the verdict above stays as judged at step ${frozen.step}.`}</p>
+          : <p className="note"><button className="small" onClick={() => void lab.continuePastVerdict()} data-testid="lesson-continue">Continue past the verdict</button> {notice ?? 'Play stopped at the verdict step. Training on is allowed; the verdict stays as judged.'}</p>)}
+      </div>
+    );
+  }
   const timing = timeToVerdict(claim.steps, done, rate);
-  const heldNote = steps.length ? heldoutWindowNote(v.sentence, evals) : null; // "→ 0.23" is a mean of two evaluations: say so
+  const heldNote = v && !blind && steps.length ? heldoutWindowNote(v.sentence, evals) : null; // "→ 0.23" is a mean of two evaluations: say so
+  const soFar = v && steps.length ? v.sentence.replace(/^Pending[^.]*\.\s*/, '') : '';
   return (
-    <div className={`claim claim-${v.state}`} data-testid={compact ? 'presenter-verdict' : 'lesson-verdict'} data-state={v.state} role="status" aria-live="polite">
-      {!compact && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>}
+    <div className="claim claim-pending" data-testid={id} data-state="pending" role="status" aria-live="polite">
+      {claimLine}
       <p className="verdict-line">
-        {steps.length === 0 ? `Press play: the verdict comes at step ${claim.steps}` : v.sentence}
-        {timing && <span className="timing" data-testid="lesson-timing">{steps.length === 0 ? timing : ` (${timing.slice(2)})`}</span>}
-        {steps.length === 0 ? '.' : ''}
+        {steps.length ? `Play runs to step ${claim.steps} and stops: the verdict comes at step ${claim.steps}, judged once (now ${done})` : `Press play: the verdict comes at step ${claim.steps} (Play runs to step ${claim.steps} and stops there; the verdict is judged once)`}
+        {timing && <span className="timing" data-testid="lesson-timing">{` (${timing.slice(2)})`}</span>}.
       </p>
+      {soFar && !compact && <p className="note" data-testid="lesson-so-far">{withCode(soFar)}</p>}
       {heldNote && <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>{heldNote}</p>}
-      {v.state === 'fails' && v.hint && !compact && <p className="note">Try: {withCode(v.hint)}</p>}
-      {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
     </div>
   );
 }
@@ -117,6 +145,12 @@ function SeedsLine({ lesson }: { lesson: Lesson }) {
   return <p className="note contrast-seeds" data-testid="lesson-seeds">{withCode(seedsSentence(lesson.contrast, r, lesson.variants.map((v) => v.short ?? v.label)))}</p>;
 }
 
+/** What the lesson varies, in the settings' own labels ("Group size G: G = 2 · G = 8 · G = 16"): the setup a blind card shows. */
+export function variedLine(lesson: Lesson): string {
+  const keys = [...new Set(lesson.variants.flatMap((v) => Object.keys(v.settings)))].filter((k) => new Set(lesson.variants.map((v) => JSON.stringify((v.settings as Record<string, unknown>)[k]))).size > 1);
+  return `${keys.map(settingLabel).join(', ') || 'The variants'}: ${lesson.variants.map((v) => v.short ?? v.label).join(' · ')}`;
+}
+
 export function Lessons() {
   const lab = useSession();
   const lessonId = useLab((s) => s.lessonId);
@@ -124,6 +158,8 @@ export function Lessons() {
   const lesson = lessonId ? getLesson(lessonId) : undefined;
   const [open, setOpen] = useState(true);
   const rate = useStepRate(`${lessonId}:${variant}`);
+  // predict blind: until the student predicts (or skips), the setup and the question only
+  const blind = useBlind(lesson);
   return (
     <section className={`lessons card${open ? '' : ' folded'}`} aria-label="Lessons">
       <div className="lesson-buttons">
@@ -135,13 +171,15 @@ export function Lessons() {
         ))}
       </div>
       {open && lesson && (
-        <div className="lesson-text" data-testid="lesson-text">
+        <div className="lesson-text" data-testid="lesson-text" data-blind={String(blind)}>
           <h2>{lesson.title}</h2>
-          <p>{withCode(lesson.watch)}</p>
+          {blind
+            ? <p data-testid="lesson-setup">Varied: {variedLine(lesson)}. Watch: {lesson.charts.join(', ')}. Predict first; the explanation comes after.</p>
+            : <p data-testid="lesson-watch">{withCode(lesson.watch)}</p>}
           <Predict lesson={lesson} variant={variant} />
-          <Verdict lesson={lesson} variant={variant} rate={rate} />
-          <SeedsLine lesson={lesson} />
-          <ClassShare lesson={lesson} variant={variant} />
+          <Verdict lesson={lesson} variant={variant} rate={rate} blind={blind} />
+          {!blind && <SeedsLine lesson={lesson} />}
+          {!blind && <ClassShare lesson={lesson} variant={variant} />}
           <div className="variants">
             Compare:{' '}
             {lesson.variants.map((v, i) => (
@@ -150,10 +188,20 @@ export function Lessons() {
             ))}
             <span className="note"> Each variant restarts from the base; the previous run stays on the charts as an overlay (choose another under Runs).</span>
             <button className="small" onClick={() => lab.view.leaveLesson()}>Leave lesson</button>
+            <NewStudent />
           </div>
-          <p className="note">Watch: {lesson.charts.join(', ')} (highlighted, first among the charts).</p>
+          {!blind && <p className="note">Watch: {lesson.charts.join(', ')} (highlighted, first among the charts).</p>}
         </div>
       )}
     </section>
+  );
+}
+
+/** "New student": after asking, this browser forgets its predictions, seed, runs and saved run (the session's newStudent). */
+function NewStudent() {
+  const lab = useSession();
+  return (
+    <button className="small" data-testid="new-student" title="Forget this browser's predictions, seed, runs and saved run"
+      onClick={() => { if (window.confirm('New student: forget this browser\'s predictions, seed, runs and saved run? The lesson starts over from its base.')) void lab.newStudent(); }}>New student</button>
   );
 }

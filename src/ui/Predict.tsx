@@ -28,6 +28,19 @@ export function useQuestionReading(lesson: Lesson, variant: number): QuestionRea
   return useMemo(() => questionReading({ steps, evals, runs, liveOrigin }, lesson, variant), [lesson, variant, steps, evals, runs, liveOrigin]);
 }
 
+/**
+ * The card is blind: the lesson asks a question, the student has neither predicted nor skipped, and
+ * no run of it has begun. Until then the card shows the setup and the question only.
+ */
+export function useBlind(lesson: Lesson | undefined): boolean {
+  const [predictions] = usePredictions();
+  const done = useLab((s) => s.stepsCompleted);
+  const live = useLab((s) => s.liveOrigin);
+  if (!lesson || !lessonQuestion(lesson)) return false;
+  const answered = Object.prototype.hasOwnProperty.call(predictions, lesson.id);
+  return !answered && !(done > 0 && live?.lessonId === lesson.id);
+}
+
 export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }) {
   const [predictions, setPrediction] = usePredictions();
   const q = useMemo(() => lessonQuestion(lesson), [lesson]);
@@ -56,7 +69,7 @@ export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }
             ? outcomeSentence(lesson, q, choice, reading.asked, reading.against)
             : reading && 'other' in reading
               ? `you predicted ${CHOICES[choice]}; run ${lesson.variants[reading.other].short ?? lesson.variants[reading.other].label} on this seed too (its button below) to see how the two compare.`
-              : `${CHOICES[choice]} — compared with the outcome once this lesson's runs reach their verdicts.`}
+              : `you predicted ${CHOICES[choice]} — compared with the outcome once this lesson's runs reach their verdicts.`}
         </p>
       )}
     </div>

@@ -78,6 +78,7 @@ export function RunsPanel() {
             <li key={r.id} data-testid={`recent-run-${r.id}`}>
               <button className="small" aria-pressed={r.pinned} aria-label={`${r.pinned ? 'Unpin' : 'Pin'} ${r.name} (run ${r.id})`} onClick={() => lab.view.pinRun(r.id, !r.pinned)}>{r.pinned ? 'Unpin' : 'Pin'}</button>{' '}
               <strong>{r.name}</strong>: {r.label}; {runFigures(r.evals)}
+              {r.verdict && r.verdict.state !== 'pending' && <span data-testid={`recent-run-verdict-${r.id}`}>; verdict at step {r.verdict.step}: {r.verdict.state}</span>}
               {r.pinned ? ' · pinned: on the charts' : live && comparable(r.origin, live) ? '' : ' · another lesson, task, base or seed: not overlaid'}
             </li>
           ))}

@@ -1,0 +1,108 @@
+import { expect, test, type Page } from './fixtures.ts';
+import { decodeResult } from '../src/class/code.ts';
+import { getLesson } from '../src/rl/lessons.ts';
+
+// A lesson as an experiment (issue 40), as one student meets it in class mode: the card is blind
+// until the prediction (the setup and the question only), Play runs to the verdict step and stops
+// by itself, the verdict is judged there once and frozen with its interval, the share code carries
+// that step, a reload ("Resume it") brings the run and its verdict back, the runs list survives a reload, and "New
+// student" (after a confirm) forgets the prediction, seed, runs and saved run. Lesson 7 (KL
+// estimators, verdict at step 12) on the CPU reference: the fastest lesson with a question.
+// Screenshots go to $SHOTS40 (default test-results/shots40).
+
+const SHOTS = process.env.SHOTS40 ?? 'test-results/shots40';
+const LESSON = getLesson('kl-estimators')!;
+const N = LESSON.variants[0].claim.steps;
+type Any = any;
+const store = (page: Page): Promise<Any> => page.evaluate(() => (window as Any).__lab.store.getState());
+const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText(/paused · \d+ steps?/, { timeout: 60_000 });
+
+test('lesson protocol: blind card → Play stops at the verdict step → frozen verdict with its interval → share code with that step → reload keeps it → New student resets', async ({ page, context }) => {
+  test.setTimeout(240_000);
+  // this browser's class seed, 3, unless a new student drew another
+  await context.addInitScript(() => { if (!localStorage.getItem('rlvr-lab:class-seed')) localStorage.setItem('rlvr-lab:class-seed', '3'); });
+  await page.goto(`/?backend=cpu&class=1&lesson=${LESSON.id}`);
+  await ready(page);
+  const card = page.getByTestId('lesson-text');
+  const verdict = page.getByTestId('lesson-verdict');
+
+  // blind: the setup and the question, no explanation, no claim, no seeds record, no contrast
+  await expect(card).toHaveAttribute('data-blind', 'true');
+  await expect(page.getByTestId('lesson-setup')).toContainText('Varied: KL estimator');
+  await expect(page.getByTestId('predict-question')).toBeVisible();
+  await expect(page.getByTestId('lesson-watch')).toHaveCount(0);
+  await expect(page.getByTestId('lesson-seeds')).toHaveCount(0);
+  await expect(card).not.toContainText('Claim:');
+  await expect(verdict).toContainText(`Play runs to step ${N} and stops`);
+  await card.screenshot({ path: `${SHOTS}/blind-card.png` });
+
+  // the prediction opens the card
+  await page.getByTestId('predict-2').click();
+  await expect(card).toHaveAttribute('data-blind', 'false');
+  await expect(page.getByTestId('lesson-watch')).toBeVisible();
+  await expect(page.getByTestId('prediction')).toContainText('you predicted lower');
+  await expect(verdict).toContainText(LESSON.variants[0].claim.text);
+
+  // Play runs to the verdict step and stops by itself
+  const t0 = Date.now();
+  await page.getByRole('button', { name: /Play/ }).click();
+  await page.waitForFunction((n) => { const s = (window as Any).__lab.store.getState(); return s.stepsCompleted >= n && s.status === 'paused'; }, N, { timeout: 180_000 });
+  await page.waitForTimeout(500); // a step begun past it would show by now
+  expect((await store(page)).stepsCompleted).toBe(N);
+  console.log(`lesson 7 to its verdict step ${N} on the CPU reference, with its two 256-prompt contract evaluations: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+
+  // the verdict, frozen at its step, with its interval and its evaluation set
+  await expect(verdict).toHaveAttribute('data-step', String(N));
+  await expect(verdict).toHaveAttribute('data-state', /^(holds|fails|unclear)$/);
+  await expect(page.getByTestId('lesson-verdict-number')).toContainText(`Verdict at step ${N}, judged once`);
+  // the claim number with its 90 % interval and threshold, and the evaluation set it reads
+  const claim = LESSON.variants[0].claim;
+  await expect(page.getByTestId('lesson-verdict-sentence')).toContainText(new RegExp(`${claim.number.what.replace(/[()]/g, '.')} [−+]?\\d\\.\\d\\d \\(90 % interval [−+]?\\d\\.\\d\\d to [−+]?\\d\\.\\d\\d`));
+  await expect(page.getByTestId('lesson-verdict-window')).toContainText('held-out: 256 prompts');
+  await card.screenshot({ path: `${SHOTS}/frozen-verdict.png` });
+  // Play now adds no step: it says why, and "Continue past the verdict" is the way on
+  await page.getByRole('button', { name: /Play/ }).click();
+  await expect(verdict).toContainText(`The verdict is in at step ${N}`);
+  expect((await store(page)).stepsCompleted).toBe(N);
+
+  // the share code carries the verdict step
+  await page.getByTestId('share-result').click();
+  const code = await page.getByTestId('share-code').inputValue();
+  const d = decodeResult(code);
+  expect(d.ok, d.ok ? '' : d.why).toBe(true);
+  if (d.ok) expect([d.result.lessonId, d.result.seed, d.result.steps, d.result.prediction]).toEqual([LESSON.id, 3, N, 2]);
+
+  const frozen = (await page.getByTestId('lesson-verdict-sentence').textContent())!;
+
+  // a reload: "Resume it" brings back the run and its frozen verdict, as judged
+  await page.evaluate(() => (window as Any).__lab.savesSettled());
+  await page.reload();
+  await page.getByRole('button', { name: 'Resume it' }).click();
+  await ready(page);
+  await expect(page.getByTestId('lesson-verdict-sentence')).toHaveText(frozen);
+  await expect(verdict).toHaveAttribute('data-step', String(N));
+
+  // the other variant: the run goes to the runs list with its verdict, and the list survives a reload
+  await page.getByRole('button', { name: LESSON.variants[1].label }).click();
+  await ready(page);
+  await expect(page.getByTestId('recent-runs')).toContainText(`verdict at step ${N}`);
+  await page.reload();
+  await ready(page);
+  await expect(page.getByTestId('recent-runs')).toContainText(`verdict at step ${N}`);
+
+  // New student, after a confirm: prediction, seed, runs and saved run forgotten; the card is blind again
+  page.once('dialog', (dlg) => void dlg.accept());
+  await page.getByTestId('new-student').click();
+  await ready(page);
+  await expect(card).toHaveAttribute('data-blind', 'true');
+  const s = await store(page);
+  expect(s.runs).toEqual([]);
+  expect(s.steps).toEqual([]);
+  expect(s.settings.seed).not.toBe(3);
+  await expect(page.getByTestId('class-seed')).toContainText(`its own seed, ${s.settings.seed} `);
+  expect(await page.evaluate(() => localStorage.getItem('rlvr-lab:predictions'))).toBeNull();
+  await page.reload();
+  await ready(page);
+  await expect(page.getByTestId('resume-offer')).toHaveCount(0); // no saved run to resume
+  expect((await store(page)).runs).toEqual([]);
+});

@@ -1,0 +1,37 @@
+// The lessons' pre-registered records (lessonRecords.json, written by `npm run lessons -- --seeds
+// 1001,…,1010 --record`): every lesson has one for its contract as it is now, so a lesson whose
+// settings, claim or verdict step changed fails here until it is judged again on fresh seeds.
+import { describe, expect, it } from 'vitest';
+import { LESSONS, contractHash, getLesson } from './lessons.ts';
+import { LESSON_RECORDS, lessonRecord, recordSentence, type LessonRecord } from './lessonRecords.ts';
+
+describe('lesson records', () => {
+  it('every lesson has a record of its contract as it is now, on ten fresh seeds, by the engine\'s real name', () => {
+    for (const l of LESSONS) {
+      const r = LESSON_RECORDS.lessons.find((x) => x.lesson === l.id);
+      expect(r, `${l.id}: no record (npm run lessons -- --seeds 1001,…,1010 --record)`).toBeDefined();
+      expect(r!.hash, `${l.id}: recorded for another contract — its settings, claims or verdict step changed since; record it again on fresh seeds`).toBe(contractHash(l));
+      expect(lessonRecord(l)).toBe(r);
+      expect(r!.seeds.length).toBeGreaterThanOrEqual(10);
+      expect(r!.seeds.every((s) => s >= 1000), `${l.id}: recorded on seeds that chose its claims`).toBe(true);
+      expect(r!.engine).toMatch(/CPU reference|Dawn|Chromium/);
+      expect(r!.variants.map((v) => v.steps)).toEqual(l.variants.map((v) => v.claim.steps));
+      for (const v of r!.variants) {
+        expect(v.holds + v.fails + v.unclear, `${l.id} ${v.label}`).toBe(r!.seeds.length);
+        expect(v.runs.map((x) => x.seed)).toEqual(r!.seeds);
+      }
+    }
+  });
+
+  it('a lesson changed since its record has none, and the card says so where fresh seeds disagree with a claim', () => {
+    const l = getLesson('mixed-groups')!;
+    expect(lessonRecord({ ...l, settings: { ...l.settings, learningRate: 1e-3 } })).toBeNull();
+    const rec: LessonRecord = {
+      lesson: l.id, hash: contractHash(l), engine: 'CPU reference (Node)', seeds: [1001, 1002, 1003],
+      variants: l.variants.map((v, i) => ({ label: v.short ?? v.label, steps: v.claim.steps, holds: i === 1 ? 0 : 3, fails: i === 1 ? 2 : 0, unclear: i === 1 ? 1 : 0, median_width: 0.05, runs: [] })),
+    };
+    const s = recordSentence(l, rec)!;
+    expect(s).toMatch(/^Recorded once on 3 fresh seeds \(1001–1003; CPU reference \(Node\)\), at step 40: G = 2: holds on 3, fails on 0, unclear on 0; G = 8: holds on 0, fails on 2, unclear on 1;/);
+    expect(s).toMatch(/the claim of G = 8 failed more often than it held: the record disagrees with the claim, and the claim was not re-tuned to it\.$/);
+  });
+});
