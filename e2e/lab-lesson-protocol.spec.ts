@@ -31,7 +31,7 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await expect(page.getByTestId('lesson-setup')).toContainText('Varied: KL estimator');
   await expect(page.getByTestId('predict-question')).toBeVisible();
   await expect(page.getByTestId('lesson-watch')).toHaveCount(0);
-  await expect(page.getByTestId('lesson-seeds')).toHaveCount(0);
+  await expect(page.getByTestId('lesson-record')).toHaveCount(0);
   await expect(card).not.toContainText('Claim:');
   await expect(verdict).toContainText(`Play runs to step ${N} and stops`);
   await card.screenshot({ path: `${SHOTS}/blind-card.png` });

@@ -141,6 +141,8 @@ describe('claims', () => {
         expect(v.claim.text.length).toBeGreaterThan(30);
       }
       for (const text of [l.watch, ...l.variants.map((v) => v.claim.text)]) expect(text, l.id).not.toMatch(/\b0\.\d\d\b|\d+ steps of/);
+      // students read the lesson's language: no commands, code or field names on the card
+      for (const text of [l.watch, l.title, ...l.variants.flatMap((v) => [v.label, v.claim.text, v.claim.number.what])]) expect(text, l.id).not.toMatch(/npm run|`|\b[a-z]{2,}_[a-z_]{2,}\b/);
     }
   });
 

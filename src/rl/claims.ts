@@ -191,9 +191,9 @@ export function resampleRun(run: RunRecord, draw: (n: number) => Int32Array): Ru
 
 /** The window a verdict's number reads, in words. */
 function windowWords(run: RunRecord): string {
+  // counted as the card counts them: the first step is step 1, the verdict step is step n
   const n = run.steps.length, w = windowSize(n);
-  const first = run.steps[0]?.step ?? 1, last = run.steps[n - 1]?.step ?? n;
-  const steps = n ? `early = mean of steps ${first}–${run.steps[w - 1].step}, late = mean of steps ${run.steps[n - w].step}–${last}` : 'no steps yet';
+  const steps = n ? `early = mean of steps 1–${w}, late = mean of steps ${n - w + 1}–${n}` : 'no steps yet';
   const c = contractEvals(run);
   const held = c ? `; held-out: ${c.end.per_prompt!.greedy.length} prompts, the same prompts and draws at step ${c.start.step} and step ${c.end.step}` : '';
   return steps + held;

@@ -5,10 +5,9 @@
  *
  * The lesson card reads it between the live run and a finished sibling run of the page (the same
  * lesson, another variant, comparable: same seed and base, overlays.ts); `npm run lessons` reads
- * it per seed, and a promised contrast must show on 4 of 5 seeds there. Engine layer: no React.
+ * it per seed, and the class pool as paired differences on shared seeds. Engine layer: no React.
  */
 import { fmt2 } from './claims.ts';
-import type { SeedContrast } from './contrastSeeds.ts';
 
 export interface LessonContrast {
   /** The number, in words ("mixed share of the groups"). */
@@ -17,8 +16,6 @@ export interface LessonContrast {
   of(evidence: Record<string, number>): number;
   /** Per variant, its rank: of two variants, the one of higher rank should give the higher number (equal ranks: no expectation). */
   rank: readonly number[];
-  /** The lesson promises it: `npm run lessons` fails when it shows on fewer than 4 of 5 seeds. Otherwise it is reported. */
-  promised?: boolean;
 }
 
 export interface ContrastRun {
@@ -56,7 +53,7 @@ export function contrastSentence(c: LessonContrast, r: ContrastReading, there: {
   const higher = names[r.expectedHigher];
   return r.asExpected
     ? `${head}: higher under ${higher}, as the lesson expects ✓`
-    : `${head}: not higher under ${higher} on this seed ✗ (one seed; \`npm run lessons\` compares five)`;
+    : `${head}: not higher under ${higher} on this seed ✗ (one seed; the class pool compares many)`;
 }
 
 /** `npm run lessons`: per seed, the highest-rank variant's number minus the lowest-rank one's (NaN where a run is missing; equal ranks: the first two variants). */
@@ -67,28 +64,4 @@ export function contrastBySeed(c: LessonContrast, runs: readonly (ContrastRun & 
   const bottom = low === top ? (top === 0 ? 1 : 0) : low; // no expected order: the first two variants
   const at = (seed: number, v: number) => { const r = runs.find((x) => x.seed === seed && x.variant === v); return r ? c.of(r.evidence) : NaN; };
   return { top, bottom, diffs: seeds.map((s) => at(s, top) - at(s, bottom)) };
-}
-
-/** A promise a lesson can make across seeds: it shows on at least 4 of 5 seeds (the same share of any other number). */
-export const enough = (shown: number, seeds: number) => shown >= Math.ceil(0.8 * seeds);
-
-/** "2–6" for consecutive seeds, else "2, 5, 9". */
-const seedList = (s: readonly number[]) => (s.length > 2 && s.every((x, i) => i === 0 || x === s[i - 1] + 1) ? `${s[0]}–${s.at(-1)}` : s.join(', '));
-const signed = (d: number) => `${d >= 0 ? '+' : '−'}${fmt2(Math.abs(d))}`;
-const ENGINES: Record<string, string> = { webgpu: 'WebGPU', cpu: 'the CPU reference', dawn: 'Dawn' };
-
-/**
- * The card's line on the contrast across seeds (a recorded table, contrastSeeds.ts): "Across 5 seeds
- * (2–6, WebGPU): mixed share of the groups higher under G = 16 than under G = 2 on 5 of 5 (by +0.41,
- * …)", then the promise (Lesson.contrast.promised, which contrastSeeds.test.ts keeps to the records that show
- * on 4 of 5), that it goes the other way, or that it depends on the seed.
- */
-export function seedsSentence(c: LessonContrast, r: SeedContrast, names: readonly string[]): string {
-  const shown = r.diffs.filter((d) => d > 0).length, n = r.diffs.length;
-  const head = `Across ${n} seeds (${seedList(r.seeds)}, ${ENGINES[r.backend] ?? r.backend}, \`npm run lessons\`): ${c.what} higher under ${names[r.top]} than under ${names[r.bottom]} on ${shown} of ${n} (by ${r.diffs.map(signed).join(', ')})`;
-  if (c.rank[r.top] === c.rank[r.bottom]) return `${head}: the lesson expects no order here — which is higher depends on the seed.`;
-  if (c.promised) return `${head}. The lesson promises it: \`npm run lessons\` fails where it shows on fewer than 4 of 5 seeds.`;
-  const lower = r.diffs.filter((d) => d < 0).length;
-  if (enough(lower, n)) return `${head}: at this scale it goes the other way on ${lower} of ${n} seeds, so expect ✗ on most seeds.`;
-  return `${head}: it depends on the seed, so one run's ✓ or ✗ is one sample — pool the class's seeds (Class results) to see how often it shows.`;
 }

@@ -53,7 +53,7 @@ export const mixedClaim = (G: number): Claim => claim(G <= 2 ? {
   sentence: (e) => `mixed share ${fmt2(e.frac_mixed)} (the batch-rate formula: ${fmt2(e.mixed_predicted)}), held-out accuracy (greedy) ${fmt2(e.heldout_greedy_start)} → ${fmt2(e.heldout_greedy_end)}`,
   hint: 'Held-out accuracy held up on this seed: run longer, or compare with G = 8 on the same seed (its accuracy rises).',
 } : {
-  text: `With G = ${G} most groups mix passes and failures, so most prompts teach: held-out pass@1 (sampled) rises, a few points per ten steps (the verdict reads it after 50).`,
+  text: `With G = ${G} most groups mix passes and failures, so most prompts teach: held-out pass@1 (sampled) rises by more than three points by the verdict's step.`,
   steps: MIXED_STEPS,
   measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted) }),
   number: above(HELDOUT_GAIN, heldoutGain, 0.03),

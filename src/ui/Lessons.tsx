@@ -9,8 +9,7 @@ import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } 
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { lessonContrast } from '../store/lessonContrast.ts';
-import { seedsSentence } from '../rl/contrast.ts';
-import { CONTRAST_SEEDS } from '../rl/contrastSeeds.ts';
+import { recordSentence } from '../rl/lessonRecords.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { frozenFor, VERDICT_WORDS } from '../store/verdictView.ts';
 import { useSession } from './session.tsx';
@@ -138,11 +137,10 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
   );
 }
 
-/** The lesson's contrast across seeds, from the recorded table (contrastSeeds.ts): promised, or said to depend on the seed. */
-function SeedsLine({ lesson }: { lesson: Lesson }) {
-  const r = CONTRAST_SEEDS[lesson.id];
-  if (!r || !lesson.contrast) return null;
-  return <p className="note contrast-seeds" data-testid="lesson-seeds">{withCode(seedsSentence(lesson.contrast, r, lesson.variants.map((v) => v.short ?? v.label)))}</p>;
+/** The lesson's record on fresh seeds (lessonRecords.ts), once the student has predicted: how often each claim held, and where the record disagrees. */
+function RecordLine({ lesson }: { lesson: Lesson }) {
+  const text = recordSentence(lesson);
+  return text ? <p className="note lesson-record" data-testid="lesson-record">{text}</p> : null;
 }
 
 /** What the lesson varies, in the settings' own labels ("Group size G: G = 2 · G = 8 · G = 16"): the setup a blind card shows. */
@@ -178,7 +176,7 @@ export function Lessons() {
             : <p data-testid="lesson-watch">{withCode(lesson.watch)}</p>}
           <Predict lesson={lesson} variant={variant} />
           <Verdict lesson={lesson} variant={variant} rate={rate} blind={blind} />
-          {!blind && <SeedsLine lesson={lesson} />}
+          {!blind && <RecordLine lesson={lesson} />}
           {!blind && <ClassShare lesson={lesson} variant={variant} />}
           <div className="variants">
             Compare:{' '}
