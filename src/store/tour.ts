@@ -196,7 +196,8 @@ function verdictIn(s: TourInput, id: string): string {
   const claim = getLesson(id)?.variants[s.lessonVariant]?.claim;
   if (!claim || s.steps.length < claim.steps) return '';
   const v = claim.judge(s);
-  return v.state === 'pending' ? '' : ` The lesson's verdict is in: ${v.state === 'holds' ? 'the claim holds ✓' : 'the claim has not shown ✗'}.`;
+  const said = v.state === 'holds' ? 'the claim holds ✓' : v.state === 'fails' ? 'the claim fails ✗' : 'unclear: this one run cannot tell, so pool the class\'s runs';
+  return v.state === 'pending' ? '' : ` The lesson's verdict is in: ${said}.`;
 }
 
 function mixedGroups(s: TourInput): TourSay {
