@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { getLesson, LESSONS } from '../rl/lessons.ts';
+import { contractHash, getLesson, LESSONS } from '../rl/lessons.ts';
 import { Rng } from '../model/rng.ts';
 import { APP_VERSION, crc32Hex, decodeResult, encodeResult, findCodes, MAX_PASTE } from './code.ts';
 import { sample } from './testSample.ts';
@@ -18,7 +18,7 @@ const forged = (json: string, version = 1) => {
   const payload = Buffer.from(json, 'utf8').toString('base64').replace(/=+$/, '');
   return `rlvr${version}.${payload}.${crc32Hex(`rlvr${version}.${payload}`)}`;
 };
-const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, n: 40, x: 0.0625, c: 0.8214, p: 2, ...o });
+const body = (o: Record<string, unknown> = {}) => ({ a: APP_VERSION, l: 'mixed-groups', v: 1, s: 4127, w: '0123456789abcdef', h: 1, k: contractHash(getLesson('mixed-groups')!), n: 40, x: 0.0625, c: 0.8214, p: 2, ...o });
 
 function expectRefusal(code: string, why?: RegExp) {
   const d = decodeResult(code);
@@ -30,13 +30,13 @@ function expectRefusal(code: string, why?: RegExp) {
 }
 
 describe('result code', () => {
-  it('round-trips, under 200 characters, rounded to 4 significant digits; the app version is package.json\'s', () => {
+  it('round-trips, under 220 characters, rounded to 4 significant digits; the app version is package.json\'s', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(APP_VERSION).toBe(pkg.version);
     const longest = sample({ lessonId: 'grpo-vs-best-of-n', seed: 2147483647, claim: -0.000123456, contrast: -12345.678, steps: getLesson('grpo-vs-best-of-n')!.variants[1].claim.steps, held: false });
     for (const r of [sample(), sample({ prediction: null, contrast: NaN, held: false }), longest]) {
       const code = encodeResult(r);
-      expect(code.length).toBeLessThanOrEqual(200);
+      expect(code.length).toBeLessThanOrEqual(220); // with the contract's hash (8 hex digits): about 200
       expect(code).toMatch(/^rlvr1\.[A-Za-z0-9+/]+\.[0-9a-f]{8}$/);
       const d = decodeResult(code);
       expect(d.ok, d.ok ? '' : d.why).toBe(true);
@@ -133,14 +133,18 @@ describe('result code', () => {
       [JSON.stringify(body({ s: 2 ** 31 })), /seed/],
       [JSON.stringify(body({ w: '0123456789ABCDEF' })), /16 hex digits/],
       [JSON.stringify(body({ w: 12 })), /16 hex digits/],
-      [JSON.stringify(body({ h: true })), /verdict must be 0 or 1/],
+      [JSON.stringify(body({ h: true })), /verdict must be 0 \(fails\), 1 \(holds\) or 2 \(unclear\)/],
+      [JSON.stringify(body({ h: 3 })), /verdict must be 0 \(fails\)/],
+      [JSON.stringify(body({ k: '00000000' })), /judged under another version of this lesson/],
+      [JSON.stringify(body({ k: 'zz' })), /contract must be 8 hex digits/],
       [JSON.stringify(body({ n: 3 })), /never reached the verdict step: it stopped at step 3, and this lesson's verdict comes at step 40/],
       [JSON.stringify(body({ n: 41 })), /judged at step 41, not at this lesson's verdict step 40/],
       [JSON.stringify(body({ n: 1e9 })), /verdict step must be/],
       [JSON.stringify(body({ p: 3 })), /prediction must be 0, 1 or 2/],
       [JSON.stringify(body({ p: null })), /prediction/],
-      [JSON.stringify(body({ a: '0.1.0' })), /made by rlvr-lab 0\.1\.0; this page is 0\.3\.0/], // a code from before lesson 1's G ≥ 8 verdict moved to step 50
-      [JSON.stringify(body({ a: '0.2.0' })), /made by rlvr-lab 0\.2\.0; this page is 0\.3\.0/], // from before lesson 4's verdicts moved to step 30
+      [JSON.stringify(body({ a: '0.1.0' })), /made by rlvr-lab 0\.1\.0; this page is 0\.4\.0/], // a code from before lesson 1's G ≥ 8 verdict moved to step 50
+      [JSON.stringify(body({ a: '0.2.0' })), /made by rlvr-lab 0\.2\.0; this page is 0\.4\.0/], // from before lesson 4's verdicts moved to step 30
+      [JSON.stringify(body({ a: '0.3.0' })), /made by rlvr-lab 0\.3\.0; this page is 0\.4\.0/], // from before the lessons' verdicts got their intervals
       [JSON.stringify(body({ a: '1' })), /app version must read like/],
       [JSON.stringify(body({ h: 1, x: -0.5 })), /says the claim held, yet its claim number/],
       [JSON.stringify({ ...body(), s: undefined }), /seed is missing/],

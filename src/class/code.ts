@@ -20,15 +20,16 @@
  * Decoding never evaluates anything (JSON.parse of checksummed, length-bounded text only), never
  * copies a field by assignment from the parsed object, and refuses each bad code with one
  * sentence: truncated, damaged (checksum), another format or app version, unreadable, a field
- * missing or extra, a value of the wrong type or out of range. About 160–190 characters.
+ * missing or extra, a value of the wrong type or out of range, a contract or verdict step other than
+ * this page's lessons. About 180–210 characters.
  */
 import { crc32 } from '../export/zip.ts';
-import { getLesson } from '../rl/lessons.ts';
+import { contractHash, getLesson } from '../rl/lessons.ts';
 import { describeValue, isRecord } from '../model/validate.ts';
 import { claimNumber, onClaimSide } from './claimNumber.ts';
 
 /** This page's version (package.json's; code.test.ts checks they agree). */
-export const APP_VERSION = '0.3.0';
+export const APP_VERSION = '0.4.0';
 export const CODE_FORMAT = 1;
 const PREFIX = `rlvr${CODE_FORMAT}.`;
 /** A payload longer than this is no code of ours (the longest real one is about 180). */
@@ -43,7 +44,11 @@ export interface ResultCode {
   variant: number;
   seed: number;
   weights: string;
+  /** The frozen verdict: holds, fails or unclear (`held` is holds). */
+  verdict: 'holds' | 'fails' | 'unclear';
   held: boolean;
+  /** The lesson's contract hash when it was judged (rl/lessons.ts contractHash): a code judged under another contract is refused. */
+  contract: string;
   /** The verdict step the verdict was judged at. */
   steps: number;
   /** The claim's number (NaN: not measured). */
@@ -107,7 +112,7 @@ function fromBase64(s: string): Uint8Array | null {
 
 /** The code for a result. */
 export function encodeResult(r: ResultCode): string {
-  const body: Record<string, unknown> = { a: r.app, l: r.lessonId, v: r.variant, s: r.seed, w: r.weights, h: r.held ? 1 : 0, n: r.steps, x: claimDigits(r), c: round4(r.contrast) };
+  const body: Record<string, unknown> = { a: r.app, l: r.lessonId, v: r.variant, s: r.seed, w: r.weights, h: VERDICT_CODE[r.verdict], k: r.contract, n: r.steps, x: claimDigits(r), c: round4(r.contrast) };
   if (r.prediction !== null) body.p = r.prediction;
   const payload = toBase64(new TextEncoder().encode(JSON.stringify(body)));
   return `${PREFIX}${payload}.${crc32Hex(PREFIX + payload)}`;
@@ -116,9 +121,12 @@ export function encodeResult(r: ResultCode): string {
 export type Decoded = { ok: true; result: ResultCode } | { ok: false; why: string };
 const refuse = (why: string): Decoded => ({ ok: false, why });
 
-const REQUIRED = ['a', 'l', 'v', 's', 'w', 'h', 'n', 'x', 'c'] as const;
+/** A verdict in a code: 0 fails, 1 holds, 2 unclear. */
+const VERDICT_CODE = { fails: 0, holds: 1, unclear: 2 } as const;
+const VERDICTS = ['fails', 'holds', 'unclear'] as const;
+const REQUIRED = ['a', 'l', 'v', 's', 'w', 'h', 'k', 'n', 'x', 'c'] as const;
 const ALLOWED = new Set<string>([...REQUIRED, 'p']);
-const FIELD_NAMES: Record<string, string> = { a: 'app version', l: 'lesson', v: 'variant', s: 'seed', w: 'starting weights', h: 'verdict', n: 'steps', x: 'claim number', c: 'contrast number', p: 'prediction' };
+const FIELD_NAMES: Record<string, string> = { a: 'app version', l: 'lesson', v: 'variant', s: 'seed', w: 'starting weights', h: 'verdict', k: 'contract', n: 'steps', x: 'claim number', c: 'contrast number', p: 'prediction' };
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const numOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= MAX_NUMBER);
 const shown = (v: unknown) => describeValue(v).slice(0, 40);
@@ -164,7 +172,9 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
   if (!isInt(r.v, 0, lesson.variants.length - 1)) return refuse(`its variant must be a whole number from 0 to ${lesson.variants.length - 1} for this lesson, got ${shown(r.v)}`);
   if (!isInt(r.s, 0, MAX_SEED)) return refuse(`its seed must be a whole number from 0 to ${MAX_SEED}, got ${shown(r.s)}`);
   if (typeof r.w !== 'string' || !/^[0-9a-f]{16}$/.test(r.w)) return refuse(`its starting weights must be 16 hex digits, got ${shown(r.w)}`);
-  if (r.h !== 0 && r.h !== 1) return refuse(`its verdict must be 0 or 1, got ${shown(r.h)}`);
+  if (r.h !== 0 && r.h !== 1 && r.h !== 2) return refuse(`its verdict must be 0 (fails), 1 (holds) or 2 (unclear), got ${shown(r.h)}`);
+  if (typeof r.k !== 'string' || !/^[0-9a-f]{8}$/.test(r.k)) return refuse(`its contract must be 8 hex digits, got ${shown(r.k)}`);
+  if (r.k !== contractHash(lesson)) return refuse(`it was judged under another version of this lesson (its settings, claim or verdict step differ from this page's): it cannot be pooled with this page's verdicts`);
   const need = lesson.variants[r.v].claim.steps;
   if (!isInt(r.n, 0, MAX_STEPS)) return refuse(`its verdict step must be a whole number from 0 to ${MAX_STEPS}, got ${shown(r.n)}`);
   if (r.n < need) return refuse(`its run never reached the verdict step: it stopped at step ${r.n}, and this lesson's verdict comes at step ${need}`);
@@ -177,7 +187,7 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
   return {
     ok: true,
     result: {
-      app: r.a, lessonId: lesson.id, variant: r.v, seed: r.s, weights: r.w, held: r.h === 1, steps: r.n,
+      app: r.a, lessonId: lesson.id, variant: r.v, seed: r.s, weights: r.w, verdict: VERDICTS[r.h], held: r.h === 1, contract: r.k, steps: r.n,
       claim: x, contrast: r.c === null ? NaN : (r.c as number), prediction: r.p === undefined ? null : (r.p as 0 | 1 | 2),
     },
   };

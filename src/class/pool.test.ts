@@ -25,13 +25,13 @@ describe('class pool', () => {
     expect(l.pairs).toEqual([{ seed: 11, asked: 0.82, against: 0.41, outcome: 0 }]);
     expect(l.predicted).toEqual([1, 0, 1]);
     expect(predictionLine(l)).toBe('1 of 2 predicted higher (1 lower); 1 of 1 seed with both variants came out higher.');
-    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,40,true,-0.05,"held-out accuracy (greedy), end − start",at or below 0,0.41,lower');
+    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,40,holds,-0.05,"held-out accuracy (greedy), end − start",at or below -0.05,0.41,lower');
   });
 
   it('the class as the test: per variant the mean claim number with its 90 % interval across students, the IQM, the class verdict; the contrast as paired differences', () => {
     // lesson 1 at G = 8 claims a held-out gain above 0.03; at G = 2, a fall (at or below 0)
     const g8 = (xs: number[]) => xs.map((x, i) => encodeResult(sample({ seed: 20 + i, variant: 1, claim: x, held: x > 0.03, contrast: 0.8 + i / 100 })));
-    const g2 = (xs: number[]) => xs.map((x, i) => encodeResult(sample({ seed: 20 + i, variant: 0, claim: x, held: x <= 0, contrast: 0.4 + i / 200 })));
+    const g2 = (xs: number[]) => xs.map((x, i) => encodeResult(sample({ seed: 20 + i, variant: 0, claim: x, held: x <= -0.05, contrast: 0.4 + i / 200 })));
     const clear = poolPaste([...g8([0.08, 0.1, 0.09, 0.12, 0.07, 0.11]), ...g2([-0.1, -0.05, -0.08, -0.12, -0.06, -0.09])].join('\n')).lessons[0];
     const [v2, v8] = clear.variants;
     expect(v8.verdict).toBe('holds');

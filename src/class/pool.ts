@@ -26,7 +26,10 @@ export interface VariantPool {
   variant: number;
   name: string;
   runs: ResultCode[];
+  /** The runs whose own verdict held, failed, or was unclear. */
   held: number;
+  failed: number;
+  unclear: number;
   claim: ClaimNumber | null;
   /** The verdict step every run here was judged at. */
   step: number;
@@ -100,7 +103,7 @@ export function poolResults(results: readonly ResultCode[]): LessonPool[] {
       const xs = mine.map((r) => r.claim).filter(Number.isFinite);
       const mean = bootstrapMean(xs);
       return {
-        variant: vi, name: v.short ?? v.label, runs: mine, held: mine.filter((r) => r.held).length, claim: cn, step: v.claim.steps,
+        variant: vi, name: v.short ?? v.label, runs: mine, held: mine.filter((r) => r.verdict === 'holds').length, failed: mine.filter((r) => r.verdict === 'fails').length, unclear: mine.filter((r) => r.verdict === 'unclear').length, claim: cn, step: v.claim.steps,
         mean, iqm: iqm(xs), verdict: cn ? verdictFrom([mean.lo, mean.hi], cn.threshold, cn.side) : null,
       };
     }).filter((v) => v.runs.length > 0);
@@ -170,10 +173,10 @@ const csvCell = (v: string | number | boolean | null) => {
 
 /** The pooled runs as CSV: one row per run. */
 export function poolCsv(lessons: readonly LessonPool[]): string {
-  const rows: (string | number | boolean | null)[][] = [['lesson', 'lesson_id', 'variant', 'variant_name', 'seed', 'weights', 'steps', 'held', 'claim_number', 'claim_what', 'threshold', 'contrast', 'prediction']];
+  const rows: (string | number | boolean | null)[][] = [['lesson', 'lesson_id', 'variant', 'variant_name', 'seed', 'weights', 'steps', 'verdict', 'claim_number', 'claim_what', 'threshold', 'contrast', 'prediction']];
   for (const l of lessons) {
     for (const v of l.variants) {
-      for (const r of v.runs) rows.push([l.number, l.lessonId, v.variant, v.name, r.seed, r.weights, r.steps, r.held, r.claim, v.claim?.what ?? null, v.claim ? thresholdText(v.claim) : null, r.contrast, r.prediction === null ? null : CHOICES[r.prediction]]);
+      for (const r of v.runs) rows.push([l.number, l.lessonId, v.variant, v.name, r.seed, r.weights, r.steps, r.verdict, r.claim, v.claim?.what ?? null, v.claim ? thresholdText(v.claim) : null, r.contrast, r.prediction === null ? null : CHOICES[r.prediction]]);
     }
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';

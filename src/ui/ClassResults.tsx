@@ -47,7 +47,7 @@ function LessonResults({ l, stripHeight, dot }: { l: LessonPool; stripHeight?: n
       <ul className="class-variants">
         {l.variants.map((v) => (
           <li key={v.variant} data-testid={`class-variant-${v.variant}`} data-png-line="t">
-            {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓ (seed{v.runs.length === 1 ? '' : 's'} {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
+            {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓, {v.failed} failed ✗, {v.unclear} unclear (seed{v.runs.length === 1 ? '' : 's'} {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
             {classVerdictLine(v) && <><br /><span className={`class-verdict class-verdict-${v.verdict}`} data-testid={`class-verdict-${v.variant}`} data-verdict={v.verdict ?? ''}>{classVerdictLine(v)}</span></>}
           </li>
         ))}

@@ -5,7 +5,7 @@
  * claim's number, the contrast number and the prediction made in this browser — nothing else.
  */
 import { useMemo, useState } from 'react';
-import type { Lesson } from '../rl/lessons.ts';
+import { contractHash, type Lesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { claimNumber } from '../class/claimNumber.ts';
 import { APP_VERSION, encodeResult } from '../class/code.ts';
@@ -25,7 +25,7 @@ export function useResultCode(lesson: Lesson, variant: number): string | null {
     const p = readPredictions()[lesson.id];
     const cn = claimNumber(lesson.id, variant);
     return encodeResult({
-      app: APP_VERSION, lessonId: lesson.id, variant, seed: live.seed, weights: live.weights, held: v.state === 'holds', steps: frozen.step,
+      app: APP_VERSION, lessonId: lesson.id, variant, seed: live.seed, weights: live.weights, verdict: v.state as 'holds' | 'fails' | 'unclear', held: v.state === 'holds', contract: contractHash(lesson), steps: frozen.step,
       claim: cn ? cn.of(v.measured) : NaN, contrast: lesson.contrast ? lesson.contrast.of(v.measured) : NaN,
       prediction: p === 0 || p === 1 || p === 2 ? p : null,
     });
