@@ -38,7 +38,7 @@ describe('claims', () => {
     const ok = rising.judge(run(12, share(0.5, 0.02)));
     expect(ok.state).toBe('holds');
     expect(ok.number.lo).toBeGreaterThan(0.15);
-    expect(ok.sentence).toMatch(/^At step 12: share 0\.4\d → 0\.8\d\. share, late − early \+0\.\d\d \(90 % interval \+0\.\d\d to \+0\.\d\d; the claim: above 0\.15\): holds ✓\.$/);
+    expect(ok.sentence).toMatch(/^At step 12: share 0\.4\d → 0\.8\d\. The claim's number, share, late − early: \+0\.\d\d \(90 % interval \+0\.\d\d to \+0\.\d\d; the claim puts it above 0\.15\) — holds ✓\.$/);
     const no = rising.judge(run(12, share(0, 0.02)));
     expect(no.state).toBe('fails');
     expect(no.number.hi).toBeLessThanOrEqual(0.15);

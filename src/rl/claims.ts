@@ -251,7 +251,7 @@ export function claim(o: {
       const iv = bootstrap((draw) => o.number.of(evidenceOf(resampleRun(run, draw))), value, { reps: opts.reps ?? 1000 });
       const number = at(iv.lo, iv.hi);
       const said = `At step ${needed}: ${o.sentence(e)}`;
-      const reading = `${o.number.what} ${signedOrPlain(value, o.number)} (${Math.round(LEVEL * 100)} % interval ${signedOrPlain(iv.lo, o.number)} to ${signedOrPlain(iv.hi, o.number)}; the claim: ${thresholdWords(o.number)})`;
+      const reading = `The claim's number, ${o.number.what}: ${signedOrPlain(value, o.number)} (${Math.round(LEVEL * 100)} % interval ${signedOrPlain(iv.lo, o.number)} to ${signedOrPlain(iv.hi, o.number)}; the claim puts it ${thresholdWords(o.number)})`;
       // a claim about what training does needs training: a policy that never left π_ref (η = 0, a
       // null run) shows nothing, whatever its numbers say (measured whenever the KL is: β > 0 or measureKl)
       if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, measured: e, number, step: needed, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
@@ -263,7 +263,7 @@ export function claim(o: {
       const state = verdictFrom([iv.lo, iv.hi], o.number.threshold, o.number.side);
       const mark = state === 'holds' ? 'holds ✓' : state === 'fails' ? 'fails ✗' : 'unclear: the interval straddles the threshold';
       const settle = state === 'unclear' ? 'One run cannot tell at this size: pool the class\'s runs (Class results), where many seeds narrow the interval.' : undefined;
-      return { state, sentence: `${said}. ${reading}: ${mark}.`, evidence, measured: e, number, step: needed, ...(state === 'fails' ? { hint: o.hint } : {}), ...(settle ? { settle } : {}) };
+      return { state, sentence: `${said}. ${reading} — ${mark}.`, evidence, measured: e, number, step: needed, ...(state === 'fails' ? { hint: o.hint } : {}), ...(settle ? { settle } : {}) };
     },
   };
 }
