@@ -36,7 +36,7 @@ import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
 import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
 import { UNPROMISED_WRECK } from '../src/rl/claims.ts';
-import { quantile } from '../src/rl/interval.ts';
+import { quantile, verdictFrom } from '../src/rl/interval.ts';
 import type { LessonRecord } from '../src/rl/lessonRecords.ts';
 import type { RunRecord } from '../src/rl/claims.ts';
 
@@ -154,6 +154,29 @@ export function variantTable(runs: readonly LessonRun[]): LessonRecord[] {
   return out;
 }
 
+/**
+ * --from a.jsonl,b.jsonl: the runs an earlier `--json` wrote (one LessonRun a line), instead of
+ * running them again: the tables and --record from runs already made. Each run's verdict is read
+ * again against its claim as it is now (a run-level failure — the policy never moved, a wreck —
+ * stays one), so a record always states the current thresholds; only the tasks asked for are kept.
+ */
+function readRuns(files: string[], tasks: string[]): LessonRun[] {
+  const byTask = new Map<string, LessonRun>();
+  for (const f of files) for (const line of readFileSync(f, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const r = JSON.parse(line, (_k, v) => (v === null ? NaN : v)) as LessonRun;
+    byTask.set(`${r.lesson}:${r.variant}:${r.seed}`, r);
+  }
+  const missing = tasks.filter((t) => !byTask.has(t));
+  if (missing.length) throw new Error(`--from: no run for ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);
+  return tasks.map((t) => {
+    const r = byTask.get(t)!;
+    const c = LESSONS.find((l) => l.id === r.lesson)!.variants[r.variant].claim.number;
+    const runLevel = r.verdict === 'fails' && /never moved|wrecked the model/.test(r.sentence);
+    return { ...r, verdict: runLevel || r.verdict === 'pending' ? r.verdict : verdictFrom(r.interval, c.threshold, c.side) };
+  });
+}
+
 /** Runs `tasks` `jobs` at a time, each in a child process of this script (`--one lesson:variant:seed`), in order of the tasks. */
 async function inChildren(tasks: string[], jobs: number, extra: string[], stream: boolean): Promise<LessonRun[]> {
   const script = fileURLToPath(import.meta.url);
@@ -202,7 +225,8 @@ async function main() {
   const tasks: string[] = [];
   for (const l of LESSONS.filter((x) => !only || only.includes(x.id))) for (let v = 0; v < l.variants.length; v++) for (const seed of seeds) tasks.push(`${l.id}:${v}:${seed}`);
   const t0 = Date.now();
-  const runs = jobs > 1
+  const from = flag('from');
+  const runs = from ? readRuns(from.split(','), tasks) : jobs > 1
     ? await inChildren(tasks, jobs, [...(nullRun ? ['--null'] : []), '--backend', backend, ...(probes ? ['--probe', probes.join(',')] : [])], args.includes('--json'))
     : await tasks.reduce<Promise<LessonRun[]>>(async (acc, t) => { const [id, v, seed] = t.split(':'); return [...await acc, await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes })]; }, Promise.resolve([]));
   console.log(`engine: ${runs[0]?.engine}; ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s${nullRun ? ' (η = 0: null runs)' : ''}\n`);
