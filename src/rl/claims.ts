@@ -159,12 +159,24 @@ export function truncateRun(run: RunRecord, steps: number): RunRecord {
   return { steps: run.steps.slice(0, steps), evals: run.evals.filter((e) => e.step <= last) };
 }
 
+/** Per evaluation, each prompt's pass@k for each k (computed once: a verdict resamples the prompts a thousand times). */
+const passTables = new WeakMap<object, Record<string, Float64Array>>();
+function passTable(e: RunRecord['evals'][number]): Record<string, Float64Array> {
+  let t = passTables.get(e);
+  if (!t) {
+    const p = e.per_prompt!;
+    t = Object.fromEntries(Object.keys(e.pass_at_k ?? {}).map((k) => [k, Float64Array.from(p.correct, (c) => passAtK(p.G, c, Number(k)))]));
+    passTables.set(e, t);
+  }
+  return t;
+}
+
 /** An evaluation recomputed on resampled prompts (its per-prompt results at `idx`). */
 function resampledEval<E extends RunRecord['evals'][number]>(e: E, idx: Int32Array): E {
   const p = e.per_prompt!;
-  const at = (xs: number[]) => { let s = 0; for (const i of idx) s += xs[i]; return s / idx.length; };
+  const at = (xs: ArrayLike<number>) => { let s = 0; for (let j = 0; j < idx.length; j++) s += xs[idx[j]]; return s / idx.length; };
   const pass: Record<string, number> = {};
-  for (const k of Object.keys(e.pass_at_k ?? {})) { let s = 0; for (const i of idx) s += passAtK(p.G, p.correct[i], Number(k)); pass[k] = s / idx.length; }
+  for (const [k, table] of Object.entries(passTable(e))) pass[k] = at(table);
   return {
     ...e,
     heldout_accuracy: at(p.greedy),
