@@ -119,6 +119,8 @@ export const NO_GPU_WORKER_SENTENCE = 'This browser did not start a background w
 /** A WebGPU engine, compiled: in its own worker, else on the page (NO_GPU_WORKER_SENTENCE into `notices`). */
 async function webgpuEngine(config: ModelConfig, seed: number, weights: Float32Array | null, notices: string[], onProgress?: (p: { done: number; total: number }) => void): Promise<GpuEngine> {
   const w = weights ?? initWeights(paramLayout(config), seed);
+  // the page's adapter first: a GPU refused to the page is refused to its workers too (and says so without starting one)
+  if (!(await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' }))) throw new WebGPUUnavailableError('WebGPU found no adapter (requestAdapter returned null)');
   try {
     return await WorkerGpuBackend.start(config, w, pageGpuWorker(), onProgress);
   } catch (e) {
