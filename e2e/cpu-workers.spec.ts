@@ -3,7 +3,7 @@ import { watchErrors } from './reliability-page.ts';
 
 // The CPU engine on background workers (src/worker/cpuEngine.ts): the page answers while a
 // step computes; a worker that stops mid-run (or goes silent: the watchdog) is replaced and the run
-// goes on from its last completed step; where workers cannot start, the engine runs on the page with one sentence.
+// goes on from its last completed step; where workers cannot start, the engine (CPU or WebGPU) runs on the page with one sentence.
 
 const SMALL = 'numGenerations=4&promptsPerStep=4&evalEvery=2';
 const lab = (page: Page) => page.evaluate(() => { const s = (window as any).__lab.store.getState(); return { steps: s.stepsCompleted, inStep: s.inStep, status: s.status, backend: s.backendName }; });
@@ -88,17 +88,33 @@ test('a CPU worker that stops mid-run, or stops answering, is replaced; the run 
   expect(errors).toEqual([]);
 });
 
+/** Serve the page with a content-security policy that refuses every worker. */
+const noWorkers = (page: Page) => page.route('**/*', async (route) => {
+  if (route.request().resourceType() !== 'document') return route.continue();
+  const res = await route.fetch();
+  await route.fulfill({ response: res, headers: { ...res.headers(), 'content-security-policy': "worker-src 'none'" } });
+});
+
 test('where workers cannot start (a content-security policy), the CPU engine runs on the page and says so once', async ({ page }) => {
   const errors = watchErrors(page);
-  await page.route('**/*', async (route) => {
-    if (route.request().resourceType() !== 'document') return route.continue();
-    const res = await route.fetch();
-    await route.fulfill({ response: res, headers: { ...res.headers(), 'content-security-policy': "worker-src 'none'" } });
-  });
+  await noWorkers(page);
   await page.goto(`/?backend=cpu&${SMALL}`);
   await expect(page.getByTestId('engine-line')).toContainText('did not start the background workers, so the CPU engine runs on the page itself', { timeout: 60_000 });
   await page.getByRole('button', { name: /^Step/ }).click();
   await stepsAtLeast(page, 1);
   expect(await page.evaluate(() => (window as any).__lab.cpuWorkers())).toBe(0);
+  expect(errors.filter((e) => !/Content Security Policy|worker-src/.test(e))).toEqual([]);
+});
+
+test('where workers cannot start, the WebGPU engine runs on the page and says so once', async ({ page }) => {
+  const errors = watchErrors(page);
+  await noWorkers(page);
+  await page.goto(`/?backend=webgpu&${SMALL}`);
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
+  const line = (await page.getByTestId('engine-line').textContent()) ?? '';
+  expect(line.split('did not start a background worker for WebGPU, so the WebGPU engine runs on the page itself').length).toBe(2); // once
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await stepsAtLeast(page, 1);
+  expect(await page.evaluate(() => { const l = (window as any).__lab; return [l.store.getState().backendName, l.gpuInWorker()]; })).toEqual(['webgpu', false]);
   expect(errors.filter((e) => !/Content Security Policy|worker-src/.test(e))).toEqual([]);
 });
