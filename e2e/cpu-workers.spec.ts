@@ -2,8 +2,8 @@ import { expect, test, type Page } from './fixtures.ts';
 import { watchErrors } from './reliability-page.ts';
 
 // The CPU engine on background workers (src/worker/cpuEngine.ts): the page answers while a
-// step computes; a worker that stops mid-run is replaced and the run goes on from its last
-// completed step; where workers cannot start, the engine runs on the page with one sentence.
+// step computes; a worker that stops mid-run (or goes silent: the watchdog) is replaced and the run
+// goes on from its last completed step; where workers cannot start, the engine (CPU or WebGPU) runs on the page with one sentence.
 
 const SMALL = 'numGenerations=4&promptsPerStep=4&evalEvery=2';
 const lab = (page: Page) => page.evaluate(() => { const s = (window as any).__lab.store.getState(); return { steps: s.stepsCompleted, inStep: s.inStep, status: s.status, backend: s.backendName }; });
@@ -54,7 +54,7 @@ test('?backend=cpu: a slider moved and Pause pressed mid-step answer at once; th
   expect(errors).toEqual([]);
 });
 
-test('a CPU worker that stops mid-run is replaced; the run goes on from its last completed step', async ({ page }) => {
+test('a CPU worker that stops mid-run, or stops answering, is replaced; the run goes on from its last completed step', async ({ page }) => {
   const errors = watchErrors(page);
   await page.goto(`/?backend=cpu&${SMALL}&numIterations=1`); // µ = 1: the AdamW step counts the run's steps
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
@@ -66,14 +66,20 @@ test('a CPU worker that stops mid-run is replaced; the run goes on from its last
   await expect(page.getByTestId('fault-device-lost')).toContainText('A background worker of the CPU engine stopped', { timeout: 60_000 });
   const at = await page.evaluate(() => (window as any).__lab.store.getState().lastRecovery);
   await stepsAtLeast(page, at.completedSteps + 2);
+  // a worker that stops answering without any error (stuck): its watchdog (limit lowered to 3 s here) finds it, the same recovery
+  expect(await page.evaluate(() => (window as any).__lab.hangWorker(3000))).toBe(true);
+  await page.waitForFunction((n) => (window as any).__lab.store.getState().lastRecovery.completedSteps > n, at.completedSteps, { timeout: 30_000 });
+  const silent = await page.evaluate(() => (window as any).__lab.store.getState().lastRecovery);
+  await stepsAtLeast(page, silent.completedSteps + 1);
   await page.getByRole('toolbar', { name: 'Transport' }).getByRole('button', { name: /Pause$/ }).click();
   await expect(page.getByTestId('run-status')).toContainText('paused', { timeout: 60_000 });
   const r = await page.evaluate(async () => {
     const l = (window as any).__lab, s = l.store.getState();
     return { workers: l.cpuWorkers(), steps: s.steps.map((m: any) => m.step), finite: s.steps.every((m: any) => m.finite), error: s.error, mirror: await l.checkMirror() };
   });
-  console.log('worker stopped:', JSON.stringify(at), JSON.stringify(r));
+  console.log('worker stopped:', JSON.stringify(at), 'went silent:', JSON.stringify(silent), JSON.stringify(r));
   expect(at.restoredStep).toBe(at.completedSteps);
+  expect(silent.restoredStep).toBe(silent.completedSteps);
   expect(r.steps).toEqual(r.steps.map((_: number, i: number) => i)); // every step once, none lost
   expect(r.mirror.weights).toBe(0);
   expect(r.mirror.step[0]).toBe(r.steps.length);
@@ -82,17 +88,33 @@ test('a CPU worker that stops mid-run is replaced; the run goes on from its last
   expect(errors).toEqual([]);
 });
 
+/** Serve the page with a content-security policy that refuses every worker. */
+const noWorkers = (page: Page) => page.route('**/*', async (route) => {
+  if (route.request().resourceType() !== 'document') return route.continue();
+  const res = await route.fetch();
+  await route.fulfill({ response: res, headers: { ...res.headers(), 'content-security-policy': "worker-src 'none'" } });
+});
+
 test('where workers cannot start (a content-security policy), the CPU engine runs on the page and says so once', async ({ page }) => {
   const errors = watchErrors(page);
-  await page.route('**/*', async (route) => {
-    if (route.request().resourceType() !== 'document') return route.continue();
-    const res = await route.fetch();
-    await route.fulfill({ response: res, headers: { ...res.headers(), 'content-security-policy': "worker-src 'none'" } });
-  });
+  await noWorkers(page);
   await page.goto(`/?backend=cpu&${SMALL}`);
   await expect(page.getByTestId('engine-line')).toContainText('did not start the background workers, so the CPU engine runs on the page itself', { timeout: 60_000 });
   await page.getByRole('button', { name: /^Step/ }).click();
   await stepsAtLeast(page, 1);
   expect(await page.evaluate(() => (window as any).__lab.cpuWorkers())).toBe(0);
+  expect(errors.filter((e) => !/Content Security Policy|worker-src/.test(e))).toEqual([]);
+});
+
+test('where workers cannot start, the WebGPU engine runs on the page and says so once', async ({ page }) => {
+  const errors = watchErrors(page);
+  await noWorkers(page);
+  await page.goto(`/?backend=webgpu&${SMALL}`);
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
+  const line = (await page.getByTestId('engine-line').textContent()) ?? '';
+  expect(line.split('did not start a background worker for WebGPU, so the WebGPU engine runs on the page itself').length).toBe(2); // once
+  await page.getByRole('button', { name: /^Step/ }).click();
+  await stepsAtLeast(page, 1);
+  expect(await page.evaluate(() => { const l = (window as any).__lab; return [l.store.getState().backendName, l.gpuInWorker()]; })).toEqual(['webgpu', false]);
   expect(errors.filter((e) => !/Content Security Policy|worker-src/.test(e))).toEqual([]);
 });

@@ -4,7 +4,8 @@ import { stubViteClient, watchErrors } from './reliability-page.ts';
 // Device lost (driver reset, GPU sleep), triggered with device.destroy() mid-run: the engine
 // notices, recreates the device and pipelines, restores the last good weights, AdamW state and
 // π_ref, and continues; at most the step in progress is redone; the page says what happened.
-// The last good state rides in the update's one readback: a step is still 2 submits + 2 readbacks.
+// The last good state rides in the update's one readback: a step is still 2 submits + 2 readbacks,
+// with the engine in its worker (src/worker/gpuEngine.ts) as on the page.
 
 const state = (page: Page, f: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${f}; })()`);
 const mirror = (page: Page) => page.evaluate(() => (window as any).__lab.checkMirror());
@@ -12,23 +13,16 @@ const mirror = (page: Page) => page.evaluate(() => (window as any).__lab.checkMi
 test('device.destroy() mid-run: recreated, restored, ≤ 1 step lost, and the page says so', async ({ page }) => {
   const pageErrors = watchErrors(page);
   await stubViteClient(page);
-  // Count queue submits and buffer maps (readbacks) of the page.
-  await page.addInitScript(() => {
-    const c = ((window as any).__gpuCounts = { submits: 0, maps: 0 });
-    if (typeof GPUQueue === 'undefined') return;
-    const submit = GPUQueue.prototype.submit;
-    GPUQueue.prototype.submit = function (this: GPUQueue, ...a: Parameters<GPUQueue['submit']>) { c.submits++; return submit.apply(this, a); };
-    const map = GPUBuffer.prototype.mapAsync;
-    GPUBuffer.prototype.mapAsync = function (this: GPUBuffer, ...a: Parameters<GPUBuffer['mapAsync']>) { c.maps++; return map.apply(this, a); };
-  });
   await page.goto('/?backend=webgpu&numGenerations=4&promptsPerStep=4&numIterations=1&evalEvery=200&beta=0.02');
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
   await page.getByRole('button', { name: /^Step/ }).click();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 1, null, { timeout: 60_000 });
-  const c0 = await page.evaluate(() => ({ ...(window as any).__gpuCounts }));
+  expect(await page.evaluate(() => (window as any).__lab.gpuInWorker())).toBe(true); // the engine runs in its worker
+  // queue submits and buffer maps (readbacks) of the engine, counted where it runs from here on
+  const c0 = await page.evaluate(() => (window as any).__lab.gpuCounts());
   await page.getByRole('button', { name: /^Step/ }).click();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 2, null, { timeout: 60_000 });
-  const c1 = await page.evaluate(() => ({ ...(window as any).__gpuCounts }));
+  const c1 = await page.evaluate(() => (window as any).__lab.gpuCounts());
   const perStep = { submits: c1.submits - c0.submits, readbacks: c1.maps - c0.maps };
   console.log('one GRPO step with the state mirror on (β > 0):', JSON.stringify(perStep));
   expect(perStep).toEqual({ submits: 2, readbacks: 2 }); // rollout 1 + 1, update 1 + 1

@@ -42,10 +42,10 @@ export interface SoakSample {
 export async function soakSample(page: Page, cdp: CDPSession): Promise<SoakSample> {
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-  const s = await page.evaluate(() => {
+  const s = await page.evaluate(async () => {
     const lab = (window as any).__lab;
     const st = lab.store.getState();
-    const e = lab.engineStats();
+    const e = await lab.engineStats(); // asked of the engine's worker
     return { step: st.stepsCompleted, liveBuffers: e.liveBuffers, cachedUniforms: e.cachedUniforms, ownedBuffers: e.liveBuffers - e.cachedUniforms, cachedBindGroups: e.cachedBindGroups, gpuBytes: e.bytes, readbacks: e.readbacks, steps: st.steps.length, evals: st.evals.length, finite: st.steps.every((m: any) => m.finite) && !st.error };
   });
   return { ...s, heapUsedMB: Math.round((heap.usedSize / 2 ** 20) * 10) / 10 };

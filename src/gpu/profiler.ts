@@ -87,16 +87,26 @@ export class Profiler {
 
   /** Profile whatever `run` records through the backend's Ops (one trainStep, one sample, …). */
   async profile(label: string, run: () => Promise<unknown>): Promise<Profile> {
-    const ops = this.backend.ctx.ops;
-    const trace: TracedDispatch[] = [];
-    ops.trace = trace;
+    const trace = this.begin();
     const t0 = performance.now();
     try {
       await run();
     } finally {
-      ops.trace = null;
+      this.backend.ctx.ops.trace = null;
     }
-    const wallMs = performance.now() - t0;
+    return this.measure(label, trace, performance.now() - t0);
+  }
+
+  /** Start keeping every dispatch (the step to profile runs next; then measure(), or ops.trace = null to give up). */
+  begin(): TracedDispatch[] {
+    const trace: TracedDispatch[] = [];
+    this.backend.ctx.ops.trace = trace;
+    return trace;
+  }
+
+  /** Replay and time what `trace` kept (profile()'s second half: the engine in a worker runs the step between the two calls). */
+  async measure(label: string, trace: TracedDispatch[], wallMs: number): Promise<Profile> {
+    this.backend.ctx.ops.trace = null;
     // A dispatch whose buffers were released later in the step (a buffer outgrown, a cache
     // trimmed) cannot be replayed: say so rather than time an invalid submit.
     const { arena, errors } = this.backend.ctx;

@@ -2,9 +2,12 @@
  * Engine choice and recovery for the lab: which weights a run starts from (an imported
  * checkpoint, the task's shipped base, or a fresh init), which engine runs it (WebGPU when it
  * can train here, else the CPU reference, with a sentence saying why; its self-check runs once
- * per adapter and model shape in a session), and rebuilding a lost GPU engine (or a stopped CPU
- * worker) from the run's committed state (checked again). The CPU reference runs on background
- * workers, one per core (src/worker/cpuEngine.ts), so the page answers while it computes.
+ * per adapter and model shape in a session), and rebuilding a lost GPU engine (or a stopped
+ * worker) from the run's committed state (checked again). Both engines run off the page's thread:
+ * WebGPU in its own worker with its shader compiling, self-check and autotune
+ * (src/worker/gpuEngine.ts), the CPU reference on background workers, one per core
+ * (src/worker/cpuEngine.ts), so the page answers while they compute. Where a worker cannot start,
+ * the engine runs on the page, with one sentence.
  */
 import type { Backend } from '../model/backend.ts';
 import { selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
@@ -26,6 +29,8 @@ import { engineErrorSentence } from './sentences.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { initWeights } from '../model/init.ts';
 import { pageShardWorkers, WorkerCpuBackend } from '../worker/cpuEngine.ts';
+import { pageGpuWorker, WorkerGpuBackend, WorkerStartError } from '../worker/gpuEngine.ts';
+import type { Forms } from '../gpu/forms.ts';
 
 /** A checkpoint the user imported: reset starts from it instead of the shipped base. */
 export interface ImportedModel {
@@ -79,29 +84,23 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   if (pref !== 'cpu' && hasGpu) {
     try {
       progress({ label: 'Compiling shaders…', fraction: 0 });
-      const be = await createBackend('webgpu', config, {
-        seed,
-        weights,
-        mirrorState: true, // the last good state rides in each update's readback (NaN rollback, device loss, saving)
-        onProgress: (p) => progress({ label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) }),
-      });
+      const gpu = await webgpuEngine(config, seed, weights, notices, (p) => progress({ label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) }));
       // the engine checks itself against the CPU reference with this adapter's kernel forms, once per adapter and model shape
-      const gpu = be as WebGPUBackend;
       const known = checked.get(gpu);
       if (known) {
-        setForms(gpu, known.forms);
+        await useForms(gpu, known.forms);
         notices.push(checked.sentence(known));
-        return be;
+        return gpu;
       }
-      const check = await selfCheck(gpu, { onProgress: (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }), autotune: { cache: new KernelFormsStore() } });
+      const check = await checkGpu(gpu, (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }));
       notices.push(check.sentence);
       if (check.ok) {
         checked.remember(gpu, check);
-        return be;
+        return gpu;
       }
-      be.dispose();
+      gpu.dispose();
     } catch (e) {
-      notices.push(e instanceof WebGPUUnavailableError
+      notices.push(e instanceof WebGPUUnavailableError || /found no adapter|requestDevice failed/.test(String((e as Error)?.message)) // the worker's errors arrive as plain Errors
         ? 'WebGPU is present but gave no usable GPU (blocked or unsupported), so the lab runs on the CPU reference: same math and features, slower.'
         : `The WebGPU engine could not run a GRPO update here (${engineErrorSentence(e, 120)}), so the lab runs on the CPU reference: same math and features, slower.`);
     }
@@ -110,6 +109,32 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   }
   return cpuEngine(config, seed, weights, notices);
 }
+
+/** The WebGPU engine as the lab holds it: in its worker, or on the page where the worker could not start. */
+export type GpuEngine = WorkerGpuBackend | WebGPUBackend;
+
+/** The sentence when WebGPU's worker cannot start here (said in the engine line). */
+export const NO_GPU_WORKER_SENTENCE = 'This browser did not start a background worker for WebGPU, so the WebGPU engine runs on the page itself: the page may pause while it starts.';
+
+/** A WebGPU engine, compiled: in its own worker, else on the page (NO_GPU_WORKER_SENTENCE into `notices`). */
+async function webgpuEngine(config: ModelConfig, seed: number, weights: Float32Array | null, notices: string[], onProgress?: (p: { done: number; total: number }) => void): Promise<GpuEngine> {
+  const w = weights ?? initWeights(paramLayout(config), seed);
+  // the page's adapter first: a GPU refused to the page is refused to its workers too (and says so without starting one)
+  if (!(await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' }))) throw new WebGPUUnavailableError('WebGPU found no adapter (requestAdapter returned null)');
+  try {
+    return await WorkerGpuBackend.start(config, w, pageGpuWorker(), onProgress);
+  } catch (e) {
+    if (!(e instanceof WorkerStartError) && (e as Error)?.name !== 'SecurityError') throw e; // a content-security policy refuses `new Worker`
+    notices.push(NO_GPU_WORKER_SENTENCE);
+    return (await createBackend('webgpu', config, { seed, weights: w, mirrorState: true, onProgress })) as WebGPUBackend; // the last good state rides in each update's readback
+  }
+}
+
+/** The self-check and autotune (with the IndexedDB cache of kernel forms) where the engine is. */
+const checkGpu = (gpu: GpuEngine, onProgress?: (i: number, n: number) => void): Promise<SelfCheckReport> =>
+  gpu instanceof WorkerGpuBackend ? gpu.selfCheck(onProgress) : selfCheck(gpu, { onProgress, autotune: { cache: new KernelFormsStore() } });
+const useForms = async (gpu: GpuEngine, f: Forms) => (gpu instanceof WorkerGpuBackend ? gpu.setForms(f) : setForms(gpu, f));
+const adapterOf = (gpu: GpuEngine) => (gpu instanceof WorkerGpuBackend ? gpu.description : gpu.ctx.description);
 
 /** The sentence when the CPU engine's workers cannot start here (said in the engine line). */
 export const NO_WORKER_SENTENCE = 'This browser did not start the background workers, so the CPU engine runs on the page itself: the page may pause while each step computes.';
@@ -137,16 +162,16 @@ export async function cpuEngine(config: ModelConfig, seed: number, weights: Floa
  */
 export class CheckedAdapters {
   private readonly passed = new Map<string, SelfCheckReport>();
-  private key(be: WebGPUBackend): string {
-    return `${be.ctx.description}|${JSON.stringify(be.config)}`;
+  private key(be: Backend): string {
+    return `${adapterOf(be as GpuEngine)}|${JSON.stringify(be.config)}`;
   }
-  get(be: WebGPUBackend): SelfCheckReport | undefined {
+  get(be: Backend): SelfCheckReport | undefined {
     return this.passed.get(this.key(be));
   }
-  remember(be: WebGPUBackend, report: SelfCheckReport): void {
+  remember(be: Backend, report: SelfCheckReport): void {
     this.passed.set(this.key(be), report);
   }
-  forget(be: WebGPUBackend): void {
+  forget(be: Backend): void {
     this.passed.delete(this.key(be));
   }
   sentence(r: SelfCheckReport): string {
@@ -156,15 +181,15 @@ export class CheckedAdapters {
 
 /** A new WebGPU engine that passed a fresh self-check (the kernel forms it settled on stay set). */
 async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array, checked: CheckedAdapters): Promise<Backend> {
-  const be = await createBackend('webgpu', config, { seed, weights, mirrorState: true });
-  checked.forget(be as WebGPUBackend);
-  const check = await selfCheck(be as WebGPUBackend, { autotune: { cache: new KernelFormsStore() } });
+  const gpu = await webgpuEngine(config, seed, weights, []);
+  checked.forget(gpu);
+  const check = await checkGpu(gpu);
   if (!check.ok) {
-    be.dispose();
+    gpu.dispose();
     throw new Error(check.sentence);
   }
-  checked.remember(be as WebGPUBackend, check);
-  return be;
+  checked.remember(gpu, check);
+  return gpu;
 }
 
 /**

@@ -21,10 +21,9 @@ import type { Backend } from '../model/backend.ts';
 import { paramLayout, type ModelConfig } from '../model/config.ts';
 import { initWeights } from '../model/init.ts';
 import { RecoverableBackend } from '../model/recoverable.ts';
-import type { WebGPUBackend } from '../gpu/backend.ts';
 import type { BackendPref } from '../store/url.ts';
 import type { LabState } from '../store/labStore.ts';
-import { CheckedAdapters, chooseEngine, cpuEngine, rebuildEngine } from './engine.ts';
+import { CheckedAdapters, chooseEngine, cpuEngine, rebuildEngine, type GpuEngine } from './engine.ts';
 import { deviceLostSentence, workerLostSentence } from './sentences.ts';
 
 type Progress = (p: LabState['progress']) => void;
@@ -74,7 +73,7 @@ export class EngineKeeper {
       try {
         await engine.setWeights(weights ?? initWeights(paramLayout(config), seed));
         await engine.setOptimizerState(zeroAdam(engine.layout.total));
-        const known = this.checked.get(engine as WebGPUBackend);
+        const known = this.checked.get(engine);
         if (known) notices.push(this.checked.sentence(known));
         return engine;
       } catch {
@@ -133,7 +132,7 @@ export class EngineKeeper {
     if (engine.name !== 'webgpu' || this.recovering) { be.dispose(); return; }
     this.drop();
     const warm = { key: shapeKey(engine.config), engine, lost: false };
-    void (engine as WebGPUBackend).lost.then(() => { warm.lost = true; });
+    void (engine as GpuEngine).lost.then(() => { warm.lost = true; });
     this.warm = warm;
   }
 
@@ -197,11 +196,12 @@ export class EngineKeeper {
     const be = this.host.backend();
     if (this.recovering || !be) return;
     const recover = async () => {
-      const cpu = be.name === 'cpu'; // a CPU engine worker stopped (src/worker/cpuEngine.ts): new workers, the same recovery
-      this.host.set({ progress: { label: cpu ? 'A background worker of the CPU engine stopped: starting new ones…' : 'The GPU device was lost: recreating the engine…' } });
+      const engine = be.name;
+      const worker = engine === 'cpu' || info.reason === 'worker'; // an engine's worker stopped or went silent (src/worker/): a new one, the same recovery
+      this.host.set({ progress: { label: worker ? `A background worker of the ${engine === 'cpu' ? 'CPU' : 'WebGPU'} engine stopped: starting a new one…` : 'The GPU device was lost: recreating the engine…' } });
       const { restoredStep, fellBack } = await rebuildEngine(be, this.host.get().settings.seed, this.checked);
       const completed = this.host.completedSteps();
-      this.host.fault('device-lost', cpu ? workerLostSentence(completed, fellBack) : deviceLostSentence(info, completed, fellBack));
+      this.host.fault('device-lost', worker ? workerLostSentence(engine, completed, fellBack) : deviceLostSentence(info, completed, fellBack));
       this.host.set((s) => ({ backendName: be.name, progress: null, lastRecovery: { restoredStep, completedSteps: completed, discardedSteps: 0, engine: be.name }, engineNotices: fellBack ? [...s.engineNotices, fellBack] : s.engineNotices }));
     };
     this.recovering = recover().finally(() => { this.recovering = null; });

@@ -17,9 +17,9 @@ export function deviceLostSentence(info: { reason: string; message: string }, co
   return `The GPU device was lost (${why}). The engine was recreated and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
 }
 
-/** A CPU engine worker stopped mid-run (src/worker/cpuEngine.ts): the run went on from its last completed step, as after a lost GPU device. */
-export function workerLostSentence(completed: number, fellBack: string): string {
-  return `A background worker of the CPU engine stopped. New workers were started and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
+/** An engine's worker stopped or went silent mid-run (src/worker/): the run went on from its last completed step, as after a lost GPU device. */
+export function workerLostSentence(engine: 'cpu' | 'webgpu', completed: number, fellBack: string): string {
+  return `${engine === 'cpu' ? 'A background worker of the CPU engine stopped. New workers were started' : "The WebGPU engine's background worker stopped. A new one was started"} and the weights, optimizer state and reference policy were restored from the last completed step (${completed}); at most the step in progress is redone.${fellBack ? ` ${fellBack}` : ''}`;
 }
 
 /** A message cut near `n` characters at a word boundary, with an ellipsis: never mid-word. */

@@ -5,7 +5,7 @@
  * well under a millisecond at the lab's sizes); forward, backward and sampling run in the workers.
  *
  * Faults, as the lab sees a lost GPU device: a worker that reports an error (or is stopped by
- * crash(), the test hook) resolves `lost`, every call in flight fails, and RecoverableBackend
+ * crash(), the test hook) or goes silent (watchdog.ts: a ping unanswered for its limit) resolves `lost`, every call in flight fails, and RecoverableBackend
  * rebuilds the engine from the run's committed state. Workers that do not start within the
  * time limit (a strict content-security policy, an old browser) make start() throw, and the
  * lab runs the reference on the page instead (src/lab/engine.ts cpuEngine).
@@ -14,6 +14,7 @@ import * as Comlink from 'comlink';
 import type { ModelConfig } from '../model/config.ts';
 import { ParallelReferenceBackend, type Shard } from '../model/reference/parallel.ts';
 import type { ShardApi } from './shardApi.ts';
+import { watchWorker, type Watchdog } from './watchdog.ts';
 
 /** One worker as this module needs it: its message port, a way to stop it, and its failures. */
 export interface ShardWorker {
@@ -32,7 +33,7 @@ export class WorkerCpuBackend extends ParallelReferenceBackend {
   /** Resolves when a worker fails (not when the engine is disposed), like a GPU device's `lost`. */
   readonly lost: Promise<EngineLoss>;
 
-  private constructor(config: ModelConfig, weights: Float32Array, shards: Shard[], private readonly workers: ShardWorker[], lost: Promise<EngineLoss>, private readonly fail: (w: EngineLoss) => void) {
+  private constructor(config: ModelConfig, weights: Float32Array, shards: Shard[], private readonly workers: ShardWorker[], lost: Promise<EngineLoss>, private readonly fail: (w: EngineLoss) => void, private readonly dogs: Watchdog[], private readonly remotes: Comlink.Remote<ShardApi>[]) {
     super(config, weights, shards);
     this.lost = lost;
   }
@@ -46,11 +47,13 @@ export class WorkerCpuBackend extends ParallelReferenceBackend {
     const guard = <T>(p: Promise<T>) => Promise.race([p, dead]);
     workers.forEach((w) => w.onFailure((message) => fail({ reason: 'worker', message })));
     const remotes = workers.map((w) => Comlink.wrap<ShardApi>(w.endpoint));
+    const dogs = remotes.map((r, k) => watchWorker(() => r.ping(), (ms) => { workers[k].terminate(); fail({ reason: 'worker', message: `worker ${k + 1} gave no answer for ${Math.round(ms / 1000)} s` }); }));
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`the workers did not answer within ${timeoutMs / 1000} s`)), timeoutMs); });
       await Promise.race([Promise.all(remotes.map((r) => r.init(config))), dead, late]);
     } catch (e) {
+      for (const d of dogs) d.stop();
       for (const w of workers) w.terminate();
       throw e;
     } finally {
@@ -61,7 +64,7 @@ export class WorkerCpuBackend extends ParallelReferenceBackend {
       backward: (gL, gE) => guard(r.backward(transferArray(gL), transferArray(gE))),
       sample: (req, from, to, policy) => guard(r.sample(req, from, to, transferArray(policy))),
     }));
-    return new WorkerCpuBackend(config, weights, shards, workers, lost, fail);
+    return new WorkerCpuBackend(config, weights, shards, workers, lost, fail, dogs, remotes);
   }
 
   /** How many workers share the batch. */
@@ -75,8 +78,14 @@ export class WorkerCpuBackend extends ParallelReferenceBackend {
     this.fail({ reason: 'worker', message: `worker ${k + 1} stopped` });
   }
 
+  /** Make worker k stop answering without an error, as one stuck in a loop (the watchdog's test). */
+  hang(k = 0): Promise<void> {
+    return this.remotes[k].hang();
+  }
+
   override dispose(): void {
     super.dispose();
+    for (const d of this.dogs) d.stop();
     for (const w of this.workers) w.terminate();
     this.fail({ reason: 'disposed', message: 'the engine was closed' }); // calls still in flight end (RecoverableBackend ignores its own dispose)
   }
@@ -91,12 +100,17 @@ export function pageShardWorkers(n: number): ShardWorker[] {
     for (const w of made) w.terminate();
     throw e;
   }
-  return made.map((w) => ({
+  return made.map(pageWorker);
+}
+
+/** A page's worker as the engines need it: its port, a way to stop it, and its failures. */
+export function pageWorker(w: Worker): ShardWorker {
+  return {
     endpoint: w,
     terminate: () => w.terminate(),
     onFailure: (cb) => {
       w.addEventListener('error', (e) => { e.preventDefault(); cb(e.message || 'its script could not run'); });
       w.addEventListener('messageerror', () => cb('a message could not be read'));
     },
-  }));
+  };
 }

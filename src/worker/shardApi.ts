@@ -14,6 +14,12 @@ export function shardApi(transfer: <T>(value: T, buffers: Transferable[]) => T) 
     return shard;
   };
   return {
+    /** The watchdog's ping (watchdog.ts). */
+    ping: () => true,
+    /** Stop answering, as a worker stuck in a loop: nothing errors, calls just never return (the watchdog's test). */
+    hang(): void {
+      setTimeout(() => { for (;;) { /* stuck */ } }, 0);
+    },
     /** A replica of this model shape; true once it is ready (the page's start-up check). */
     init(config: ModelConfig): boolean {
       shard = new ReplicaShard(config);
