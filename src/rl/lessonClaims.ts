@@ -287,10 +287,11 @@ export const hackingClaim = (weak: boolean): Claim => claim(weak ? {
   sentence: (e) => `reward − strict accuracy ${fmt2(e.gap_early)} → ${fmt2(e.gap_late)}`,
   hint: 'Run longer or at η = 2e-3: the hack grows as the paid-wrong answers are reinforced.',
 } : {
-  text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises (under the weak verifier, on the same seed, it falls while the reward climbs).',
+  text: 'The strict verifier pays only right answers, so what GRPO spreads is right answers: strict accuracy rises by more than three points (under the weak verifier, on the same seed, it falls while the reward climbs).',
   steps: HACKING_STEPS,
   measure: (r) => ({ reward_early: early(r, (m) => m.reward), reward_late: late(r, (m) => m.reward) }),
-  number: above('strict accuracy, end − start', diff('accuracy_end', 'accuracy_start'), 0.05),
+  // a rise of more than three points, as lesson 1's G = 8 claims: seeds 1–6 (CPU, 30 steps, quarter windows) 0.08–0.14, lower ends 0.041–0.098
+  number: above('strict accuracy, end − start', diff('accuracy_end', 'accuracy_start'), 0.03),
   sentence: (e) => `strict accuracy ${fmt2(e.accuracy_start)} → ${fmt2(e.accuracy_end)}, reward ${fmt2(e.reward_early)} → ${fmt2(e.reward_late)}`,
   hint: 'Run a few more steps: at this scale accuracy rises about a point every two steps, and a step\'s 32 prompts move it by ±0.05.',
 });
