@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './fixtures.ts';
 import { decodeResult } from '../src/class/code.ts';
-import { getLesson } from '../src/rl/lessons.ts';
+import { contractHash, getLesson } from '../src/rl/lessons.ts';
 
 // A lesson as an experiment (issue 40), as one student meets it in class mode: the card is blind
 // until the prediction (the setup and the question only), Play runs to the verdict step and stops
@@ -57,7 +57,7 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await expect(page.getByTestId('lesson-verdict-number')).toContainText(`Verdict at step ${N}, judged once`);
   // the claim number with its 90 % interval and threshold, and the evaluation set it reads
   const claim = LESSON.variants[0].claim;
-  await expect(page.getByTestId('lesson-verdict-sentence')).toContainText(new RegExp(`${claim.number.what.replace(/[()]/g, '.')} [−+]?\\d\\.\\d\\d \\(90 % interval [−+]?\\d\\.\\d\\d to [−+]?\\d\\.\\d\\d`));
+  await expect(page.getByTestId('lesson-verdict-sentence')).toContainText(new RegExp(`${claim.number.what.replace(/[()]/g, '.')}: [−+]?\\d\\.\\d\\d \\(90 % interval [−+]?\\d\\.\\d\\d to [−+]?\\d\\.\\d\\d`));
   await expect(page.getByTestId('lesson-verdict-window')).toContainText('held-out: 256 prompts');
   await card.screenshot({ path: `${SHOTS}/frozen-verdict.png` });
   // Play now adds no step: it says why, and "Continue past the verdict" is the way on
@@ -70,7 +70,8 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   const code = await page.getByTestId('share-code').inputValue();
   const d = decodeResult(code);
   expect(d.ok, d.ok ? '' : d.why).toBe(true);
-  if (d.ok) expect([d.result.lessonId, d.result.seed, d.result.steps, d.result.prediction]).toEqual([LESSON.id, 3, N, 2]);
+  if (d.ok) expect([d.result.lessonId, d.result.seed, d.result.steps, d.result.prediction, d.result.contract]).toEqual([LESSON.id, 3, N, 2, contractHash(LESSON)]);
+  if (d.ok) expect(d.result.verdict).toBe(await verdict.getAttribute('data-state')); // holds, fails or unclear, as the card says
 
   const frozen = (await page.getByTestId('lesson-verdict-sentence').textContent())!;
 
