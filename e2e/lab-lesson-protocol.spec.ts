@@ -1,6 +1,7 @@
 import { expect, test, type Page } from './fixtures.ts';
 import { decodeResult } from '../src/class/code.ts';
-import { contractHash, getLesson } from '../src/rl/lessons.ts';
+import { getLesson } from '../src/rl/lessons.ts';
+import { contractHash } from '../src/rl/lessonContract.ts';
 
 // A lesson as an experiment (issue 40), as one student meets it in class mode: the card is blind
 // until the prediction (the setup and the question only), Play runs to the verdict step and stops

@@ -31,7 +31,8 @@ import type { Backend } from '../src/model/backend.ts';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
 import { contrastBySeed } from '../src/rl/contrast.ts';
-import { contractHash, LESSONS, lessonRun, lessonSettings } from '../src/rl/lessons.ts';
+import { LESSONS, lessonSettings } from '../src/rl/lessons.ts';
+import { contractHash, lessonRun } from '../src/rl/lessonContract.ts';
 import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
 import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
@@ -61,13 +62,14 @@ export interface LessonRun {
 const numbers = (r: Record<string, number | null> | undefined): Record<string, number> => Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, typeof v === 'number' ? v : NaN]));
 const num = (x: unknown) => (typeof x === 'number' ? x : NaN);
 
-let dawnAdapter: string | null = null;
+/** The adapter Dawn found, once asked (one per process). */
+const dawn: { adapter: string | null } = { adapter: null };
 /** The engine's real name, as the record says it: the CPU reference, or Dawn with the adapter it found (SwiftShader says SwiftShader). */
 async function engine(name: BackendName): Promise<string> {
   if (name === 'cpu') return 'CPU reference (Node)';
   if (name === 'dawn') {
-    if (!dawnAdapter) dawnAdapter = await (await import('./dawn.ts')).installDawn();
-    return `WGSL engine, Dawn + Vulkan in Node: ${dawnAdapter}`;
+    dawn.adapter ??= await (await import('./dawn.ts')).installDawn();
+    return `WGSL engine, Dawn + Vulkan in Node: ${dawn.adapter}`;
   }
   return 'WGSL engine, WebGPU in headless Chromium';
 }

@@ -15,7 +15,8 @@ import { decodeCheckpoint, encodeCheckpoint, CheckpointError } from '../src/mode
 import { CONFIGS, type ModelConfig } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { getLesson, LESSONS, lessonRun, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
+import { getLesson, LESSONS, lessonSettings, type Lesson } from '../src/rl/lessons.ts';
+import { lessonRun } from '../src/rl/lessonContract.ts';
 import { rewardModeNotice } from '../src/rl/processReward.ts';
 import { COLD_START_MAX_STEPS, COLD_START_TARGET } from '../src/rl/coldStartSpec.ts';
 import { registerTask } from '../src/tasks/registry.ts';

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { contractHash, getLesson, LESSONS } from '../rl/lessons.ts';
+import { getLesson, LESSONS } from '../rl/lessons.ts';
+import { contractHash } from '../rl/lessonContract.ts';
 import { Rng } from '../model/rng.ts';
 import { APP_VERSION, crc32Hex, decodeResult, encodeResult, findCodes, MAX_PASTE } from './code.ts';
 import { sample } from './testSample.ts';

@@ -24,7 +24,8 @@
  * this page's lessons. About 180–210 characters.
  */
 import { crc32 } from '../export/zip.ts';
-import { contractHash, getLesson } from '../rl/lessons.ts';
+import { getLesson } from '../rl/lessons.ts';
+import { contractHash } from '../rl/lessonContract.ts';
 import { describeValue, isRecord } from '../model/validate.ts';
 import { claimNumber, onClaimSide } from './claimNumber.ts';
 

@@ -1,5 +1,6 @@
 /** A result for the class tests (test-only): judged at its variant's verdict step unless told. */
-import { contractHash, getLesson } from '../rl/lessons.ts';
+import { getLesson } from '../rl/lessons.ts';
+import { contractHash } from '../rl/lessonContract.ts';
 import { APP_VERSION, type ResultCode } from './code.ts';
 
 export const sample = (o: Partial<ResultCode> = {}): ResultCode => {

@@ -7,6 +7,7 @@ import { decodeCheckpoint, encodeCheckpoint } from '../model/checkpoint.ts';
 import type { Settings } from '../rl/settings.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import type { ImportedModel } from './engine.ts';
+import { parseSettingsFile } from '../persist/settingsFile.ts';
 
 /** Imported checkpoints larger than this are refused before decoding (the lab's models are far smaller). */
 export const MAX_IMPORT_BYTES = 16 << 20;
@@ -38,4 +39,40 @@ export function readCheckpointFile(name: string, bytes: Uint8Array): { ok: true;
   if (ck.layout.total > MAX_IMPORT_FLOATS) return refuse(`its model has ${ck.layout.numParams} parameters, more than the lab runs in a browser (${MAX_IMPORT_FLOATS} floats)`);
   if (!ck.weights.every(Number.isFinite)) return refuse('its weights contain NaN or Inf');
   return { ok: true, model: { config: ck.config, weights: ck.weights, name: shown } };
+}
+
+/** The session's file actions (the runs panel's buttons): the policy as a checkpoint file, a checkpoint or settings file read in. */
+export class SessionFiles {
+  constructor(private readonly host: {
+    get(): import('../store/labStore.ts').LabState;
+    set(p: (s: import('../store/labStore.ts').LabState) => Partial<import('../store/labStore.ts').LabState>): void;
+    backend(): Backend | null;
+    step(): number;
+    /** The run restarts from this imported model. */
+    restartFrom(model: ImportedModel): Promise<void>;
+  }) {}
+
+  /** The current policy as a checkpoint file, or null before a model is loaded. */
+  async checkpointBytes(): Promise<Uint8Array | null> {
+    const be = this.host.backend();
+    if (!be) return null;
+    const s = this.host.get();
+    return checkpointFile(be, { settings: s.settings, step: this.host.step(), lesson: s.lessonId });
+  }
+
+  /** Load a checkpoint file; the run restarts from it. Returns the refusal sentence, or null. */
+  async importCheckpoint(name: string, bytes: Uint8Array): Promise<string | null> {
+    const r = readCheckpointFile(name, bytes);
+    if (!r.ok) return r.error;
+    await this.host.restartFrom(r.model);
+    return null;
+  }
+
+  /** Apply a settings file (validated against the settings table), like the sliders: from the next step. */
+  importSettings(name: string, bytes: Uint8Array): { error: string | null; notices: string[] } {
+    const r = parseSettingsFile(name, bytes, this.host.get().settings);
+    if (!r.ok) return { error: r.error, notices: [] };
+    this.host.set((s) => ({ settings: r.settings, taskSpecs: { ...s.taskSpecs, ...r.taskSpecs } }));
+    return { error: null, notices: r.notices };
+  }
 }

@@ -15,30 +15,30 @@
  * them first.
  */
 import { RecoverableBackend, DeviceLostError } from '../model/recoverable.ts';
-import { getLesson, LESSONS, lessonContract, lessonSettings, settingsChangedFrom } from '../rl/lessons.ts';
+import { getLesson, lessonSettings } from '../rl/lessons.ts';
+import { lessonContract } from '../rl/lessonContract.ts';
 import { defaultSettings, withSetting, type Settings } from '../rl/settings.ts';
-import { parseSettingsFile } from '../persist/settingsFile.ts';
 import { detectStopSignals } from '../rl/stopSignals.ts';
 import { GrpoTrainer } from '../rl/trainer.ts';
 import type { FaultNotice, LabState, LabStoreApi } from '../store/labStore.ts';
 import { labSearch, parseLabUrl } from '../store/url.ts';
-import { archivedRun, EVAL_SIZE } from '../store/views.ts';
-import { keptRuns, nextOverlayId, runOrigin, startedOrigin } from '../store/overlays.ts';
+import { EVAL_SIZE } from '../store/views.ts';
+import { nextOverlayId, runOrigin, startedOrigin } from '../store/overlays.ts';
+import { RunsList } from './runsList.ts';
 import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, FinishedRuns, type SavedRunSlot } from './autosave.ts';
 import { forgetPredictions, newClassSeed } from '../class/local.ts';
 import { startingWeights, type ImportedModel } from './engine.ts';
+import { LessonVerdict } from './lessonVerdict.ts';
 import { EngineKeeper } from './engineKeeper.ts';
-import { checkpointFile, readCheckpointFile } from './files.ts';
+import { SessionFiles } from './files.ts';
 import { StepThrough } from './stepThrough.ts';
 import { engineErrorSentence } from './sentences.ts';
 import { Tour } from './tour.ts';
 import { CustomTask } from './customTask.ts';
 import { ViewActions } from './viewActions.ts';
-
-const MAX_SAVED_RUNS = 5;
 
 const tick = () => new Promise<void>((r) => setTimeout(r, 0));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -50,7 +50,6 @@ export class LabSession {
   private imported: ImportedModel | null = null;
   /** Task/difficulty/seed/backend/imported model the run was loaded for (a change before the first step reloads). */
   private loadedKey = '';
-  private runCounter = 0;
   private loading: Promise<void> | null = null;
   private resetting: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
@@ -59,8 +58,11 @@ export class LabSession {
   private waitingPlay: object | null = null;
   /** "Play to step N": the loop starts no step once the trainer has completed N (null: play on). */
   private untilStep: number | null = null;
-  /** The lesson verdict being judged at its step (a step waits for it: ensureReady). */
-  private judging: Promise<void> | null = null;
+  /** The lesson run's verdict: judged once at its step, frozen; Play stops there (lab/lessonVerdict.ts). A step waits for a judgement under way (ensureReady). */
+  private readonly verdicts = new LessonVerdict({
+    get: () => this.get(), set: (p) => this.set(p), requestSave: () => this.autosave.request(),
+    trainer: () => (this.trainer ? { step: this.trainer.step, settings: this.trainer.settings } : null),
+  });
   /** The engines across runs: the warm WebGPU engine, the CPU → WebGPU hand-over, device-loss recovery (lab/engineKeeper.ts). */
   readonly engines = new EngineKeeper({
     get: () => this.get(), set: (p) => this.set(p), fault: (k, t) => this.fault(k, t), backend: () => this.backend, completedSteps: () => this.trainer?.step ?? 0,
@@ -69,7 +71,13 @@ export class LabSession {
   readonly autosave: Autosave;
   /** This browser's runs list, kept across reloads (null: not kept, a test's session). */
   readonly finished: FinishedRuns | null;
+  private readonly runsList: RunsList;
   readonly stepThrough: StepThrough;
+  /** The runs panel's files: checkpoint out and in, settings in (lab/files.ts). */
+  readonly files = new SessionFiles({
+    get: () => this.get(), set: (p) => this.set(p), backend: () => this.backend, step: () => this.trainer?.step ?? 0,
+    restartFrom: async (model) => { this.imported = model; await this.reset(); },
+  });
   readonly frames: FrameBatch<LabState>;
   readonly recorder: StepRecorder;
   readonly tour: Tour; // the class tour (lab/tour.ts): its open stop, the moves and actions of its card
@@ -91,14 +99,14 @@ export class LabSession {
       current: () => (this.backend && this.trainer ? { backend: this.backend, trainer: this.trainer, importedName: this.imported?.name ?? null } : null),
     }, opts.savedRuns);
     this.finished = opts.finishedRuns || !opts.savedRuns ? new FinishedRuns({ fault: (k, t) => this.fault(k, t) }, opts.finishedRuns) : null;
-    store.subscribe((now, prev) => { if (now.runs !== prev.runs) this.finished?.keep(now.runs); });
+    this.runsList = new RunsList({ get: () => this.get(), set: (p) => this.set(p), store, finished: this.finished });
     this.stepThrough = new StepThrough({
       get: () => this.get(),
       set: (p) => this.set(p),
-      ready: () => this.readyToStepThrough(),
+      ready: async () => (await this.verdicts.leaveForStepThrough(() => this.reset(() => ({ lessonId: null, lessonVariant: 0 }))), this.ensureReady()),
       trainer: () => this.trainer!,
       record: (ph) => this.recorder.record(ph),
-      stepEnded: () => { this.autosave.stepEnded(); this.judgeIfDue(); },
+      stepEnded: () => { this.autosave.stepEnded(); void this.verdicts.judgeIfDue(); },
     });
     this.tour = new Tour(this, store);
     this.custom = new CustomTask(this, { get: () => this.get(), set: (p) => this.set(p), forgetImported: () => { this.imported = null; } });
@@ -128,22 +136,8 @@ export class LabSession {
     if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get()));
     const loaded = this.load();
     void this.autosave.offer();
-    void this.restoreRuns();
+    void this.runsList.restore();
     return loaded;
-  }
-
-  /** This browser's runs list, read back (merged with any run archived meanwhile; ids kept distinct). */
-  private async restoreRuns(): Promise<void> {
-    const kept = (await this.finished?.restore(MAX_SAVED_RUNS)) ?? [];
-    if (!kept.length) return;
-    const now = this.get().runs;
-    let next = Math.max(this.runCounter, ...now.map((r) => r.id), ...kept.map((r) => r.id));
-    const taken = new Set(now.map((r) => r.id));
-    const restored = kept.map((r) => (taken.has(r.id) ? { ...r, id: ++next } : r));
-    this.runCounter = next;
-    const runs = keptRuns([...now, ...restored], MAX_SAVED_RUNS);
-    const live = this.get().liveOrigin;
-    this.set({ runs, overlayRunId: this.get().overlayRunId ?? (live ? nextOverlayId(runs, null, live) : null) });
   }
 
   private fault(kind: FaultNotice['kind'], text: string): void {
@@ -152,9 +146,7 @@ export class LabSession {
     this.set({ faults: [...faults, { kind, text }].slice(-6) });
   }
 
-  private startKey(s: Settings): string {
-    return `${s.task}/${s.difficulty}/${s.watchTask}/${s.seed}/${this.get().backendPref}/${this.imported?.name ?? ''}`;
-  }
+  private startKey(s: Settings): string { return `${s.task}/${s.difficulty}/${s.watchTask}/${s.seed}/${this.get().backendPref}/${this.imported?.name ?? ''}`; }
 
   /** (Re)load the model: starting weights (or a saved run), engine, π_ref, the step-0 evaluation. */
   private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null, next?: (s: LabState) => Partial<LabState>): Promise<void> {
@@ -216,7 +208,7 @@ export class LabSession {
     if (this.get().coldStart?.running) return false; // a cold start has the engine (customTask.ts)
     if (this.resetting) await this.resetting;
     if (this.loading) await this.loading;
-    if (this.judging) await this.judging;
+    await this.verdicts.settled();
     if (this.trainer && this.get().stepsCompleted === 0 && !this.stepThrough.open && this.startKey(this.get().settings) !== this.loadedKey) await this.load();
     return this.trainer !== null;
   }
@@ -243,79 +235,14 @@ export class LabSession {
       this.recorder.ended();
       this.autosave.stepEnded();
     }
-    await this.judgeIfDue();
-  }
-
-  // ---- the lesson's verdict: judged once at its step, frozen -------------------------------
-
-  /** The live run's lesson variant and its claim (null: not a lesson run). */
-  private liveLesson() {
-    const o = this.get().liveOrigin;
-    const lesson = o?.lessonId ? getLesson(o.lessonId) : undefined;
-    const claim = lesson?.variants[o!.variant]?.claim;
-    return lesson && claim ? { lesson, variant: o!.variant, claim } : null;
-  }
-
-  /** The step Play stops at: the live lesson run's verdict step, unless the student continued past it (null: no stop). */
-  private verdictStop(): number | null {
-    if (this.get().verdict?.continued) return null;
-    return this.liveLesson()?.claim.steps ?? null;
-  }
-
-  /** The live lesson run is at its verdict step and was not continued past it: no step may be added to it now. */
-  private verdictReached(): boolean {
-    const stop = this.verdictStop();
-    return stop !== null && (this.trainer?.step ?? 0) >= stop;
-  }
-
-  /**
-   * At the verdict step, once: judge the claim on the run's record and freeze the verdict (the card,
-   * the share code and the saved run read it; nothing judges the run again). Not judged when the
-   * run's settings differ from the variant's (the claim is not about it).
-   */
-  private judgeIfDue(): Promise<void> {
-    const live = this.liveLesson();
-    const s = this.get();
-    if (!live || s.verdict || !this.trainer || this.trainer.step < live.claim.steps) return this.judging ?? Promise.resolve();
-    const run = async () => {
-      const { lesson, variant, claim } = live;
-      const changed = settingsChangedFrom(lesson, variant, this.trainer?.settings ?? this.get().settings).length > 0;
-      const now = this.get();
-      const judged = changed ? null : claim.judge({ steps: now.steps, evals: now.evals });
-      this.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false } });
-      this.autosave.request();
-    };
-    return (this.judging ??= run().finally(() => { this.judging = null; }));
-  }
-
-  /** The sentence for a step refused at the verdict. */
-  private verdictNotice(): string {
-    return `The verdict is in at step ${this.verdictStop()}, judged once. “Continue past the verdict” trains on; later steps are marked as after it.`;
+    await this.verdicts.judgeIfDue();
   }
 
   /** "Continue past the verdict": Play trains on from the verdict step; the verdict stays as judged. */
   async continuePastVerdict(): Promise<void> {
-    const v = this.get().verdict;
-    if (!v) return;
-    this.set({ verdict: { ...v, continued: true }, lessonNotice: null });
-    this.autosave.request();
-    await this.play();
+    if (this.verdicts.continuePast()) await this.play();
   }
 
-  /**
-   * The step-through on a lesson run at its frozen verdict would add steps to it: the run is kept
-   * (under Runs, with its verdict) and a new run outside the lesson, with the same settings, is stepped through.
-   */
-  private async readyToStepThrough(): Promise<boolean> {
-    if (this.judging) await this.judging;
-    if (this.verdictReached()) {
-      const live = this.liveLesson()!;
-      const n = LESSONS.indexOf(live.lesson) + 1;
-      await this.reset(() => ({ lessonId: null, lessonVariant: 0 }));
-      this.set((s) => ({ stepMode: true, engineNotices: [...s.engineNotices, `Stepping through an update started a new run outside the lesson: lesson ${n}'s run keeps its verdict at step ${live.claim.steps} (under Runs).`] }));
-    }
-    return this.ensureReady();
-  }
 
   /**
    * "New student" (the page asks first): this browser's predictions, class seed, runs list and saved
@@ -330,7 +257,7 @@ export class LabSession {
 
   /** Whether the loop may start another step: no pause asked, the target step (if any) not reached. Read from the trainer, never from the store, whose writes land a frame (or a paced wait) later. */
   private mayStep(): boolean {
-    return !this.pauseRequested && !(this.untilStep !== null && (this.trainer?.step ?? 0) >= this.untilStep) && !this.verdictReached();
+    return !this.pauseRequested && !(this.untilStep !== null && (this.trainer?.step ?? 0) >= this.untilStep) && !this.verdicts.reached();
   }
 
   private async loop(): Promise<void> {
@@ -366,7 +293,7 @@ export class LabSession {
     this.pauseRequested = false;
     if (!(await this.ensureReady())) return;
     if (this.loopDone || this.pauseRequested) return;
-    if (this.verdictReached()) return this.set({ lessonNotice: this.verdictNotice() }); // a lesson run stops at its verdict
+    if (this.verdicts.reached()) return this.set({ lessonNotice: this.verdicts.notice() }); // a lesson run stops at its verdict
     this.loopDone = this.loop();
   }
 
@@ -393,15 +320,13 @@ export class LabSession {
     if (this.get().stepMode) return this.stepThrough.forward();
     await this.stopLoop();
     if (!(await this.ensureReady()) || this.get().inStep) return;
-    if (this.verdictReached()) return this.set({ lessonNotice: this.verdictNotice() });
+    if (this.verdicts.reached()) return this.set({ lessonNotice: this.verdicts.notice() });
     await this.runOneStep();
     this.set({ status: 'paused' });
     this.autosave.request();
   }
 
-  stepBack(): void {
-    this.stepThrough.back();
-  }
+  stepBack(): void { this.stepThrough.back(); }
 
   async setStepMode(on: boolean): Promise<void> {
     if (on === this.get().stepMode) return;
@@ -414,7 +339,7 @@ export class LabSession {
   async profileOneStep(): Promise<void> {
     await this.stopLoop();
     if (!(await this.ensureReady()) || this.get().inStep || !this.backend) return;
-    if (this.verdictReached()) return this.set({ lessonNotice: this.verdictNotice() });
+    if (this.verdicts.reached()) return this.set({ lessonNotice: this.verdicts.notice() });
     this.set({ profiling: true, profileNote: null });
     const r = await profileStep(this.backend.engine, this.get().settings, () => this.runOneStep());
     this.set(r.ok ? { profile: r.profile, status: 'paused', profiling: false } : { profileNote: r.note, profiling: false });
@@ -429,7 +354,7 @@ export class LabSession {
       if (before) await before; // one reset at a time: a second starts from the first's new run (nothing to archive twice)
       await this.stopLoop();
       if (this.loading) await this.loading;
-      this.archiveRun();
+      this.runsList.archive(this.trainer?.settings ?? null); // the run just ended: "the previous run"
       this.set({ stepMode: false });
       await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
       await this.load(null, next);
@@ -437,22 +362,10 @@ export class LabSession {
     return (this.resetting = done);
   }
 
-  /** Keep the run just ended for overlay and comparison: "the previous run". */
-  private archiveRun(): void {
-    const s = this.get();
-    if (!s.steps.length) return;
-    // what the run was made with: the trainer's settings (the store's may already be the next run's, e.g. a lesson variant)
-    const rs = this.trainer?.settings ?? s.settings;
-    const run = archivedRun(s, rs, s.liveOrigin ?? runOrigin(rs, { id: null, variant: 0 }, null), ++this.runCounter);
-    this.set({ runs: keptRuns([run, ...s.runs], MAX_SAVED_RUNS), overlayRunId: run.id, liveOrigin: null }); // no live run until the next loads: it keeps this one overlaid only if comparable
-  }
-
   // ---- settings, lessons, view ---------------------------------------------------------------
 
   /** Change one setting (choosing the sequence ratio level sets GSPO's clip: withSetting); the trainer reads the store's settings when the next step starts. */
-  setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {
-    this.set({ settings: withSetting(this.get().settings, key, value) });
-  }
+  setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void { this.set({ settings: withSetting(this.get().settings, key, value) }); }
 
   /**
    * One click: the lesson's base checkpoint, knobs and text; the current run is kept, and overlaid only beside its siblings.
@@ -481,31 +394,5 @@ export class LabSession {
     await this.load(run);
   }
 
-  discardSaved(): Promise<void> {
-    return this.autosave.discard();
-  }
-
-  /** The current policy as a checkpoint file, or null before a model is loaded. */
-  async checkpointBytes(): Promise<Uint8Array | null> {
-    if (!this.backend) return null;
-    const s = this.get();
-    return checkpointFile(this.backend, { settings: s.settings, step: this.trainer?.step ?? 0, lesson: s.lessonId });
-  }
-
-  /** Load a checkpoint file; the run restarts from it. Returns the refusal sentence, or null. */
-  async importCheckpoint(name: string, bytes: Uint8Array): Promise<string | null> {
-    const r = readCheckpointFile(name, bytes);
-    if (!r.ok) return r.error;
-    this.imported = r.model;
-    await this.reset();
-    return null;
-  }
-
-  /** Apply a settings file (validated against the settings table), like the sliders: from the next step. */
-  importSettings(name: string, bytes: Uint8Array): { error: string | null; notices: string[] } {
-    const r = parseSettingsFile(name, bytes, this.get().settings);
-    if (!r.ok) return { error: r.error, notices: [] };
-    this.set((s) => ({ settings: r.settings, taskSpecs: { ...s.taskSpecs, ...r.taskSpecs } }));
-    return { error: null, notices: r.notices };
-  }
+  discardSaved(): Promise<void> { return this.autosave.discard(); }
 }

@@ -10,7 +10,7 @@ import { createBackend } from '../model/engines.ts';
 import { registerSpec } from '../tasks/spec/task.ts';
 import { coldStartForRun } from './coldStartSpec.ts';
 import { runTraining } from './run.ts';
-import { lessonRun } from './lessons.ts';
+import { lessonRun } from './lessonContract.ts';
 import type { Settings } from './settings.ts';
 
 export async function runWebGPUTraining(a: { settings: Settings; steps: number; config: ModelConfig; weights: number[] | null; evalSize: number; passAtK: boolean; lesson?: { id: string; variant: number }; taskSpec?: unknown; coldStart?: { target: number; maxSteps: number } }): Promise<number[]> {

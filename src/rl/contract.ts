@@ -52,3 +52,14 @@ export function hash32(text: string): string {
   }
   return h.toString(16).padStart(8, '0');
 }
+
+/**
+ * The settings every lesson pins (contract.ts PINNED), at the values the lab's defaults had when
+ * the lessons' claims were fixed: a later change of a default does not move a lesson, and a
+ * lesson's own settings override these.
+ */
+export const LESSON_PINS: Readonly<Partial<Settings>> = Object.freeze({
+  learningRate: 7e-4, warmupSteps: 10, numIterations: 2, promptsPerStep: 32, numGenerations: 8, temperature: 1,
+  beta: 0, measureKl: true, evalEvery: 10, maxCompletionLength: 8, formatReward: 0.1,
+});
+export const pin = (own: Partial<Settings>): Partial<Settings> => ({ ...LESSON_PINS, ...own });

@@ -2,7 +2,8 @@
 // 1001,…,1010 --record`): every lesson has one for its contract as it is now, so a lesson whose
 // settings, claim or verdict step changed fails here until it is judged again on fresh seeds.
 import { describe, expect, it } from 'vitest';
-import { LESSONS, contractHash, getLesson } from './lessons.ts';
+import { LESSONS, getLesson } from './lessons.ts';
+import { contractHash } from './lessonContract.ts';
 import { LESSON_RECORDS, lessonRecord, recordSentence, type LessonRecord } from './lessonRecords.ts';
 
 describe('lesson records', () => {

@@ -8,7 +8,8 @@
  * with its claim says so. Engine layer: data only.
  */
 import data from './lessonRecords.json';
-import { contractHash, type Lesson } from './lessons.ts';
+import { type Lesson } from './lessons.ts';
+import { contractHash } from './lessonContract.ts';
 
 export interface LessonRecord {
   lesson: string;

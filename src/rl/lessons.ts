@@ -10,11 +10,11 @@
  * Pure data, no React: the page, the URL (`lesson=<id>`) and the tests (lessons.test.ts, one
  * check per lesson on a micro model that its effect appears) all read this table.
  */
-import { defaultSettings, type Settings } from './settings.ts';
+import type { Settings } from './settings.ts';
 import { claim, early, fmt2, late, type Claim } from './claims.ts';
 import type { LessonContrast } from './contrast.ts';
 import { above, below, dynamicClaim, entropyClaim, forgettingClaim, hackingClaim, lengthClaim, matchedTokensClaim, mixedClaim, numberDiff, numberKey, poolClaim, processMeasure, processSentence, THINK_RISE } from './lessonClaims.ts';
-import { CONTRACT_EVAL_SIZE, hash32, PINNED, stableJson, type EvalContract } from './contract.ts';
+import { pin } from './contract.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -54,16 +54,6 @@ export interface Lesson {
 
 const gain = (e: Record<string, number>) => e.heldout_pass1_end - e.heldout_pass1_start;
 
-/**
- * The settings every lesson pins (contract.ts PINNED), at the values the lab's defaults had when
- * the lessons' claims were fixed: a later change of a default does not move a lesson, and a
- * lesson's own settings override these.
- */
-export const LESSON_PINS: Readonly<Partial<Settings>> = Object.freeze({
-  learningRate: 7e-4, warmupSteps: 10, numIterations: 2, promptsPerStep: 32, numGenerations: 8, temperature: 1,
-  beta: 0, measureKl: true, evalEvery: 10, maxCompletionLength: 8, formatReward: 0.1,
-});
-const pin = (own: Partial<Settings>): Partial<Settings> => ({ ...LESSON_PINS, ...own });
 
 export const LESSONS: Lesson[] = [
   {
@@ -365,32 +355,6 @@ export const LESSONS: Lesson[] = [
     contrast: { what: 'reverse\'s held-out pass@1 at the end (never trained on)', of: (e) => e.watch_end, rank: [0, 0] }, // no expected order: the leash protects reverse only on some seeds (the lesson says so)
   },
 ];
-
-/** A lesson's evaluation contract: its verdict step (every variant's) and its held-out set's size. */
-export function lessonContract(lesson: Lesson): EvalContract {
-  return { steps: lesson.variants[0].claim.steps, size: CONTRACT_EVAL_SIZE };
-}
-
-/**
- * The hash that names a lesson's contract: its base, each variant's settings (over the defaults,
- * the seed aside), each claim's number, threshold and side, the verdict step and the held-out
- * size. A recorded seeds table and a class's share codes carry it (lessonRecords.ts).
- */
-export function contractHash(lesson: Lesson): string {
-  const c = lessonContract(lesson);
-  const variants = lesson.variants.map((v, i) => {
-    const { seed: _seed, ...settings } = lessonSettings(lesson, defaultSettings(), i);
-    return { settings, number: { what: v.claim.number.what, threshold: v.claim.number.threshold, side: v.claim.number.side }, steps: v.claim.steps, mayWreck: v.promisesWreck ?? false };
-  });
-  return hash32(stableJson({ id: lesson.id, base: lesson.base, contract: c, pinned: PINNED, variants }));
-}
-
-/** What a run of a lesson variant needs (runTraining's `lesson`): the claim, the contract and its hash. */
-export function lessonRun(id: string, variant: number): { id: string; variant: number; claim: Claim; contract: EvalContract; hash: string } {
-  const lesson = getLesson(id);
-  if (!lesson || !lesson.variants[variant]) throw new Error(`no lesson ${id} variant ${variant}`);
-  return { id, variant, claim: lesson.variants[variant].claim, contract: lessonContract(lesson), hash: contractHash(lesson) };
-}
 
 export function getLesson(id: string): Lesson | undefined {
   return LESSONS.find((l) => l.id === id);

@@ -5,7 +5,8 @@
  * claim's number, the contrast number and the prediction made in this browser — nothing else.
  */
 import { useMemo, useState } from 'react';
-import { contractHash, type Lesson } from '../rl/lessons.ts';
+import { type Lesson } from '../rl/lessons.ts';
+import { contractHash } from '../rl/lessonContract.ts';
 import { useLab } from '../store/labStore.ts';
 import { claimNumber } from '../class/claimNumber.ts';
 import { APP_VERSION, encodeResult } from '../class/code.ts';

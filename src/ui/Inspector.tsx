@@ -22,12 +22,7 @@ import { groupTeaches } from '../store/views.ts';
 import { TEXT, VERDICT, fmt, verdictKind } from './palette.ts';
 
 const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
-  prompts: '1. Prompts',
-  answers: '2. Sampled answers',
-  verdicts: '3. Verdicts',
-  advantages: '4. Advantages',
-  ratios: '5. Ratios, clip and KL',
-  update: '6. Update applied',
+  prompts: '1. Prompts', answers: '2. Sampled answers', verdicts: '3. Verdicts', advantages: '4. Advantages', ratios: '5. Ratios, clip and KL', update: '6. Update applied',
 };
 
 function Verdict({ a }: { a: GroupView['answers'][number] }) {
@@ -48,8 +43,7 @@ function AnswerText({ text }: { text: string }) {
 
 /** The focused group (index and data): the phases show one prompt's group in full. */
 function shown(ins: InspectorState): [number, GroupView][] {
-  const groups = ins.rollout!.groups;
-  const p = Math.min(ins.focus ?? 0, groups.length - 1);
+  const groups = ins.rollout!.groups, p = Math.min(ins.focus ?? 0, groups.length - 1);
   return [[p, groups[p]]];
 }
 

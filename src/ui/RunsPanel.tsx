@@ -28,10 +28,10 @@ export function RunsPanel() {
         <button onClick={() => { void navigator.clipboard?.writeText(location.href).then(() => setMessage('Link copied: it restores every setting, the seed and the lesson.'), () => setMessage(`Copy this link: ${location.href}`)); }}>Copy link</button>
         <button onClick={() => download('rlvr-lab-metrics.csv', metricsCsv(s().steps, s().evals), 'text/csv')}>Metrics CSV</button>
         <button onClick={() => download('rlvr-lab-run.json', runJson(s().settings, s().steps, s().evals, { lesson: s().lessonId, backend: s().backendName, engine: s().engineNotices, ...(s().engineHandover ? { engineHandover: s().engineHandover } : {}), url: location.href, ...(specInUse(s()) ? { taskSpec: specInUse(s()) } : {}) }), 'application/json')}>Metrics JSON</button>
-        <button onClick={async () => { const b = await lab.checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
+        <button onClick={async () => { const b = await lab.files.checkpointBytes(); if (b) download('rlvr-lab.ckpt', b as BlobPart, 'application/octet-stream'); }}>Checkpoint file</button>
         <button onClick={() => setSnippet(snippet ? null : grpoConfigSnippet(s().settings))} aria-expanded={!!snippet}>TRL GRPOConfig</button>
         <button data-testid="export-trl" title="The policy as a Hugging Face GPT-2 folder, the tokenizer, the task's split, reward.py and train_grpo.py for TRL on real GPUs (README inside)" onClick={async () => {
-          const b = await lab.checkpointBytes();
+          const b = await lab.files.checkpointBytes();
           if (!b) return;
           try {
             download('rlvr-lab-trl.zip', await trlProjectZip(b, s().settings, specInUse(s()), `this page's run at step ${s().stepsCompleted}`) as BlobPart, 'application/zip');
@@ -43,7 +43,7 @@ export function RunsPanel() {
         <label className="file">Import checkpoint <input type="file" accept=".ckpt,application/octet-stream" data-testid="import-checkpoint" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
-          const err = await lab.importCheckpoint(f.name, new Uint8Array(await f.arrayBuffer()));
+          const err = await lab.files.importCheckpoint(f.name, new Uint8Array(await f.arrayBuffer()));
           setMessage(err ?? `Loaded ${f.name}; the run restarts from it.`);
           e.target.value = '';
         }} /></label>
@@ -51,7 +51,7 @@ export function RunsPanel() {
         <label className="file">Import settings <input type="file" accept=".json,application/json" data-testid="import-settings" onChange={async (e) => {
           const f = e.target.files?.[0];
           if (!f) return;
-          const r = lab.importSettings(f.name, new Uint8Array(await f.arrayBuffer()));
+          const r = lab.files.importSettings(f.name, new Uint8Array(await f.arrayBuffer()));
           setMessage(r.error ?? `Loaded the settings from ${f.name}; they apply from the next step.${r.notices.length ? ` Note: ${r.notices.join('; ')}.` : ''}`);
           e.target.value = '';
         }} /></label>

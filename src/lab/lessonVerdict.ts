@@ -1,0 +1,94 @@
+/**
+ * A lesson run's verdict in the session: judged once at its step on the run's record, frozen in the
+ * store (the card, the share code and the saved run read it; nothing judges the run again), and
+ * the step Play stops at until the student continues past it. Engine-free: the session hands it
+ * the store and its trainer's step.
+ */
+import { getLesson, LESSONS, settingsChangedFrom } from '../rl/lessons.ts';
+import type { Settings } from '../rl/settings.ts';
+import type { LabState } from '../store/labStore.ts';
+
+export interface VerdictHost {
+  get(): LabState;
+  set(patch: Partial<LabState>): void;
+  /** The trainer's completed steps and the settings its last step ran with (null: no trainer). */
+  trainer(): { step: number; settings: Settings } | null;
+  requestSave(): void;
+}
+
+export class LessonVerdict {
+  private judging: Promise<void> | null = null;
+  constructor(private readonly host: VerdictHost) {}
+
+  /** The live run's lesson variant and its claim (null: not a lesson run). */
+  live() {
+    const o = this.host.get().liveOrigin;
+    const lesson = o?.lessonId ? getLesson(o.lessonId) : undefined;
+    const claim = lesson?.variants[o!.variant]?.claim;
+    return lesson && claim ? { lesson, variant: o!.variant, claim } : null;
+  }
+
+  /** The step Play stops at: the live lesson run's verdict step, unless the student continued past it (null: no stop). */
+  stop(): number | null {
+    if (this.host.get().verdict?.continued) return null;
+    return this.live()?.claim.steps ?? null;
+  }
+
+  /** The live lesson run is at its verdict step and was not continued past it: no step may be added to it now. */
+  reached(): boolean {
+    const stop = this.stop();
+    return stop !== null && (this.host.trainer()?.step ?? 0) >= stop;
+  }
+
+  /** A judgement under way, if any (a step-through waits for it). */
+  settled(): Promise<void> {
+    return this.judging ?? Promise.resolve();
+  }
+
+  /**
+   * At the verdict step, once: judge the claim on the run's record and freeze the verdict. Not judged
+   * when the run's settings differ from the variant's (the claim is not about it).
+   */
+  judgeIfDue(): Promise<void> {
+    const live = this.live();
+    const t = this.host.trainer();
+    if (!live || this.host.get().verdict || !t || t.step < live.claim.steps) return this.settled();
+    const run = async () => {
+      const { lesson, variant, claim } = live;
+      const changed = settingsChangedFrom(lesson, variant, this.host.trainer()?.settings ?? this.host.get().settings).length > 0;
+      const now = this.host.get();
+      const judged = changed ? null : claim.judge({ steps: now.steps, evals: now.evals });
+      this.host.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false } });
+      this.host.requestSave();
+    };
+    return (this.judging ??= run().finally(() => { this.judging = null; }));
+  }
+
+  /** The sentence for a step refused at the verdict. */
+  notice(): string {
+    return `The verdict is in at step ${this.stop()}, judged once. “Continue past the verdict” trains on; later steps are marked as after it.`;
+  }
+
+  /** Mark the verdict as continued past (true) — the verdict stays as judged; false: no verdict to continue past. */
+  continuePast(): boolean {
+    const v = this.host.get().verdict;
+    if (!v) return false;
+    this.host.set({ verdict: { ...v, continued: true }, lessonNotice: null });
+    this.host.requestSave();
+    return true;
+  }
+
+  /**
+   * The step-through on a lesson run at its frozen verdict would add steps to it: the run is kept
+   * (under Runs, with its verdict) and a new run outside the lesson (`reset`), with the same settings, is stepped through.
+   */
+  async leaveForStepThrough(reset: () => Promise<void>): Promise<void> {
+    await this.settled();
+    if (!this.reached()) return;
+    const live = this.live()!;
+    const n = LESSONS.indexOf(live.lesson) + 1;
+    await reset();
+    const s = this.host.get();
+    this.host.set({ stepMode: true, engineNotices: [...s.engineNotices, `Stepping through an update started a new run outside the lesson: lesson ${n}'s run keeps its verdict at step ${live.claim.steps} (under Runs).`] });
+  }
+}

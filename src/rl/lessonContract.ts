@@ -1,0 +1,34 @@
+/**
+ * A lesson's evaluation contract (contract.ts) as the runs use it: its verdict step and held-out
+ * size, the hash that names it, and what a run of one of its variants needs.
+ */
+import { CONTRACT_EVAL_SIZE, hash32, PINNED, stableJson, type EvalContract } from './contract.ts';
+import type { Claim } from './claims.ts';
+import { getLesson, lessonSettings, type Lesson } from './lessons.ts';
+import { defaultSettings } from './settings.ts';
+
+/** A lesson's evaluation contract: its verdict step (every variant's) and its held-out set's size. */
+export function lessonContract(lesson: Lesson): EvalContract {
+  return { steps: lesson.variants[0].claim.steps, size: CONTRACT_EVAL_SIZE };
+}
+
+/**
+ * The hash that names a lesson's contract: its base, each variant's settings (over the defaults,
+ * the seed aside), each claim's number, threshold and side, the verdict step and the held-out
+ * size. A recorded seeds table and a class's share codes carry it (lessonRecords.ts).
+ */
+export function contractHash(lesson: Lesson): string {
+  const c = lessonContract(lesson);
+  const variants = lesson.variants.map((v, i) => {
+    const { seed: _seed, ...settings } = lessonSettings(lesson, defaultSettings(), i);
+    return { settings, number: { what: v.claim.number.what, threshold: v.claim.number.threshold, side: v.claim.number.side }, steps: v.claim.steps, mayWreck: v.promisesWreck ?? false };
+  });
+  return hash32(stableJson({ id: lesson.id, base: lesson.base, contract: c, pinned: PINNED, variants }));
+}
+
+/** What a run of a lesson variant needs (runTraining's `lesson`): the claim, the contract and its hash. */
+export function lessonRun(id: string, variant: number): { id: string; variant: number; claim: Claim; contract: EvalContract; hash: string } {
+  const lesson = getLesson(id);
+  if (!lesson || !lesson.variants[variant]) throw new Error(`no lesson ${id} variant ${variant}`);
+  return { id, variant, claim: lesson.variants[variant].claim, contract: lessonContract(lesson), hash: contractHash(lesson) };
+}
