@@ -80,7 +80,7 @@ test('"Start fresh" forgets the saved run; a damaged record is named, not thrown
 
   // Damage the stored record (a later lab version, or a bad disk): the page says why it cannot resume.
   await page.evaluate(() => new Promise<void>((resolve, reject) => {
-    const req = indexedDB.open('rlvr-lab', 1);
+    const req = indexedDB.open('rlvr-lab'); // its current version (the runs list added a store)
     req.onsuccess = () => {
       const tx = req.result.transaction('runs', 'readwrite');
       tx.objectStore('runs').put({ format: 'rlvr-lab-run', version: 99 }, 'latest');
