@@ -331,6 +331,7 @@ export class LabSession {
   async setStepMode(on: boolean): Promise<void> {
     if (on === this.get().stepMode) return;
     if (on) await this.stopLoop();
+    if (on) await this.verdicts.leaveForStepThrough(() => this.reset(() => ({ lessonId: null, lessonVariant: 0 }))); // before any phase: not from inside one
     this.set({ stepMode: on });
     if (!on) await this.stepThrough.abandon(); // leaving mid-update: the update was never applied
   }
