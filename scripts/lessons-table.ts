@@ -1,6 +1,6 @@
 /**
  * npm run lessons -- [--seeds 1,2,3,4,5,6] [--lesson ID] [--backend cpu|dawn|webgpu] [--jobs N]
- *                    [--json] [--null] [--record FILE]
+ *                    [--json] [--null] [--record [DIR]] [--from a.jsonl,…]
  *
  * Every variant of every lesson, run from its base with its settings and its evaluation contract
  * on several seeds — exactly what `npm run train -- --lesson ID --variant N --seed S` runs: the
@@ -17,15 +17,16 @@
  * --null finds a verdict that holds (η = 0: the same rollouts, no update, so nothing may hold), or
  * where --record finds no fresh seeds.
  *
- * --jobs N runs N runs at a time in child processes (a GPU machine's cores). --record [FILE] writes
+ * --jobs N runs N runs at a time in child processes (a GPU machine's cores). --record [DIR] writes
  * the seeds table (per lesson: the contract's hash, the engine's real name, the seeds, per variant
- * the counts and every run's number and interval) into FILE (src/rl/lessonRecords.json unless
+ * the counts and every run's number and interval) into DIR/<lesson>.json (src/rl/records unless
  * given), replacing those lessons' old records: the record a lesson card quotes once the student
  * has predicted (src/rl/lessonRecords.ts). Only fresh seeds (1000 and up) may be recorded.
  * --probe 10,20,30 runs to the last step and judges at each (choosing verdict steps on seeds 1–6).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from '../src/model/backend.ts';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
@@ -42,7 +43,14 @@ import type { LessonRecord } from '../src/rl/lessonRecords.ts';
 import type { RunRecord } from '../src/rl/claims.ts';
 
 /** Where --record writes (merging by lesson): the records the lesson cards quote (src/rl/lessonRecords.ts). */
-const RECORDS_FILE = 'src/rl/lessonRecords.json';
+const RECORDS_FILE = 'src/rl/records';
+
+/** A lesson's record as its file keeps it: the header and each variant on a few lines, one line per run. */
+export function recordText(r: LessonRecord): string {
+  const { variants, ...head } = r;
+  const variant = ({ runs, ...v }: LessonRecord['variants'][number]) => `  ${JSON.stringify(v).slice(0, -1)}, "runs": [\n${runs.map((x) => `   ${JSON.stringify(x)}`).join(',\n')}\n  ]}`;
+  return `${JSON.stringify(head, null, 1).slice(0, -2)},\n "variants": [\n${variants.map(variant).join(',\n')}\n ]\n}\n`;
+}
 
 type BackendName = 'cpu' | 'dawn' | 'webgpu';
 
@@ -275,11 +283,10 @@ async function main() {
     return;
   }
   if (record) {
-    // the lessons recorded now replace their old records; the others stay as they were
-    const old = JSON.parse(readFileSync(record, 'utf8')) as { lessons: LessonRecord[] };
-    const lessons = [...old.lessons.filter((r) => !table.some((t) => t.lesson === r.lesson)), ...table].sort((a, b) => LESSONS.findIndex((l) => l.id === a.lesson) - LESSONS.findIndex((l) => l.id === b.lesson));
-    writeFileSync(record, `${JSON.stringify({ recorded: new Date().toISOString().slice(0, 10), lessons }, null, 1)}\n`);
-    console.log(`recorded ${table.length} lessons into ${record}`);
+    // one file per lesson: the lessons recorded now replace their old records; the others stay as they were
+    const recorded = new Date().toISOString().slice(0, 10);
+    for (const t of table) writeFileSync(join(record, `${t.lesson}.json`), recordText({ ...t, recorded }));
+    console.log(`recorded ${table.length} lessons into ${record}/`);
   }
 }
 

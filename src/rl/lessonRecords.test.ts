@@ -1,4 +1,4 @@
-// The lessons' pre-registered records (lessonRecords.json, written by `npm run lessons -- --seeds
+// The lessons' pre-registered records (records/<lesson>.json, written by `npm run lessons -- --seeds
 // 1001,…,1010 --record`): every lesson has one for its contract as it is now, so a lesson whose
 // settings, claim or verdict step changed fails here until it is judged again on fresh seeds.
 import { describe, expect, it } from 'vitest';

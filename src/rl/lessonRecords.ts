@@ -1,18 +1,29 @@
 /**
  * Each lesson's pre-registered record: its claims and verdict steps were fixed on seeds 1–6, then
- * `npm run lessons -- --seeds 1001,…,1010 --record FILE` ran every variant once on ten fresh
- * seeds and `npm run lessons-record FILE` folded the table into lessonRecords.json (never edited
- * by hand). Each record names the contract it judged (contract.ts: a hash of the lesson's settings,
+ * `npm run lessons -- --seeds 1001,…,1010 --record` ran every variant once on ten fresh seeds and
+ * wrote the table into records/<lesson>.json, one file per lesson (never edited by hand). Each record names the contract it judged (contract.ts: a hash of the lesson's settings,
  * claims and contract) and the engine's real name; a lesson whose contract changed has no record
  * until it is recorded again (lessonRecords.test.ts fails until then), and a record that disagrees
  * with its claim says so. Engine layer: data only.
  */
-import data from './lessonRecords.json';
+import mixedGroups from './records/mixed-groups.json';
+import lengthBias from './records/length-bias.json';
+import entropyCollapse from './records/entropy-collapse.json';
+import rewardHacking from './records/reward-hacking.json';
+import grpoVsBestOfN from './records/grpo-vs-best-of-n.json';
+import scratchpad from './records/scratchpad.json';
+import klEstimators from './records/kl-estimators.json';
+import processReward from './records/process-reward.json';
+import dynamicSampling from './records/dynamic-sampling.json';
+import smallPool from './records/small-pool.json';
+import forgetting from './records/forgetting.json';
 import { type Lesson } from './lessons.ts';
 import { contractHash } from './lessonContract.ts';
 
 export interface LessonRecord {
   lesson: string;
+  /** The day the fresh seeds were judged. */
+  recorded?: string;
   /** contractHash(lesson) when it was recorded. */
   hash: string;
   /** The engine the runs were made on, by its real name. */
@@ -31,11 +42,10 @@ export interface LessonRecord {
 }
 
 export interface LessonRecords {
-  recorded: string;
   lessons: LessonRecord[];
 }
 
-export const LESSON_RECORDS: LessonRecords = data as LessonRecords;
+export const LESSON_RECORDS: LessonRecords = { lessons: [mixedGroups, lengthBias, entropyCollapse, rewardHacking, grpoVsBestOfN, scratchpad, klEstimators, processReward, dynamicSampling, smallPool, forgetting] as LessonRecord[] };
 
 /** The lesson's record, when it records the lesson's contract as it is now (else null: not recorded since it changed). */
 export function lessonRecord(lesson: Lesson): LessonRecord | null {
