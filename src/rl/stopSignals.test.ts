@@ -46,4 +46,23 @@ describe('stop signals', () => {
   it('needs enough history before judging', () => {
     expect(ids(steps(8, (i) => ({ entropy: i < 4 ? 1 : 0.01 })), ev([0.5]))).toEqual([]);
   });
+  it('each signal\'s numbers read in words with their windows, the same numbers as its evidence, no field names', () => {
+    const all = [
+      ...detectStopSignals(steps(30, (i) => ({ reward: 0.3 + i * 0.01 })), ev([0.3, 0.3, 0.31])),
+      ...detectStopSignals(steps(30, () => ({})), ev([0.6, 0.4, 0.3])),
+      ...detectStopSignals(steps(30, (i) => ({ mean_length: 4 + i * 0.2 })), ev([0.5, 0.5])),
+      ...detectStopSignals(steps(30, (i) => (i > 15 ? { frac_mixed: 0.05, frac_all_pass: 0.9, frac_all_fail: 0.05 } : {})), ev([0.5, 0.6])),
+      ...detectStopSignals(steps(30, (i) => ({ entropy: i < 10 ? 1 : 0.1 })), ev([0.5, 0.6])),
+    ];
+    expect(new Set(all.map((s) => s.id)).size).toBe(5);
+    for (const s of all) {
+      expect(s.readout, s.id).not.toMatch(/[a-z]_[a-z]/); // heldout_start, frac_mixed, …
+      expect(s.readout, s.id).toMatch(/first|mean/);
+      for (const [k, v] of Object.entries(s.evidence)) {
+        if (k === 'all_pass' || k === 'all_fail') continue; // in the message, as percentages
+        const shown = k.startsWith('entropy') ? v.toFixed(3) : k.startsWith('length') ? v.toFixed(1) : v.toFixed(2);
+        expect(s.readout, `${s.id} ${k}`).toContain(shown);
+      }
+    }
+  });
 });

@@ -20,6 +20,8 @@ export interface StopSignal {
   chart: 'reward' | 'length' | 'groups' | 'entropy';
   step: number;
   message: string;
+  /** The numbers behind it, in words, each with the window it averages (what the chart card shows under the message). */
+  readout: string;
   evidence: Record<string, number>;
 }
 
@@ -38,6 +40,7 @@ export interface StopSignalOptions {
 export const DEFAULT_STOP_OPTIONS: StopSignalOptions = { window: 10, rewardRise: 0.1, heldoutFlat: 0.02, lengthRise: 1.5, mixedFloor: 0.1, entropyFraction: 0.25, heldoutDrop: 0.15 };
 
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const f2 = (x: number) => x.toFixed(2);
 
 /** Mean of a metric over the first and the last `w` finite values. */
 function ends(steps: StepMetrics[], key: keyof StepMetrics, w: number): [number, number] | null {
@@ -66,30 +69,30 @@ export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o:
     const { what, of: acc } = heldoutMeasure(evals);
     const h0 = acc(evals[0]), h1 = acc(evals.at(-1)!);
     if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
-      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while ${what} moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
+      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while ${what} moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, readout: `Training reward: ${f2(reward[0])} (mean of the first ${w} steps) → ${f2(reward[1])} (mean of the last ${w}); ${what}: ${f2(h0)} at the first evaluation → ${f2(h1)} at the last.`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
     }
   }
   if (evals.length >= 3) {
     // two evaluations, so one noisy held-out batch does not raise it
     const h0 = evals[0].heldout_accuracy, h1 = avg(evals.slice(-2).map((e) => e.heldout_accuracy));
     if (h0 - h1 >= o.heldoutDrop) {
-      out.push({ id: 'heldout-falling', chart: 'reward', step: last.step, message: `Held-out accuracy (greedy) fell from ${h0.toFixed(2)} to ${h1.toFixed(2)} (last two evaluations): the updates are making the policy worse. Small batches (few prompts per step), a high η, or several inner epochs µ without a KL leash make noisy or overshooting steps: try more prompts per step, a lower η, or β > 0.`, evidence: { heldout_start: h0, heldout_last_two: h1 } });
+      out.push({ id: 'heldout-falling', chart: 'reward', step: last.step, message: `Held-out accuracy (greedy) fell from ${h0.toFixed(2)} to ${h1.toFixed(2)} (last two evaluations): the updates are making the policy worse. Small batches (few prompts per step), a high η, or several inner epochs µ without a KL leash make noisy or overshooting steps: try more prompts per step, a lower η, or β > 0.`, readout: `Held-out accuracy (greedy): ${f2(h0)} at the first evaluation → ${f2(h1)} (mean of the last two).`, evidence: { heldout_start: h0, heldout_last_two: h1 } });
     }
   }
   const len = ends(steps, 'mean_length', w);
   const acc = ends(steps, 'accuracy', w);
   if (len && acc && len[1] - len[0] >= o.lengthRise && acc[1] - acc[0] <= 0.02) {
-    out.push({ id: 'length-without-accuracy', chart: 'length', step: last.step, message: `Answers grew by ${(len[1] - len[0]).toFixed(1)} tokens while accuracy changed ${(acc[1] - acc[0]).toFixed(2)}: length is not paying for itself (length bias?).`, evidence: { length_start: len[0], length_end: len[1], accuracy_start: acc[0], accuracy_end: acc[1] } });
+    out.push({ id: 'length-without-accuracy', chart: 'length', step: last.step, message: `Answers grew by ${(len[1] - len[0]).toFixed(1)} tokens while accuracy changed ${(acc[1] - acc[0]).toFixed(2)}: length is not paying for itself (length bias?).`, readout: `Answer length: ${len[0].toFixed(1)} → ${len[1].toFixed(1)} tokens; training accuracy: ${f2(acc[0])} → ${f2(acc[1])} (means of the first and the last ${w} steps).`, evidence: { length_start: len[0], length_end: len[1], accuracy_start: acc[0], accuracy_end: acc[1] } });
   }
   const mixed = ends(steps, 'frac_mixed', w);
   if (mixed && mixed[1] < o.mixedFloor) {
     const pass = avg(steps.slice(-w).map((s) => s.frac_all_pass));
     const fail = avg(steps.slice(-w).map((s) => s.frac_all_fail));
-    out.push({ id: 'mixed-groups-vanishing', chart: 'groups', step: last.step, message: `Only ${(mixed[1] * 100).toFixed(0)}% of groups are mixed over the last ${w} steps (${(pass * 100).toFixed(0)}% all-pass, ${(fail * 100).toFixed(0)}% all-fail): most groups give zero advantage. ${pass > fail ? 'Raise the difficulty.' : 'The task is too hard for this model: lower the difficulty or raise G.'}`, evidence: { mixed_start: mixed[0], mixed_end: mixed[1], all_pass: pass, all_fail: fail } });
+    out.push({ id: 'mixed-groups-vanishing', chart: 'groups', step: last.step, message: `Only ${(mixed[1] * 100).toFixed(0)}% of groups are mixed over the last ${w} steps (${(pass * 100).toFixed(0)}% all-pass, ${(fail * 100).toFixed(0)}% all-fail): most groups give zero advantage. ${pass > fail ? 'Raise the difficulty.' : 'The task is too hard for this model: lower the difficulty or raise G.'}`, readout: `Mixed groups: ${f2(mixed[0])} (mean of the first ${w} steps) → ${f2(mixed[1])} (mean of the last ${w}).`, evidence: { mixed_start: mixed[0], mixed_end: mixed[1], all_pass: pass, all_fail: fail } });
   }
   const ent = ends(steps, 'entropy', w);
   if (ent && ent[0] > 0 && ent[1] < o.entropyFraction * ent[0]) {
-    out.push({ id: 'entropy-collapse', chart: 'entropy', step: last.step, message: `Entropy fell from ${ent[0].toFixed(3)} to ${ent[1].toFixed(3)} nats: the policy has nearly stopped exploring (try β > 0, a narrower ε, or an entropy bonus).`, evidence: { entropy_start: ent[0], entropy_end: ent[1] } });
+    out.push({ id: 'entropy-collapse', chart: 'entropy', step: last.step, message: `Entropy fell from ${ent[0].toFixed(3)} to ${ent[1].toFixed(3)} nats: the policy has nearly stopped exploring (try β > 0, a narrower ε, or an entropy bonus).`, readout: `Entropy: ${ent[0].toFixed(3)} → ${ent[1].toFixed(3)} nats (means of the first and the last ${w} steps).`, evidence: { entropy_start: ent[0], entropy_end: ent[1] } });
   }
   return out;
 }

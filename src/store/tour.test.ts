@@ -201,7 +201,7 @@ describe('class tour: the script', () => {
 });
 
 /** A stop signal on the answer-length chart, which the when-to-stop stop does not show (as lesson 4's weak verifier raised it at step 29). */
-const LENGTH_SIGNAL: LabState['signals'][number] = { id: 'length-without-accuracy', chart: 'length', step: 29, message: 'Answers grew by 1.7 tokens while accuracy changed -0.08: length is not paying for itself (length bias?).', evidence: { length_start: 5.1, length_end: 6.8, accuracy_start: 0.3, accuracy_end: 0.22 } };
+const LENGTH_SIGNAL: LabState['signals'][number] = { id: 'length-without-accuracy', chart: 'length', step: 29, message: 'Answers grew by 1.7 tokens while accuracy changed -0.08: length is not paying for itself (length bias?).', readout: 'Answer length: 5.1 → 6.8 tokens; training accuracy: 0.30 → 0.22 (means of the first and the last 10 steps).', evidence: { length_start: 5.1, length_end: 6.8, accuracy_start: 0.3, accuracy_end: 0.22 } };
 
 /**
  * What the presenter view shows at a chart stop, as text: the chart's readout under it, the stop

@@ -75,7 +75,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
       {mine.map((sig) => (
         <div key={sig.id} className="signal" role="alert" data-testid={`signal-${sig.id}`}>
           <strong>⚠ Stop signal (step {sig.step}):</strong> {sig.message}
-          <div className="evidence">evidence: {Object.entries(sig.evidence).map(([k, v]) => `${k} = ${fmt(v)}`).join(', ')}</div>
+          <div className="evidence">{sig.readout}</div>
         </div>
       ))}
       {doctor.map((f) => (
