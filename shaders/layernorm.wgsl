@@ -8,11 +8,11 @@
 //   layernorm_backward_params   dgamma_i (+)= Σ_n x̂_i·dout_i,   dbeta_i (+)= Σ_n dout_i
 // flags: bit 0 = accumulate (dinp += …, and dgamma/dbeta += …).
 // pgroups: the backward_dx kernels (every form) also take the parameter gradients, in their first
-//   pgroups workgroups (ceil(C/64); 0: dx only, the parameter gradients by backward_params): one
-//   dispatch for the whole LayerNorm backward. Each of those workgroups' invocations sums one
-//   column over the rows in the same order and the same four interleaved partials as
-//   backward_params (ln_params_column, layernorm_params.wgsl, appended by kernels.ts), so the two
-//   paths give the same bits; dgamma and dbeta are written (flags bit 0 is dinp's alone there).
+//   pgroups workgroups (ceil(C/16); 0: dx only, the parameter gradients by backward_params): one
+//   dispatch for the whole LayerNorm backward. Each of those workgroups sums 16 columns, four
+//   invocations a column, over the rows in the same order and the same four interleaved partials
+//   as backward_params (ln_params_columns, layernorm_params.wgsl, appended by kernels.ts), so the
+//   two paths give the same bits; dgamma and dbeta are written (flags bit 0 is dinp's alone there).
 //
 // Bindings: 0 u: Params, 1 inp [N,C], 2 gamma [C], 3 beta [C], 4 out [N,C], 5 mean [N], 6 rstd [N],
 //           7 dout [N,C], 8 dinp [N,C], 9 dgamma [C], 10 dbeta [C]
@@ -63,7 +63,7 @@ fn layernorm_forward(@builtin(global_invocation_id) gid: vec3u) {
 
 @compute @workgroup_size(64)
 fn layernorm_backward_dx(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
-  if (wid.x < u.pgroups) { ln_params_column(wid.x * 64u + lid3.x); return; }
+  if (wid.x < u.pgroups) { ln_params_columns(wid.x, lid3.x); return; }
   let n = (wid.x - u.pgroups) * 64u + lid3.x;
   if (n >= u.N) { return; }
   let x = n * u.C;
@@ -151,7 +151,7 @@ fn layernorm_forward_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
 fn layernorm_backward_dx_wg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
   let w = wid.x + wid.y * nwg.x;   // folded into y past 65535
   let lid = lid3.x;
-  if (w < u.pgroups) { ln_params_column(w * 64u + lid); return; }
+  if (w < u.pgroups) { ln_params_columns(w, lid); return; }
   let n = w - u.pgroups;
   if (n >= u.N) { return; }
   let x = n * u.C;

@@ -6,7 +6,7 @@
 //
 // Bindings: as layernorm.wgsl.
 // Dispatch: N workgroups of 64 (folded into y past 65535); backward_dx_sg with pgroups > 0 takes the
-// parameter gradients in its first pgroups workgroups (layernorm.wgsl; ln_params_column is
+// parameter gradients in its first pgroups workgroups (layernorm.wgsl; ln_params_columns is
 // layernorm_params.wgsl, which kernels.ts appends to both files).
 
 enable subgroups;
@@ -65,7 +65,7 @@ fn layernorm_forward_sg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgrou
 fn layernorm_backward_dx_sg(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, @builtin(local_invocation_id) lid3: vec3u) {
   let w = wid.x + wid.y * nwg.x;   // folded into y past 65535
   let lid = lid3.x;
-  if (w < u.pgroups) { ln_params_column(w * 64u + lid); return; }
+  if (w < u.pgroups) { ln_params_columns(w, lid); return; }
   let n = w - u.pgroups;
   if (n >= u.N) { return; }
   let x = n * u.C;

@@ -37,7 +37,7 @@ const FILES = {
   gelu: geluSrc,
   gradnorm: gradnormSrc,
   kl: klSrc,
-  // both LayerNorm files end with the one ln_params_column (the backward_dx kernels' parameter workgroups)
+  // both LayerNorm files end with the one ln_params_columns (the backward_dx kernels' parameter workgroups)
   layernorm: `${layernormSrc}\n${layernormParamsSrc}`,
   layernorm_subgroup: `${layernormSubgroupSrc}\n${layernormParamsSrc}`,
   logsoftmax: logsoftmaxSrc,

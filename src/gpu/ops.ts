@@ -332,15 +332,15 @@ export class Ops {
   }
 
   /**
-   * The LayerNorm backward in one dispatch: the dx kernel's first ceil(C/64) workgroups take the
-   * parameter gradients (layernorm.wgsl, pgroups), the rest the rows. false: two dispatches, dx
+   * The LayerNorm backward in one dispatch: the dx kernel's first ceil(C/16) workgroups take the
+   * parameter gradients, four invocations a column (layernorm.wgsl, pgroups), the rest the rows. false: two dispatches, dx
    * then layernorm_backward_params (the unfused path the parity test compares with).
    */
   fuseLayernormParams = true;
 
   /** dinp (+)= LN backward (accumulate if asked); dgamma, dbeta written. */
   layernormBackward(pass: GPUComputePassEncoder, dinp: Binding, dgamma: Binding, dbeta: Binding, dout: Binding, inp: Binding, gamma: Binding, mean: Binding, rstd: Binding, N: number, C: number, accumulateDinp = false): void {
-    const P = this.fuseLayernormParams ? ceil(C, 64) : 0;
+    const P = this.fuseLayernormParams ? ceil(C, 16) : 0;
     const [k, g] = this.rowKernel('layernorm_backward_dx', N, P);
     // dgamma and dbeta are bound either way: with layout 'auto' the kernel's bind group has every binding it can reach
     this.dispatch(pass, k, this.uniform([N, C, accumulateDinp ? 1 : 0, P]), { 1: inp, 2: gamma, 5: mean, 6: rstd, 7: dout, 8: dinp, 9: dgamma, 10: dbeta }, g);
