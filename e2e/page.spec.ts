@@ -30,6 +30,11 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 5, null, { timeout: 180_000 });
   await page.getByRole('button', { name: /Pause/ }).click();
   await expect(page.locator('[data-frozen]')).toHaveCount(0); // paused: every card shows the run as it is
+  // charts are first drawn one at a time (src/ui/mountTurns.ts): every card with points gets its turn
+  const cards = page.locator('section.chart-card:not([data-points="0"])');
+  expect(await cards.count()).toBeGreaterThanOrEqual(8);
+  await expect(cards.locator('.chart-body > .empty')).toHaveCount(0);
+  await expect(cards.locator('.chart-body .recharts-wrapper')).toHaveCount(await cards.count());
   const rewards = await page.evaluate(() => (window as any).__lab.store.getState().steps.map((m: any) => m.reward));
   console.log(`rewards of the first ${rewards.length} steps: ${rewards.map((r: number) => r.toFixed(3)).join(' ')}`);
   expect(rewards.length).toBeGreaterThanOrEqual(5);

@@ -9,6 +9,8 @@
  * measure behind INP: input delay + processing + the next paint) are recorded in the page.
  * Prints per engine: tasks > 50 ms, the longest, their total (blocked), the slowest interaction,
  * and the steps completed, over the seconds the moves took (longer than `seconds` where the page was too busy to take them on time).
+ * --why: what the long frames spent their time on (Long Animation Frames: the scripts by function
+ * and source, and style, layout and paint), on a build without minification so the names read.
  */
 import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,9 +19,9 @@ import { join, resolve } from 'node:path';
 import { build, preview } from 'vite';
 import { findBrowser } from './find-browser.mjs';
 
-const USAGE = 'usage: npm run responsiveness -- [--json] [--backends cpu,auto,webgpu] [--seconds N] [--root DIR]';
+const USAGE = 'usage: npm run responsiveness -- [--json] [--why] [--backends cpu,auto,webgpu] [--seconds N] [--root DIR]';
 type Pref = 'cpu' | 'auto' | 'webgpu';
-interface Args { json: boolean; backends: Pref[]; seconds: number; root: string }
+interface Args { json: boolean; why: boolean; backends: Pref[]; seconds: number; root: string }
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`);
@@ -27,10 +29,11 @@ function fail(msg: string): never {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { json: false, backends: ['cpu', 'auto', 'webgpu'], seconds: 20, root: process.cwd() };
+  const a: Args = { json: false, why: false, backends: ['cpu', 'auto', 'webgpu'], seconds: 20, root: process.cwd() };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--json') a.json = true;
+    else if (f === '--why') a.why = true;
     else if (f === '--backends') {
       a.backends = (argv[++i] ?? '').split(',').filter(Boolean) as Pref[];
       if (!a.backends.length || a.backends.some((b) => !['cpu', 'auto', 'webgpu'].includes(b))) fail('--backends takes cpu, auto and webgpu, comma-separated');
@@ -50,6 +53,11 @@ const OBSERVE = `(() => {
   window.__long = []; window.__events = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ t: e.startTime, d: e.duration }); }).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.interactionId) window.__events.push({ t: e.startTime, d: e.duration, name: e.name }); }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  window.__frames = [];
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__frames.push({ t: e.startTime, d: e.duration, render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, layout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
+      scripts: e.scripts.map((x) => ({ d: x.duration, what: (x.sourceFunctionName || x.invoker || '?') + ' ' + (x.sourceURL || '').split('/').pop() + ':' + x.sourceCharPosition, invoker: x.invoker })) }); }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch { /* no Long Animation Frames in this browser */ }
 })();`;
 
 interface Row { backend: Pref; seconds: number; tasks_over_50ms: number; longest_ms: number; blocked_s: number; slowest_interaction_ms: number; interactions: number; steps: number; engine: string }
@@ -60,7 +68,7 @@ async function main() {
   if (!executablePath) throw new Error('No Chromium or Chrome found: install one or set CHROMIUM_PATH.');
   const outDir = mkdtempSync(join(tmpdir(), 'rlvr-responsiveness-'));
   const configFile = join(a.root, 'vite.config.ts');
-  await build({ root: a.root, configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  await build({ root: a.root, configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true, ...(a.why ? { minify: false } : {}) } });
   const server = await preview({ root: a.root, configFile, logLevel: 'warn', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
   const addr = server.httpServer.address();
   const origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 4173}/`;
@@ -93,6 +101,16 @@ async function main() {
         const s = w.__lab.store.getState();
         return { n: long.length, longest: Math.max(0, ...long.map((x) => x.d)), blocked: long.reduce((q, x) => q + x.d, 0), slowest: Math.max(0, ...ev.map((x) => x.d)), interactions: ev.length, steps: s.stepsCompleted, engine: s.backendName, elapsed: (t1 - t0) / 1000 };
       }, t0);
+      if (a.why) {
+        const why = await page.evaluate((t0) => {
+          type F = { t: number; d: number; render: number; layout: number; scripts: { d: number; what: string }[] };
+          const frames = (window as unknown as { __frames: F[] }).__frames.filter((f) => f.t >= t0 && f.d > 100);
+          const by = new Map<string, number>();
+          for (const f of frames) for (const x of f.scripts) by.set(x.what, (by.get(x.what) ?? 0) + x.d);
+          return { frames: frames.map((f) => ({ d: Math.round(f.d), render: Math.round(f.render), layout: Math.round(f.layout), scripts: f.scripts.filter((x) => x.d > 10).map((x) => `${Math.round(x.d)} ms ${x.what}`) })), top: [...by].sort((p, q) => q[1] - p[1]).slice(0, 12).map(([k, v]) => `${Math.round(v)} ms ${k}`) };
+        }, t0);
+        log(`${backend}: frames over 100 ms: ${JSON.stringify(why, null, 1)}`);
+      }
       rows.push({ backend, seconds: Number(r.elapsed.toFixed(1)), tasks_over_50ms: r.n, longest_ms: Math.round(r.longest), blocked_s: Number((r.blocked / 1000).toFixed(2)), slowest_interaction_ms: Math.round(r.slowest), interactions: r.interactions, steps: r.steps, engine: r.engine });
       log(JSON.stringify(rows.at(-1)));
       await context.close();

@@ -1,5 +1,5 @@
 /** Store reads for the charts that keep their references while the data is unchanged (memoised charts then skip). */
-import { createContext, createElement, useContext, useEffect, useMemo, useRef, useState, type ComponentProps, type RefObject } from 'react';
+import { createContext, createElement, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps, type RefObject } from 'react';
 import { Tooltip } from 'recharts';
 import { useLab, type LabState, type SavedRun } from '../store/labStore.ts';
 import { shownOverlays } from '../store/overlays.ts';
@@ -101,12 +101,17 @@ export function useCardView(): CardView {
  * The store read through `select` (a plain field: s.steps, s.evals, s.lastRollout), held while the
  * card is out of sight (`view.live` false): the value it had when last drawn, so a store update does
  * not re-render the card at all. The first read is always the store's.
+ *
+ * Deferred (useDeferredValue): a store update renders the page at once with the chart's previous
+ * data (the chart is memoised on it: nothing to do), then draws the chart with the new data in a
+ * background render that yields to the page every few milliseconds — a click or a key is never
+ * queued behind the charts (the store is external: its own updates always render synchronously).
  */
 export function useSeenLab<T>(view: CardView, select: (s: LabState) => T): T {
   const last = useRef<{ v: T } | null>(null);
   const v = useLab((s) => (view.live || !last.current ? select(s) : last.current.v));
   last.current = { v };
-  return v;
+  return useDeferredValue(v);
 }
 
 /** Whether the pointer (or the keyboard's focus) is on this chart card's body. */
