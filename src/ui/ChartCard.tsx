@@ -14,7 +14,7 @@ import { download } from '../store/exports.ts';
 import { panelPng } from './panelPng.ts';
 import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
-import { useMountTurn } from './mountTurns.ts';
+import { useDrawTurn } from './drawTurns.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
 import { liveLegendEntries, type LiveLine } from './liveLines.tsx';
 import { chartFrame, sameFrame, withFrame } from '../store/chartFrame.ts';
@@ -61,7 +61,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   // (the mouse events that follow this pointer event): the change lands first, synchronously, or the
   // tooltip would name the frame's first step wherever the pointer is.
   const point = () => flushSync(() => setPointing(true));
-  const drawn = useMountTurn(points > 0); // first drawn one chart at a time (mountTurns.ts)
+  const drawing = useDrawTurn(points ? children : null, null); // the chart as drawn on its last turn: one chart per task (drawTurns.ts)
   async function png() {
     const card = ref.current?.closest('section');
     if (card) download(`rlvr-lab-${id}.png`, await panelPng(card), 'image/png');
@@ -88,7 +88,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
       <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
         onPointerEnter={point} onPointerLeave={() => setPointing(false)}
         onFocus={point} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
-        <PointingAt.Provider value={pointing}>{points ? (drawn ? children : <p className="empty">Drawing…</p>) : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
+        <PointingAt.Provider value={pointing}>{points ? (drawing ?? <p className="empty">Drawing…</p>) : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
       </div>
       {footer}
     </section>

@@ -260,22 +260,27 @@ export function PassAtKChart() {
     return [...ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined })),
       ...(watched ? [{ name: watchName, color: C.black, value: e?.watch ? fin(e.watch.pass1) : undefined }] : [])];
   }, head), [evals, ks, watched, watchName, head, xMode]);
+  const body = useMemo(() => (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart data={rows} margin={margin}>
+        <CartesianGrid strokeDasharray="3 3" />
+        {xAxis}
+        <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
+        <ChartTooltip content={tip} />
+        {legendEl}
+        {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={DOT} isAnimationActive={false} />)}
+        {watched && <Line dataKey="watch" name={watchName} stroke={C.black} strokeWidth={2.5} strokeDasharray="2 3" dot={DOT} isAnimationActive={false} />}
+      </LineChart>
+    </ResponsiveContainer>
+  ), [rows, xAxis, tip, legendEl, ks, watched, watchName]); // redrawn at an evaluation, not at every step
   return (
     <ChartCard id="passk" view={view} title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={rows} margin={margin}>
-          <CartesianGrid strokeDasharray="3 3" />
-          {xAxis}
-          <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
-          <ChartTooltip content={tip} />
-          {legendEl}
-          {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={{ r: 4 }} isAnimationActive={false} />)}
-          {watched && <Line dataKey="watch" name={watchName} stroke={C.black} strokeWidth={2.5} strokeDasharray="2 3" dot={{ r: 4 }} isAnimationActive={false} />}
-        </LineChart>
-      </ResponsiveContainer>
+      {body}
     </ChartCard>
   );
 }
+
+const DOT = { r: 4 };
 
 export function Charts() {
   return (

@@ -1,0 +1,61 @@
+/**
+ * Charts draw one at a time. Drawing a chart is recharts' heavy work, and most of it runs where
+ * React cannot yield: the commit, and recharts' own store updates from its layout effects, which
+ * render again synchronously. So ten charts redrawn by one store update (a step's metrics, the
+ * first step, a resumed run, the x axis growing) made one main-thread task of 200–600 ms on a
+ * 2-core machine; with one chart per task, a click or a key waits for at most one chart.
+ *
+ * useDrawTurn(value, initial): the value this chart last drew (`initial` until its first turn).
+ * A new value waits for the chart's turn: turns go round the charts that asked, one per task, each
+ * starting once the previous chart's drawing has committed (its effects ran). A chart asks once
+ * and draws the newest value when its turn comes, so a fast run never starves a chart: it skips
+ * the values it had no turn for.
+ */
+import { useEffect, useRef, useState } from 'react';
+
+const waiting: (() => void)[] = [];
+const turns = { running: false };
+
+function nextTurn(): void {
+  const go = waiting.shift();
+  if (!go) { turns.running = false; return; }
+  go();
+}
+
+/** After a chart's turn: the next one, in a task of its own. */
+const passTurn = () => { setTimeout(nextTurn, 0); };
+
+function askTurn(go: () => void): () => void {
+  waiting.push(go);
+  if (!turns.running) { turns.running = true; passTurn(); }
+  return () => {
+    const i = waiting.indexOf(go);
+    if (i >= 0) waiting.splice(i, 1);
+  };
+}
+
+export function useDrawTurn<T>(value: T, initial: T): T {
+  const [shown, setShown] = useState<T>(initial);
+  const latest = useRef(value);
+  latest.current = value;
+  const drawn = useRef(initial);
+  const asked = useRef<(() => void) | null>(null); // withdraws the request while it waits
+  const holding = useRef(false); // this chart has the turn and has not passed it on
+  useEffect(() => {
+    if (Object.is(drawn.current, value) || asked.current) return;
+    asked.current = askTurn(() => {
+      asked.current = null;
+      if (Object.is(drawn.current, latest.current)) return passTurn(); // back to what it shows: nothing to draw
+      holding.current = true;
+      drawn.current = latest.current;
+      setShown(() => drawn.current);
+    });
+  });
+  useEffect(() => {
+    if (!holding.current) return;
+    holding.current = false;
+    passTurn(); // this chart's drawing is committed
+  }, [shown]);
+  useEffect(() => () => { asked.current?.(); if (holding.current) passTurn(); }, []); // unmounted waiting or holding the turn
+  return shown;
+}
