@@ -13,6 +13,7 @@
  */
 import { LESSONS } from '../rl/lessons.ts';
 import { bootstrapMean, iqm, pairedDiff, verdictFrom, type Estimate } from '../rl/interval.ts';
+import { signed } from '../rl/format.ts';
 import { claimNumber, thresholdText, type ClaimNumber } from './claimNumber.ts';
 import { findCodes, type ResultCode } from './code.ts';
 import { CHOICES, lessonQuestion, outcomeOf, type Choice, type Question } from './question.ts';
@@ -146,7 +147,6 @@ export function predictionLine(p: LessonPool): string | null {
   return `${parts.join('; ')}.`;
 }
 
-const signed = (x: number) => (Number.isFinite(x) ? `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(2)}` : '–');
 const interval = (e: Estimate) => (Number.isFinite(e.lo) && Number.isFinite(e.hi) ? `90 % interval ${signed(e.lo)} to ${signed(e.hi)}` : 'no interval yet: it takes two students');
 
 /**

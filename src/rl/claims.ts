@@ -22,6 +22,7 @@ import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import { heldoutMeasure } from './stopSignals.ts';
 import { bootstrap, LEVEL, pairedDiff, verdictFrom } from './interval.ts';
 import { passAtK } from '../tasks/metrics.ts';
+import { fmt2, signed } from './format.ts';
 
 /** What a claim is judged on: the run's recorded steps and evaluations. */
 export interface RunRecord {
@@ -96,11 +97,6 @@ export const early = (run: RunRecord, f: (m: StepMetrics) => number) => mean(fin
 export const late = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.slice(-windowSize(run.steps.length)).map(f)));
 export const overall = (run: RunRecord, f: (m: StepMetrics) => number) => mean(finite(run.steps.map(f)));
 const r2 = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(2)) : x);
-/** Two decimals for a verdict's sentence ('–' when not measured). */
-export const fmt2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
-/** A signed number with two decimals and a true minus sign: "+0.06", "−0.13". */
-export const signed2 = (x: number) => (Number.isFinite(x) ? `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(2)}` : '–');
-const f2 = fmt2;
 
 /** The evaluations a contract read in full (at step 0 and at the verdict step), when the run has both. */
 export const contractEvals = (run: RunRecord) => {
@@ -270,7 +266,7 @@ export function claim(o: {
       const c = contractEvals(run);
       if (!o.mayWreck && c) {
         const d = pairedDiff(c.start.per_prompt!.greedy, c.end.per_prompt!.greedy, { reps: opts.reps ?? 1000 });
-        if (d.hi < -HELDOUT_WRECK) return { state: 'fails', sentence: `${said}, but held-out accuracy (greedy) fell ${f2(c.start.heldout_accuracy)} → ${f2(c.end.heldout_accuracy)} (by ${f2(-d.hi)} to ${f2(-d.lo)}, 90 % interval): the run wrecked the model ✗`, evidence, measured: e, number, step: needed, hint: 'Lower the learning rate η or raise the prompts per step P, then reset.' };
+        if (d.hi < -HELDOUT_WRECK) return { state: 'fails', sentence: `${said}, but held-out accuracy (greedy) fell ${fmt2(c.start.heldout_accuracy)} → ${fmt2(c.end.heldout_accuracy)} (by ${fmt2(-d.hi)} to ${fmt2(-d.lo)}, 90 % interval): the run wrecked the model ✗`, evidence, measured: e, number, step: needed, hint: 'Lower the learning rate η or raise the prompts per step P, then reset.' };
       }
       const state = verdictFrom([iv.lo, iv.hi], o.number.threshold, o.number.side);
       const mark = state === 'holds' ? 'holds ✓' : state === 'fails' ? 'fails ✗' : 'unclear: the interval straddles the threshold';
@@ -283,4 +279,4 @@ export function claim(o: {
 /** The threshold in words: "above 0.03", "at or below 0". */
 export const thresholdWords = (c: Pick<ClaimNumber, 'side' | 'threshold'>) => `${c.side === 'above' ? 'above' : 'at or below'} ${+c.threshold.toFixed(3)}`;
 /** A claim number as the card prints it: signed where its threshold is a change (0 or below), else plain. */
-const signedOrPlain = (x: number, c: Pick<ClaimNumber, 'threshold'>) => (c.threshold <= 0.2 ? signed2(x) : fmt2(x));
+const signedOrPlain = (x: number, c: Pick<ClaimNumber, 'threshold'>) => (c.threshold <= 0.2 ? signed(x) : fmt2(x));

@@ -7,7 +7,7 @@
  * lesson, another variant, comparable: same seed and base, overlays.ts); `npm run lessons` reads
  * it per seed, and the class pool as paired differences on shared seeds. Engine layer: no React.
  */
-import { fmt2 } from './claims.ts';
+import { fmt2 } from './format.ts';
 
 export interface LessonContrast {
   /** The number, in words ("mixed share of the groups"). */

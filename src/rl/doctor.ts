@@ -17,6 +17,7 @@
  */
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import { DEFAULT_STOP_OPTIONS, detectStopSignals, type StopSignal, type StopSignalOptions } from './stopSignals.ts';
+import { signed } from './format.ts';
 
 /** One logged step: its canonical keys and values (NaN where TRL wrote null, NaN or Infinity). */
 export interface TrlEntry {
@@ -245,7 +246,6 @@ export interface Diagnosis {
 export const MAX_CHECKS = 1500;
 
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const signed = (x: number) => (x >= 0 ? '+' : '') + f2(x);
 
 /** The signal's sentence in TRL's names (the lab's own sentences name the lab's measures). */
 function message(sig: StopSignal, h: LabHistories, w: number): string {

@@ -3,7 +3,8 @@
  * mixed groups (by G), lesson 2's length weighting (by loss type), lesson 3's entropy (with and
  * without a leash), lesson 5's matched tokens and lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
  */
-import { claim, early, fmt2, heldout, heldoutGreedy, late, overall, type Claim, type ClaimNumber, type RunRecord } from './claims.ts';
+import { fmt2, signed } from './format.ts';
+import { claim, early, heldout, heldoutGreedy, late, overall, type Claim, type ClaimNumber, type RunRecord } from './claims.ts';
 import { matchedTokensSummary } from './matchedTokens.ts';
 import { detectStopSignals } from './stopSignals.ts';
 import type { EvalMetrics } from './metrics.ts';
@@ -198,7 +199,7 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
   sentence: (e) => {
     const gain = e.heldout_pass1_end - e.heldout_pass1_start;
     const per100k = (gain / Math.max(1, e.tokens_generated)) * 1e5;
-    return `mixed share ${fmt2(e.frac_mixed)}, ${fmt2(e.prompts_drawn)} prompts drawn and ${fmt2(e.answers_discarded)} answers discarded a step, ${Math.round(e.tokens_generated).toLocaleString('en')} tokens generated; held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}: ${per100k >= 0 ? '+' : ''}${fmt2(per100k)} per 100k generated tokens`;
+    return `mixed share ${fmt2(e.frac_mixed)}, ${fmt2(e.prompts_drawn)} prompts drawn and ${fmt2(e.answers_discarded)} answers discarded a step, ${Math.round(e.tokens_generated).toLocaleString('en')} tokens generated; held-out pass@1 (sampled) ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}: ${signed(per100k)} per 100k generated tokens`;
   },
   hint: on
     ? 'Held-out pass@1 moves a few points per ten steps at this scale: run more steps, or compare both variants on the same seed.'

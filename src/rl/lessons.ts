@@ -11,7 +11,8 @@
  * check per lesson on a micro model that its effect appears) all read this table.
  */
 import type { Settings } from './settings.ts';
-import { claim, early, fmt2, late, type Claim } from './claims.ts';
+import { claim, early, late, type Claim } from './claims.ts';
+import { fmt2 } from './format.ts';
 import type { LessonContrast } from './contrast.ts';
 import { above, below, dynamicClaim, entropyClaim, forgettingClaim, hackingClaim, lengthClaim, matchedTokensClaim, mixedClaim, numberDiff, numberKey, poolClaim, processMeasure, processSentence, THINK_RISE } from './lessonClaims.ts';
 import { pin } from './contract.ts';

@@ -23,7 +23,7 @@ describe('stop signals', () => {
     expect(ids(rising, withPass([0.3, 0.3, 0.3], [0.24, 0.28, 0.34]))).toEqual([]);
     const s = detectStopSignals(rising, withPass([0.3, 0.4, 0.5], [0.24, 0.24, 0.23]));
     expect(s.map((x) => x.id)).toEqual(['reward-without-heldout']);
-    expect(s[0].message).toMatch(/held-out pass@1 \(sampled\) moved -0\.01/);
+    expect(s[0].message).toMatch(/held-out pass@1 \(sampled\) moved −0\.01/);
   });
   it('length rising without accuracy', () => {
     expect(ids(steps(30, (i) => ({ mean_length: 4 + i * 0.2 })), ev([0.5, 0.5]))).toEqual(['length-without-accuracy']);

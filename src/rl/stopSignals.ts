@@ -13,6 +13,7 @@
  *                            the run started: the updates are making the policy worse
  */
 import type { EvalMetrics, StepMetrics } from './trainer.ts';
+import { signed } from './format.ts';
 
 export interface StopSignal {
   id: 'reward-without-heldout' | 'length-without-accuracy' | 'mixed-groups-vanishing' | 'entropy-collapse' | 'heldout-falling';
@@ -69,7 +70,7 @@ export function detectStopSignals(steps: StepMetrics[], evals: EvalMetrics[], o:
     const { what, of: acc } = heldoutMeasure(evals);
     const h0 = acc(evals[0]), h1 = acc(evals.at(-1)!);
     if (reward[1] - reward[0] >= o.rewardRise && h1 - h0 <= o.heldoutFlat) {
-      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while ${what} moved ${(h1 - h0 >= 0 ? '+' : '') + (h1 - h0).toFixed(2)}: is the verifier being gamed, or the training pool memorised?`, readout: `Training reward: ${f2(reward[0])} (mean of the first ${w} steps) → ${f2(reward[1])} (mean of the last ${w}); ${what}: ${f2(h0)} at the first evaluation → ${f2(h1)} at the last.`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
+      out.push({ id: 'reward-without-heldout', chart: 'reward', step: last.step, message: `Training reward rose by ${(reward[1] - reward[0]).toFixed(2)} while ${what} moved ${signed(h1 - h0)}: is the verifier being gamed, or the training pool memorised?`, readout: `Training reward: ${f2(reward[0])} (mean of the first ${w} steps) → ${f2(reward[1])} (mean of the last ${w}); ${what}: ${f2(h0)} at the first evaluation → ${f2(h1)} at the last.`, evidence: { reward_start: reward[0], reward_end: reward[1], heldout_start: h0, heldout_end: h1 } });
     }
   }
   if (evals.length >= 3) {

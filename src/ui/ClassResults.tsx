@@ -12,6 +12,7 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import { getLesson } from '../rl/lessons.ts';
+import { signed } from '../rl/format.ts';
 import { useLab } from '../store/labStore.ts';
 import { download } from '../store/exports.ts';
 import { MAX_PASTE } from '../class/code.ts';
@@ -25,7 +26,6 @@ import { panelPng } from './panelPng.ts';
 import './class.css';
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toPrecision(2)}`;
 
 /** "On the 12 seeds with both G = 8 and G = 2 (same starting weights): G = 8 − G = 2, median +0.41; higher on 11, lower on 1." */
 export function contrastLine(l: LessonPool, what: string, asked: string, against: string): string {
@@ -33,7 +33,7 @@ export function contrastLine(l: LessonPool, what: string, asked: string, against
   if (!l.pairs.length) return `Contrast (${what}): no seed has both ${asked} and ${against} from the same starting weights yet.`;
   const counts = [0, 1, 2].map((c) => l.pairs.filter((p) => p.outcome === c).length);
   const by = counts.map((n, c) => (n ? `${CHOICES[c]} on ${n}` : '')).filter(Boolean).join(', ');
-  return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against} (same starting weights): ${asked} − ${against}, median ${d.length ? signed(median(d)) : '–'}; ${asked} came out ${by || 'unmeasured'}.`;
+  return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against} (same starting weights): ${asked} − ${against}, median ${d.length ? signed(median(d), 2, 'precision') : '–'}; ${asked} came out ${by || 'unmeasured'}.`;
 }
 
 function LessonResults({ l, stripHeight, dot }: { l: LessonPool; stripHeight?: number; dot?: number }) {

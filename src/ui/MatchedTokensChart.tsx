@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import { CartesianGrid, ComposedChart, LabelList, Legend, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
-import { fmt2 } from '../rl/claims.ts';
+import { fmt2 } from '../rl/format.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import { useLab } from '../store/labStore.ts';
 import { HELDOUT_PASS1 } from '../store/views.ts';

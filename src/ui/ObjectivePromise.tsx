@@ -6,9 +6,9 @@
  * step-through's own, computed when the update was inspected.
  */
 import { SHORT_STEP, type PushCounts, type StepGeometry } from '../rl/inspection.ts';
+import { signed } from '../rl/format.ts';
 
 /** A small signed number with three significant digits (J is a weighted mean: 0.004, not 0.000). */
-const signed = (x: number) => (Number.isFinite(x) ? `${x > 0 ? '+' : ''}${Number(x.toPrecision(3))}` : '–');
 
 export function ObjectivePromise({ counts, geo }: { counts: PushCounts; geo: StepGeometry | null | undefined }) {
   const J = geo?.objective;
@@ -30,8 +30,8 @@ export function ObjectivePromise({ counts, geo }: { counts: PushCounts; geo: Ste
           {rows.map((r) => (
             <tr key={r.id} data-testid={`promise-${r.id}`}>
               <td>{r.step}</td>
-              <td className="num" data-testid={`promise-${r.id}-sum`} style={{ fontWeight: 600 }}>{signed(r.j)} {r.j > 0 ? '✓' : '✗'}</td>
-              {withPred && <td className="num">{r.pred === null ? '' : signed(r.pred)}</td>}
+              <td className="num" data-testid={`promise-${r.id}-sum`} style={{ fontWeight: 600 }}>{signed(r.j, 3, 'precision')} {r.j > 0 ? '✓' : '✗'}</td>
+              {withPred && <td className="num">{r.pred === null ? '' : signed(r.pred, 3, 'precision')}</td>}
               <td className="num" data-testid={`promise-${r.id}-up`}>{r.c ? `${r.c.up} of ${counts.positive}` : '–'}</td>
               <td className="num">{r.c ? `${r.c.down} of ${counts.negative}` : '–'}</td>
             </tr>
