@@ -8,7 +8,7 @@ test('one GRPO step: one submit + one readback for the rollout, one of each for 
   // the adapter's forms at µ = 1 and 4, and the GPUs' forms (forced here: SwiftShader's are the CPU adapters')
   for (const [mu, forms] of [[1, {}], [4, {}], [2, GPU_FORMS]] as const) {
     const r = await page.evaluate(async ([mu, forms]) => {
-      const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+      const m: typeof import('../src/testing/grpo-webgpu.ts') = await import('/src/testing/grpo-webgpu.ts' as string);
       return m.countGrpoStep(mu, forms);
     }, [mu, forms] as const);
     if (Object.keys(forms).length) expect(r.forms).toEqual(forms);
@@ -26,7 +26,7 @@ test('one GRPO step: one submit + one readback for the rollout, one of each for 
 test('µ inner epochs in one submit equal µ separate updates: the same weights, each epoch\'s own loss and metrics', async ({ page }) => {
   await page.goto('/e2e/harness.html');
   const r = await page.evaluate(async () => {
-    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    const m: typeof import('../src/testing/grpo-webgpu.ts') = await import('/src/testing/grpo-webgpu.ts' as string);
     return m.epochsInOneSubmit(3);
   });
   console.log('µ = 3 in one submit vs three calls:', JSON.stringify(r));
@@ -45,7 +45,7 @@ test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base',
   test.setTimeout(600_000);
   await page.goto('/e2e/harness.html');
   const r = await page.evaluate(async () => {
-    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    const m: typeof import('../src/testing/grpo-webgpu.ts') = await import('/src/testing/grpo-webgpu.ts' as string);
     const { LEARNING_RECIPE } = await import('/src/rl/testing/recipe.ts' as string);
     // 30 steps (was 40): evaluated along one run, pass@1 0.217 → 0.387 / 0.404 / 0.424 / 0.457 / 0.469 at steps
     // 20 / 25 / 30 / 35 / 40, greedy 0.641 → 0.797 at 30; 20 steps would leave 0.02 above the bar, 30 leaves 0.06
@@ -62,7 +62,7 @@ test('GRPO on WebGPU raises held-out accuracy from the shipped reverse-d2 base',
 test('the step-through\'s term-by-term objective (CPU, policyObjective) matches the WGSL kernel\'s metrics of the same update, and its objectives comparison leaves that update unchanged', async ({ page }) => {
   await page.goto('/e2e/harness.html');
   const rows = await page.evaluate(async () => {
-    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    const m: typeof import('../src/testing/grpo-webgpu.ts') = await import('/src/testing/grpo-webgpu.ts' as string);
     return m.inspectedStepOnWebGPU();
   });
   expect(rows.length).toBe(2);
@@ -85,7 +85,7 @@ test('the step-through\'s term-by-term objective (CPU, policyObjective) matches 
 test('this batch\'s gradient alone and each answer\'s shift after the first inner epoch: WebGPU against the CPU reference', async ({ page }) => {
   await page.goto('/e2e/harness.html');
   const r = await page.evaluate(async () => {
-    const m: typeof import('../src/rl/testing/grpo-webgpu.ts') = await import('/src/rl/testing/grpo-webgpu.ts' as string);
+    const m: typeof import('../src/testing/grpo-webgpu.ts') = await import('/src/testing/grpo-webgpu.ts' as string);
     return m.gradientAndAnswerShiftParity();
   });
   console.log('gradient() and answerLogRatio, WebGPU vs CPU:', JSON.stringify(r));

@@ -35,6 +35,11 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the trainer runs on any engine: rl and model import nothing of gpu (harnesses that join them live in src/testing)', () => {
+    const bad = ['src/rl', 'src/model', 'src/tasks'].flatMap(files).flatMap((f) => importsOf(f).filter((m) => /(^|\/)gpu\//.test(m)).map((m) => `${f} imports ${m}`));
+    expect(bad).toEqual([]);
+  });
+
   it('components call the session and read the store; only the session writes it', () => {
     const ui = files('src/ui');
     const writes = ui.flatMap((f) => (/useLab\.setState|\.setState\(/.test(readFileSync(join(root, f), 'utf8')) ? [f] : []));

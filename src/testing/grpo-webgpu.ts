@@ -4,18 +4,18 @@
  *                   GPUQueue.submit and GPUBuffer.mapAsync
  *   learnOnWebGPU   a GRPO run from a shipped base checkpoint, held-out accuracy before/after
  */
-import { decodeCheckpoint } from '../../model/checkpoint.ts';
-import { CONFIGS } from '../../model/config.ts';
-import { VOCAB_SIZE } from '../../tasks/tokenizer.ts';
-import { createBackend } from '../../model/engines.ts';
-import { defaultSettings, type Settings } from '../settings.ts';
-import type { ObjectiveComparison } from '../counterfactual.ts';
-import { GrpoTrainer, policyLossOf, type UpdateResult } from '../trainer.ts';
-import { adamwSettings } from '../../model/backend.ts';
-import { rolloutWithAdvantages } from './phases.ts';
-import { installGpuCounters } from '../../gpu/testing/counters.ts';
-import { createWebGPUBackend } from '../../gpu/backend.ts';
-import { pipelineStats, type KernelForms } from '../../gpu/kernels.ts';
+import { decodeCheckpoint } from '../model/checkpoint.ts';
+import { CONFIGS } from '../model/config.ts';
+import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+import { createBackend } from '../model/engines.ts';
+import { defaultSettings, type Settings } from '../rl/settings.ts';
+import type { ObjectiveComparison } from '../rl/counterfactual.ts';
+import { GrpoTrainer, policyLossOf, type UpdateResult } from '../rl/trainer.ts';
+import { adamwSettings } from '../model/backend.ts';
+import { rolloutWithAdvantages } from '../rl/testing/phases.ts';
+import { installGpuCounters } from '../gpu/testing/counters.ts';
+import { createWebGPUBackend } from '../gpu/backend.ts';
+import { pipelineStats, type KernelForms } from '../gpu/kernels.ts';
 
 /**
  * One GRPO step's traffic at µ, in the adapter's kernel forms or those given; `late`: pipelines the
