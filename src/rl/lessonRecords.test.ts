@@ -32,7 +32,7 @@ describe('lesson records', () => {
       variants: l.variants.map((v, i) => ({ label: v.short ?? v.label, steps: v.claim.steps, holds: i === 1 ? 0 : 3, fails: i === 1 ? 2 : 0, unclear: i === 1 ? 1 : 0, median_width: 0.05, runs: [] })),
     };
     const s = recordSentence(l, rec)!;
-    expect(s).toMatch(/^Recorded once on 3 fresh seeds \(1001–1003; CPU reference \(Node\)\), at step 40: G = 2: holds on 3, fails on 0, unclear on 0; G = 8: holds on 0, fails on 2, unclear on 1;/);
+    expect(s).toMatch(/^Recorded once on 3 fresh seeds \(1001–1003; CPU reference, run outside the browser\), at step 40: G = 2: holds on 3, fails on 0, unclear on 0; G = 8: holds on 0, fails on 2, unclear on 1;/);
     expect(s).toMatch(/the claim of G = 8 failed more often than it held: the record disagrees with the claim, and the claim was not re-tuned to it\.$/);
   });
 });

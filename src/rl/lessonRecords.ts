@@ -53,6 +53,9 @@ export function lessonRecord(lesson: Lesson): LessonRecord | null {
   return r && r.hash === contractHash(lesson) ? r : null;
 }
 
+/** The record's engine as the card names it: the engine line's own words ("CPU reference"), where it ran in plain words, not the script's runtime. */
+const engineWords = (engine: string) => engine.replace(/ \(Node\)$/, ', run outside the browser');
+
 const seedList = (s: readonly number[]) => (s.length > 2 && s.every((x, i) => i === 0 || x === s[i - 1] + 1) ? `${s[0]}–${s.at(-1)}` : s.join(', '));
 
 /**
@@ -64,6 +67,6 @@ export function recordSentence(lesson: Lesson, r: LessonRecord | null = lessonRe
   if (!r) return null;
   const parts = r.variants.map((v) => `${v.label}: holds on ${v.holds}, fails on ${v.fails}, unclear on ${v.unclear}`);
   const against = r.variants.filter((v) => v.fails > v.holds).map((v) => v.label);
-  return `Recorded once on ${r.seeds.length} fresh seeds (${seedList(r.seeds)}; ${r.engine}), at step ${r.variants[0].steps}: ${parts.join('; ')}.` +
+  return `Recorded once on ${r.seeds.length} fresh seeds (${seedList(r.seeds)}; ${engineWords(r.engine)}), at step ${r.variants[0].steps}: ${parts.join('; ')}.` +
     (against.length ? ` On these seeds the claim of ${against.join(' and ')} failed more often than it held: the record disagrees with the claim, and the claim was not re-tuned to it.` : '');
 }

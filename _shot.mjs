@@ -1,0 +1,16 @@
+import { chromium } from '@playwright/test';
+import { preview } from 'vite';
+const server = await preview({ root: '/work/main', logLevel: 'warn', build: { outDir: '/tmp/pbuild' }, preview: { port: 0, host: '127.0.0.1' } });
+const origin = `http://127.0.0.1:${server.httpServer.address().port}/`;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--enable-unsafe-webgpu', '--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto(origin + '?backend=cpu&lesson=entropy-collapse');
+await page.waitForFunction(() => window.__lab?.store.getState().status === 'ready', null, { timeout: 600000, polling: 100 });
+await page.screenshot({ path: '/tmp/s1-blind.png' });
+await page.getByRole('button', { name: 'Skip' }).click();
+await page.getByRole('toolbar', { name: 'Transport' }).getByRole('button', { name: /Play$/ }).click();
+await page.waitForFunction(() => !!window.__lab.store.getState().verdict, null, { timeout: 600000, polling: 200 });
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/s2-verdict.png' });
+await page.screenshot({ path: '/tmp/s3-full.png', fullPage: true });
+await browser.close(); server.httpServer.close();
