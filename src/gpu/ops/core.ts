@@ -76,6 +76,8 @@ export class OpsCore {
   private bindGroups = new Map<string, GPUBindGroup>();
   private ids = new WeakMap<GPUBuffer, number>();
   private nextId = 1;
+  /** Buffers handed to retire(), destroyed by the next trimCaches. */
+  private retired: GPUBuffer[] = [];
   /** Dispatches recorded so far (for tests and the profiler). */
   dispatches = 0;
   /** Times the caches were emptied by trimCaches. */
@@ -153,8 +155,7 @@ export class OpsCore {
     return i;
   }
 
-  /** Buffers replaced while work recorded with them may still be pending: destroyed at the next step boundary (trimCaches). */
-  private retired: GPUBuffer[] = [];
+  /** A family's buffer replaced while work recorded with it may still be pending: destroyed at the next step boundary. */
   protected retire(b: GPUBuffer): void {
     this.retired.push(b);
   }
