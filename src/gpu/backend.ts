@@ -4,17 +4,11 @@
  * - trainStep: forward, per-token log-probs, loss gradient, backward, global-norm clip and
  *   AdamW recorded into ONE command encoder, ONE submit, and ONE readback of the step's small
  *   metrics buffer (loss, grad norm, finite flag, entropy sums, the objective's metrics: the
- *   slots of src/gpu/metricSlots.ts). The loss gradient per token: uploaded for 'ce' (the
- *   gradient of src/model/crossEntropy.ts) and 'pertoken'; computed on the GPU for 'policy'
- *   (Ops.policyLoss, shaders/policy_loss.wgsl).
- * - sample: batched decoding of P·G rows with a KV cache (src/gpu/decoder.ts); every position of
- *   every row is decoded in the same submit (one compute pass per position, the position copied
- *   into a uniform between passes; a pass is one fused decode_block dispatch per layer and
- *   sample_next), tokens chosen on the GPU, one readback of tokens, log-probs and
- *   lengths at the end. Rows advance in lockstep from position 0: while a row is still inside
- *   its prompt the next token is the prompt's, so prompts of different lengths need no
- *   padding or masks, and the draw for response token i of row s is uniform4(seed, stream, s, i)
- *   exactly as in the reference.
+ *   slots of src/gpu/metricSlots.ts). The loss's passes: src/gpu/lossPasses.ts.
+ * - sample: batched decoding with a KV cache, every position in one submit, one readback at the
+ *   end (src/gpu/sampler.ts).
+ * - The state kept here: the weights and AdamW's moments (GPU buffers of GpuModel), AdamW's step
+ *   count, the frozen π_ref, and the CPU mirror of the last good state.
  * - Same init as the reference (src/model/init.ts), so the same seed gives the same weights.
  */
 import type {
@@ -30,18 +24,16 @@ import type {
 } from '../model/backend.ts';
 import type { ModelConfig, ParamLayout } from '../model/config.ts';
 import { paramLayout } from '../model/config.ts';
-import { validateBatch, validateLoss } from '../model/batch.ts';
-import { crossEntropyGradLogprob } from '../model/crossEntropy.ts';
+import { validateBatch } from '../model/batch.ts';
 import { initWeights } from '../model/init.ts';
-import { EOS } from '../tasks/tokenizer.ts';
 import type { ContextOptions } from './context.ts';
 import { GpuContext } from './context.ts';
 import type { CompileProgress } from './kernels.ts';
-import { M, METRIC_FLOATS, METRIC_SLOTS, POLICY_METRIC_SLOTS } from './metricSlots.ts';
-import { Decoder } from './decoder.ts';
+import { epochResult, LossPasses } from './lossPasses.ts';
+import { M, METRIC_FLOATS } from './metricSlots.ts';
 import { GpuModel } from './model.ts';
 import { Ops } from './ops.ts';
-import { policyInputs } from './policyLoss.ts';
+import { Sampler } from './sampler.ts';
 
 export interface WebGPUBackendOptions {
   /** Init seed (same weights as ReferenceBackend.create(config, seed)). */
@@ -88,17 +80,13 @@ export class WebGPUBackend implements Backend {
   private step = 0;
   /** Frozen π_ref weights (snapshotReference). */
   private refParams: GPUBuffer | null = null;
-  /**
-   * Per-step scratch buffers by name (grown, never shrunk): π_ref's log-probs and logits, the
-   * exact-KL rows, the policy loss's inputs (policyIn) and per-row partial sums.
-   */
-  private scratchBuffers = new Map<string, GPUBuffer>();
-  /** The batched KV-cache decoder of sample() (src/gpu/decoder.ts). */
-  private readonly decoder: Decoder;
+  /** The loss's passes and their scratch buffers (src/gpu/lossPasses.ts). */
+  private readonly passes: LossPasses;
+  /** sample(): the batched KV-cache decoding (src/gpu/sampler.ts). */
+  private readonly sampler: Sampler;
   /** Uniforms rewritten every call (AdamW's: one per inner epoch, grown on demand). */
   private readonly adamUniforms: GPUBuffer[] = [];
   private readonly normUniform: GPUBuffer;
-  private readonly sampleUniform: GPUBuffer;
   private disposed = false;
   /**
    * CPU copy of the state after the last finite trainStep (or the last setWeights /
@@ -121,10 +109,9 @@ export class WebGPUBackend implements Backend {
   constructor(readonly ctx: GpuContext, readonly config: ModelConfig, weights: Float32Array) {
     this.layout = paramLayout(config);
     this.model = new GpuModel(ctx, config, weights);
-    const o = ctx.ops;
-    this.normUniform = o.dynamicUniform('gradnorm', 4);
-    this.sampleUniform = o.dynamicUniform('sample', 8);
-    this.decoder = new Decoder(ctx, config, this.model);
+    this.normUniform = ctx.ops.dynamicUniform('gradnorm', 4);
+    this.sampler = new Sampler(ctx, config, this.model);
+    this.passes = new LossPasses(ctx, config, this.model);
   }
 
   /** Live GPU buffers owned by this backend (a leak test watches it). */
@@ -174,7 +161,7 @@ export class WebGPUBackend implements Backend {
     const { B, T } = batch;
     validateBatch(batch, this.config, 'logprobs');
     this.ctx.ops.trimCaches();
-    const a = this.uploadBatch(batch);
+    const a = this.passes.uploadBatch(batch);
     const N = B * T;
     const [lp, ent] = await this.ctx.run(
       (pass) => {
@@ -198,23 +185,23 @@ export class WebGPUBackend implements Backend {
     const n = this.layout.total;
     const ops = this.ctx.ops;
     const enc = this.ctx.device.createCommandEncoder({ label: 'trainStep' });
-    const prep = this.prepareLoss(enc, batch, loss, 'trainStep');
+    const prep = this.passes.prepare(enc, batch, loss, 'trainStep', () => this.referenceParams());
     // one AdamW uniform per epoch: each carries its own bias correction (t0 + e + 1)
     for (let e = 0; e < epochs; e++) ops.writeUniform(this.adamUniformOf(e), Ops.adamwUniform(n, t0 + e + 1, opt.lr, opt.beta1, opt.beta2, opt.eps, opt.weightDecay));
     ops.writeUniform(this.normUniform, ops.gradNormUniform(n, opt.gradClip));
 
     const m = this.model;
-    const epochMetrics = epochs > 1 ? this.scratch('epochMetrics', epochs * METRIC_FLOATS) : null;
+    const epochMetrics = epochs > 1 ? this.passes.scratch('epochMetrics', epochs * METRIC_FLOATS) : null;
     // the second epoch's per-row stats: each answer's Σ log ρ, how far the first epoch moved it
-    const rowsOut = epochs > 1 && loss.kind === 'policy' && loss.oldLogprobs !== null ? this.scratch('epoch2RowStats', Ops.POLICY_ROW_STATS * this.model.ensureActivations(batch.B, batch.T).capRows) : null;
+    const rowsOut = epochs > 1 && loss.kind === 'policy' && loss.oldLogprobs !== null ? this.passes.scratch('epoch2RowStats', Ops.POLICY_ROW_STATS * this.model.ensureActivations(batch.B, batch.T).capRows) : null;
     for (let e = 0; e < epochs; e++) {
       const pass = enc.beginComputePass({ label: `trainStep epoch ${e + 1}/${epochs}` });
-      this.recordLossAndBackward(pass, batch, loss, prep);
+      this.passes.record(pass, batch, loss, prep);
       ops.phase = 'optimizer';
       ops.optimizerStep(pass, m, n, this.normUniform, this.adamUniformOf(e));
       pass.end();
       if (epochMetrics) enc.copyBufferToBuffer(m.metrics, 0, epochMetrics, e * METRIC_FLOATS * 4, METRIC_FLOATS * 4);
-      if (e === 1 && rowsOut) enc.copyBufferToBuffer(this.policyRowStats(batch.B), 0, rowsOut, 0, batch.B * Ops.POLICY_ROW_STATS * 4);
+      if (e === 1 && rowsOut) enc.copyBufferToBuffer(this.passes.policyRowStats(batch.B), 0, rowsOut, 0, batch.B * Ops.POLICY_ROW_STATS * 4);
     }
     const reads = [{ buffer: epochMetrics ?? m.metrics, floats: epochs * METRIC_FLOATS }];
     if (rowsOut) reads.push({ buffer: rowsOut, floats: batch.B * Ops.POLICY_ROW_STATS });
@@ -228,7 +215,7 @@ export class WebGPUBackend implements Backend {
     // each epoch's result, up to the first that was not finite (AdamW skipped it; the caller rolls back)
     const results: TrainStepResult[] = [];
     for (let e = 0; e < epochs; e++) {
-      const r = this.epochResult(met.subarray(e * METRIC_FLOATS, (e + 1) * METRIC_FLOATS), loss.kind === 'policy', prep.refLogprobs !== null);
+      const r = epochResult(met.subarray(e * METRIC_FLOATS, (e + 1) * METRIC_FLOATS), loss.kind === 'policy', prep.refLogprobs !== null);
       results.push(r);
       if (!r.finite) break;
     }
@@ -239,11 +226,6 @@ export class WebGPUBackend implements Backend {
     return { ...results[results.length - 1], finite, ...(epochs > 1 ? { epochs: results } : {}), ...(answerLogRatio && results.length > 1 ? { answerLogRatio } : {}) };
   }
 
-  /** The policy loss's per-row stats scratch (Ops.POLICY_ROW_STATS floats a row). */
-  private policyRowStats(B: number): GPUBuffer {
-    return this.scratch('policyRowStats', Ops.POLICY_ROW_STATS * this.model.ensureActivations(B, 1).capRows);
-  }
-
   /**
    * This batch's loss gradient at the current weights: forward, loss, backward (unclipped), in
    * one submit with one readback of every gradient; weights, AdamW state and π_ref unchanged.
@@ -251,88 +233,13 @@ export class WebGPUBackend implements Backend {
    */
   async gradient(batch: TokenBatch, loss: LossSpec): Promise<{ loss: number; grads: Float32Array }> {
     const enc = this.ctx.device.createCommandEncoder({ label: 'gradient' });
-    const prep = this.prepareLoss(enc, batch, loss, 'gradient');
+    const prep = this.passes.prepare(enc, batch, loss, 'gradient', () => this.referenceParams());
     const pass = enc.beginComputePass({ label: 'gradient' });
-    this.recordLossAndBackward(pass, batch, loss, prep);
+    this.passes.record(pass, batch, loss, prep);
     pass.end();
     const m = this.model;
     const [met, grads] = await this.ctx.submitAndRead(enc, [{ buffer: m.metrics, floats: METRIC_FLOATS }, { buffer: m.grads, floats: this.layout.total }]);
     return { loss: met[M.LOSS], grads: Float32Array.from(grads) };
-  }
-
-  /**
-   * Before a loss's first epoch: the batch and the per-token loss inputs uploaded, and π_ref's
-   * log-probs (and logits, for the exact KL) recorded first when the objective needs them, so the
-   * activations end on π_θ for the backward.
-   */
-  private prepareLoss(enc: GPUCommandEncoder, batch: TokenBatch, loss: LossSpec, what: string): { refLogprobs: GPUBuffer | null; policyIn: GPUBuffer | null } {
-    const { B, T, mask } = batch;
-    const N = B * T;
-    const V = this.config.vocabSize;
-    const tau = loss.kind === 'policy' ? loss.temperature : 1;
-    if (!(tau > 0)) throw new Error(`${what}: temperature must be > 0, got ${tau}`);
-    validateBatch(batch, this.config, what);
-    validateLoss(batch, loss, what);
-    this.ctx.ops.trimCaches();
-    const a = this.uploadBatch(batch);
-    const q = this.ctx.device.queue;
-    // per-token loss gradients: for 'ce' and 'pertoken' they are known before the forward;
-    // the policy objective computes them on the GPU from one upload of its per-step inputs
-    const policyIn = loss.kind === 'policy' ? this.scratch('policyIn', 3 * a.capRows) : null; // ≥ B*T + 2B
-    if (loss.kind === 'ce') {
-      q.writeBuffer(a.gradLogprob, 0, Float32Array.from(crossEntropyGradLogprob(mask)));
-      q.writeBuffer(a.gradEntropy, 0, new Float32Array(N));
-    } else if (loss.kind === 'pertoken') {
-      q.writeBuffer(a.gradLogprob, 0, Float32Array.from(loss.gradLogprob));
-      q.writeBuffer(a.gradEntropy, 0, loss.gradEntropy ? Float32Array.from(loss.gradEntropy) : new Float32Array(N));
-    } else {
-      q.writeBuffer(policyIn!, 0, policyInputs(batch, loss));
-    }
-    const m = this.model;
-    let refLogprobs: GPUBuffer | null = null;
-    if (loss.kind === 'policy' && (loss.beta !== 0 || loss.measureKl)) {
-      const pass = enc.beginComputePass({ label: 'reference forward' });
-      m.recordForward(pass, this.referenceParams(), B, T);
-      m.recordLogsoftmax(pass, B, T, tau);
-      pass.end();
-      refLogprobs = this.scratch('refLogprobs', a.capRows);
-      enc.copyBufferToBuffer(a.logprobs, 0, refLogprobs, 0, N * 4);
-      // and its logits, for the exact KL over the vocabulary (a metric: shaders/kl.wgsl)
-      enc.copyBufferToBuffer(a.logits, 0, this.scratch('refLogits', a.capRows * V), 0, N * V * 4);
-    }
-    return { refLogprobs, policyIn };
-  }
-
-  /** One epoch's forward, loss (its gradients and metrics) and backward; the gradients end in model.grads. */
-  private recordLossAndBackward(pass: GPUComputePassEncoder, batch: TokenBatch, loss: LossSpec, prep: { refLogprobs: GPUBuffer | null; policyIn: GPUBuffer | null }): void {
-    const { B, T } = batch;
-    const N = B * T;
-    const V = this.config.vocabSize;
-    const tau = loss.kind === 'policy' ? loss.temperature : 1;
-    const m = this.model;
-    const ops = this.ctx.ops;
-    const a = m.ensureActivations(B, T);
-    m.recordForward(pass, m.params, B, T);
-    if (loss.kind === 'policy') {
-      m.recordLogsoftmax(pass, B, T, tau);
-      if (prep.refLogprobs) ops.klExact(pass, m.metrics, this.scratch('klRows', a.capRows), a.logits, this.scratch('refLogits', a.capRows * V), a.mask, tau, N, V);
-      const rowStats = this.policyRowStats(B);
-      ops.policyLoss(pass, m.metrics, a.gradLogprob, a.gradEntropy, rowStats, a.logprobs, a.entropy, a.mask, prep.refLogprobs, prep.policyIn!, loss, loss.oldLogprobs !== null, B, T);
-    } else {
-      // the per-token gradients are already uploaded: log-softmax and dlogits in one dispatch
-      m.recordLogsoftmaxWithGrad(pass, B, T, tau);
-      ops.lossReduce(pass, m.metrics, a.logprobs, a.entropy, a.mask, a.gradLogprob, a.gradEntropy, N);
-    }
-    m.recordBackward(pass, B, T, tau, { dlogitsReady: loss.kind !== 'policy' });
-  }
-
-  /** One epoch's metrics, as read back. */
-  private epochResult(met: Float32Array, policy: boolean, kl: boolean): TrainStepResult {
-    const metrics: Record<string, number> = {};
-    if (policy) for (const s of POLICY_METRIC_SLOTS) metrics[s.metric!] = met[s.slot];
-    if (kl) metrics[METRIC_SLOTS.KL_EXACT.metric] = met[M.KL_EXACT];
-    if (!('entropy' in metrics)) metrics.entropy = met[M.MASK_SUM] > 0 ? met[M.ENTROPY_SUM] / met[M.MASK_SUM] : 0;
-    return { loss: met[M.LOSS], gradNorm: met[M.GRAD_NORM], finite: met[M.FINITE] === 1, metrics };
   }
 
   /** AdamW's uniform for epoch e of a step (one per epoch: one submit carries them all). */
@@ -341,67 +248,8 @@ export class WebGPUBackend implements Backend {
     return this.adamUniforms[e];
   }
 
-  async sample(req: SampleRequest): Promise<SampleResult> {
-    const { prompts, numGenerations: G, temperature, maxNewTokens, seed, stream } = req;
-    const { seqLen, vocabSize: V } = this.config;
-    if (!(temperature >= 0)) throw new Error(`sample: temperature must be ≥ 0, got ${temperature}`);
-    prompts.forEach((p, i) => {
-      if (p.length < 1) throw new Error(`sample: prompt ${i} is empty (it must start with BOS)`);
-      if (p.length > seqLen) throw new Error(`sample: prompt ${i} has ${p.length} tokens, longer than seqLen ${seqLen}`);
-    });
-    const R = prompts.length * G;
-    if (R === 0) return { tokens: [], logprobs: [], finished: [] };
-    const plen: number[] = [];
-    const budget: number[] = [];
-    let S = 1;
-    for (let p = 0; p < prompts.length; p++) {
-      for (let g = 0; g < G; g++) {
-        plen.push(prompts[p].length);
-        const b = Math.max(0, Math.min(maxNewTokens, seqLen - prompts[p].length));
-        budget.push(b);
-        S = Math.max(S, prompts[p].length + b);
-      }
-    }
-    this.ctx.ops.trimCaches();
-    const dec = this.decoder.ensure(R, S);
-    const q = this.ctx.device.queue;
-    // rows of the token table, the log-probs and the KV cache are `stride` positions apart;
-    // positions S..stride-1 are never touched, so one allocation serves every rollout shape
-    const stride = dec.capS;
-    const table = new Int32Array(R * stride);
-    const rowInfo = new Uint32Array(2 * R);
-    for (let r = 0; r < R; r++) {
-      table.set(prompts[Math.floor(r / G)], r * stride);
-      rowInfo[2 * r] = plen[r];
-      rowInfo[2 * r + 1] = budget[r];
-    }
-    q.writeBuffer(dec.tokens, 0, table);
-    q.writeBuffer(dec.rows, 0, rowInfo);
-    q.writeBuffer(dec.state, 0, new Uint32Array(R));
-    const o = this.ctx.ops;
-    o.phase = 'rollout';
-    o.writeUniform(this.sampleUniform, Ops.sampleUniform(R, V, stride, seed >>> 0, stream >>> 0, temperature, EOS));
-
-    const enc = this.ctx.device.createCommandEncoder({ label: 'sample' });
-    this.decoder.record(enc, dec, R, S, this.sampleUniform);
-    const [tok, lps, st] = await this.ctx.submitAndRead(enc, [
-      { buffer: dec.tokens, floats: R * stride },
-      { buffer: dec.logprobs, floats: R * stride },
-      { buffer: dec.state, floats: R },
-    ]);
-    const tokI = new Int32Array(tok.buffer, tok.byteOffset, R * stride);
-    const stU = new Uint32Array(st.buffer, st.byteOffset, R);
-    const tokens: Int32Array[] = [];
-    const logprobs: Float32Array[] = [];
-    const finished: boolean[] = [];
-    for (let r = 0; r < R; r++) {
-      const len = stU[r] & 0x7fffffff;
-      const start = r * stride + plen[r];
-      tokens.push(tokI.slice(start, start + len));
-      logprobs.push(lps.slice(start, start + len));
-      finished.push((stU[r] & 0x80000000) !== 0);
-    }
-    return { tokens, logprobs, finished };
+  sample(req: SampleRequest): Promise<SampleResult> {
+    return this.sampler.sample(req);
   }
 
   /**
@@ -411,35 +259,13 @@ export class WebGPUBackend implements Backend {
    */
   reserve(rows: number): void {
     this.model.ensureActivations(rows, this.config.seqLen);
-    this.decoder.ensure(rows, this.config.seqLen);
+    this.sampler.reserve(rows);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.ctx.destroy();
-  }
-
-  /** Write a batch's token ids, targets and mask into the activation buffers (validateBatch first). */
-  private uploadBatch(batch: TokenBatch) {
-    const { B, T, inputs, targets, mask } = batch;
-    const a = this.model.ensureActivations(B, T);
-    const q = this.ctx.device.queue;
-    q.writeBuffer(a.inputs, 0, inputs);
-    q.writeBuffer(a.targets, 0, targets);
-    q.writeBuffer(a.mask, 0, Float32Array.from(mask));
-    return a;
-  }
-
-  /** The scratch buffer `name` with room for at least `floats` floats. */
-  private scratch(name: string, floats: number): GPUBuffer {
-    let b = this.scratchBuffers.get(name);
-    if (!b || b.size < floats * 4) {
-      this.ctx.arena.destroy(b);
-      b = this.ctx.arena.storage(name, floats);
-      this.scratchBuffers.set(name, b);
-    }
-    return b;
   }
 
   private referenceParams(): GPUBuffer {

@@ -1,10 +1,11 @@
 /**
  * The step's metrics buffer: 16 floats that trainStep's kernels write and its one readback
  * returns. This table is the ONE place that says which slot holds what. TypeScript reads the
- * slots by it (src/gpu/backend.ts), and the WGSL addresses them by the constants generated from
- * it: `const M_LOSS: u32 = 0u;` …, appended by metricSlotsWgsl() to every shader that declares
- * a `metrics` binding (src/gpu/kernels.ts). A shader never indexes `metrics[` with a number
- * (src/gpu/metricSlots.test.ts checks this, the constants it uses, and the policy slots' order).
+ * slots by it (epochResult, src/gpu/lossPasses.ts), and the WGSL addresses them by the
+ * constants generated from it: `const M_LOSS: u32 = 0u;` …, appended by metricSlotsWgsl() to
+ * every shader that declares a `metrics` binding (src/gpu/kernels.ts). A shader never indexes
+ * `metrics[` with a number (src/gpu/metricSlots.test.ts checks this, the constants it uses, and
+ * the policy slots' order).
  *
  *   slot  constant          written by                          read by
  *   0     M_LOSS            loss_reduce | policy_loss_reduce    grad_norm_finalize | adamw_clip_step (finite?), TS
