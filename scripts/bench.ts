@@ -29,7 +29,7 @@ import { cpuGrpoByWorkers } from './bench-workers.ts';
 
 type Json = Record<string, unknown>;
 
-const USAGE = 'usage: npm run bench -- [--json] [--backend webgpu|dawn] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--no-profile] [--only matmul|sweep|attention]';
+const USAGE = 'usage: npm run bench -- [--json] [--backend webgpu|dawn] [--config tiny|small] [--reps N] [--sweep] [--no-peer] [--no-profile] [--only matmul|sweep|attention|autotune]';
 const NAMES = ['tiny', 'small'] as const;
 
 interface Args { json: boolean; only: string | null; configs: string[]; reps: number | null; sweep: boolean; peer: boolean; profile: boolean; backend: 'webgpu' | 'dawn' }
@@ -43,7 +43,7 @@ export function parseBenchArgs(argv: string[]): Args {
     else if (f === '--no-peer') a.peer = false;
     else if (f === '--only') {
       const v = argv[++i];
-      if (v !== 'matmul' && v !== 'sweep' && v !== 'attention') fail(`--only must be matmul, sweep or attention, got "${v ?? ''}"`);
+      if (v !== 'matmul' && v !== 'sweep' && v !== 'attention' && v !== 'autotune') fail(`--only must be matmul, sweep, attention or autotune, got "${v ?? ''}"`);
       a.only = v;
       if (v === 'sweep') a.sweep = true;
     }
@@ -162,6 +162,23 @@ async function section<T>(what: string, f: () => Promise<T>): Promise<T | { erro
   }
 }
 
+/**
+ * The autotune as the lab's start-up runs it (the self-check, then each family's forms timed within
+ * its budget: 2 s on a CPU adapter, compiling included, so SwiftShader may reach none), and the
+ * same with every form timed whatever it takes (the table of this adapter's forms).
+ */
+async function autotuneTables(run: Caller, tiny: Json): Promise<{ autotune: Json; autotune_run: Json | null; autotune_every_form: Json }> {
+  log('autotune (the self-check, then each family\'s forms timed: the lab\'s start-up)');
+  const tuned = await section('autotune', () => call<Json & { autotune: Json[] }>(run, 'engine', 'benchAutotune', tiny, 32));
+  log('autotune with every form timed (no budget)');
+  const every = await section('autotune, every form', () => call<Json & { autotune: Json[] }>(run, 'engine', 'benchAutotune', tiny, 32, 600_000));
+  return {
+    autotune: 'error' in tuned ? tuned : roundAll(tuned.autotune),
+    autotune_run: 'error' in tuned ? null : roundAll({ ...tuned, autotune: undefined }),
+    autotune_every_form: 'error' in every ? every : roundAll({ ...every }),
+  };
+}
+
 /** Least-squares slope of log(y) on log(x): the exponent k of y ∝ x^k. */
 export function exponent(xs: number[], ys: number[]): number {
   const lx = xs.map(Math.log);
@@ -245,6 +262,7 @@ async function main() {
       const traffic = await section('GRPO traffic', () => call<Json[]>(run, 'engine', 'benchGrpoTraffic', tiny));
       if (grpo) grpo = { ...grpo, by_mu: traffic };
     }
+    if (args.only === 'autotune') return { backend: args.backend, adapter, ...await autotuneTables(run, tiny), seconds: Math.round((Date.now() - started) / 1000) };
     log('attention kernels (row and tiled forms)');
     const attShape = (n: string): [number, number, number, number] => { const { model: m, batch } = defs[n]; return [batch, m.seqLen as number, m.dModel as number, m.nHeads as number]; };
     const attention = await section('attention', () => call<Json>(run, 'engine', 'benchAttention', NAMES.map(attShape), 3, adapter.swiftshader ? 2 : 20));
@@ -254,15 +272,12 @@ async function main() {
     const matmul = await section('matmul', () => call<Json>(run, 'engine', 'benchMatmul', mm[0], mm[1], mm[2], 3, adapter.swiftshader ? 2 : 20));
     log('row-reduction kernels');
     const reductions = await section('reductions', () => call<Json>(run, 'engine', 'benchReductions', 2048, 128, 51, 3, adapter.swiftshader ? 2 : 20));
-    log('autotune (the self-check, then each family\'s forms timed: the lab\'s start-up)');
-    const tuned = await section('autotune', () => call<Json & { autotune: Json[] }>(run, 'engine', 'benchAutotune', tiny, 32));
-    const autotune = 'error' in tuned ? tuned : roundAll(tuned.autotune);
-    const autotuneRun = 'error' in tuned ? null : roundAll({ ...tuned, autotune: undefined });
+    const { autotune, autotune_run: autotuneRun, autotune_every_form: autotuneEvery } = await autotuneTables(run, tiny);
     let scaling: Json | null = null;
     if (args.sweep) scaling = await section('sweep', () => sweep(run, adapter.swiftshader));
     const targets = { step_tiny: 5, step_small: 3, sample: 20 };
     return {
-      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), autotune, autotune_run: autotuneRun, scaling,
+      backend: args.backend, adapter, reps, configs, grpo_step: grpo && roundAll(grpo), peer, attention: roundAll(attention), matmul: roundAll(matmul), reductions: roundAll(reductions), autotune, autotune_run: autotuneRun, autotune_every_form: autotuneEvery, scaling,
       targets, seconds: Math.round((Date.now() - started) / 1000),
       formulas: {
         gflops: 'trainingFlops / step time; trainingFlops = 3 · (2·B·T·(12·L·D² + D·V) + 4·L·B·T²·D)',
