@@ -5,7 +5,9 @@
  * first step, a resumed run, the x axis growing) made one main-thread task of 200–600 ms on a
  * 2-core machine; with one chart per task, a click or a key waits for at most one chart.
  *
- * useDrawTurn(value, initial): the value this chart last drew (`initial` until its first turn).
+ * useDrawTurn(value, initial, live): the value this chart last drew (`initial` until its first turn).
+ * A card out of sight while a run streams (`live` false: chartHooks.ts useCardView) asks for no
+ * turn: it draws when it scrolls into view or the run stops, as its updates already wait.
  * A new value waits for the chart's turn: turns go round the charts that asked, one per task, each
  * starting once the previous chart's drawing has committed (its effects ran). A chart asks once
  * and draws the newest value when its turn comes, so a fast run never starves a chart: it skips
@@ -34,7 +36,7 @@ function askTurn(go: () => void): () => void {
   };
 }
 
-export function useDrawTurn<T>(value: T, initial: T): T {
+export function useDrawTurn<T>(value: T, initial: T, live = true): T {
   const [shown, setShown] = useState<T>(initial);
   const latest = useRef(value);
   latest.current = value;
@@ -42,7 +44,7 @@ export function useDrawTurn<T>(value: T, initial: T): T {
   const asked = useRef<(() => void) | null>(null); // withdraws the request while it waits
   const holding = useRef(false); // this chart has the turn and has not passed it on
   useEffect(() => {
-    if (Object.is(drawn.current, value) || asked.current) return;
+    if (!live || Object.is(drawn.current, value) || asked.current) return;
     asked.current = askTurn(() => {
       asked.current = null;
       if (Object.is(drawn.current, latest.current)) return passTurn(); // back to what it shows: nothing to draw
