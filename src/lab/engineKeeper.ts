@@ -47,7 +47,7 @@ export class EngineKeeper {
   /** Kernel forms that passed the self-check on this page's GPU (a reset or a lesson does not check again). */
   readonly checked = new CheckedAdapters();
   /** A checked WebGPU engine no run uses, kept for the next run of its shape. */
-  private warm: { key: string; engine: Backend; lost: boolean } | null = null;
+  private warm: { key: string; engine: Backend; lost: boolean; busy?: Promise<void> | null } | null = null;
   /** WebGPU getting ready (compile + self-check) while runs of this shape start on the CPU reference; null once settled. */
   private pending: { key: string; ready: Promise<Backend | null>; engine: Backend | null; settled: boolean; notices: string[] } | null = null;
   /** The loaded run started on the CPU reference and waits for `pending`. */
@@ -68,9 +68,10 @@ export class EngineKeeper {
     const key = shapeKey(config);
     if (this.warm && (this.warm.key !== key || this.warm.lost || pref === 'cpu')) this.drop();
     if (this.warm) {
-      const { engine } = this.warm;
+      const { engine, busy } = this.warm;
       this.warm = null;
       try {
+        if (busy) await busy; // the left run's step-0 evaluation finishes first
         await engine.setWeights(weights ?? initWeights(paramLayout(config), seed));
         await engine.setOptimizerState(zeroAdam(engine.layout.total));
         const known = this.checked.get(engine);
@@ -124,14 +125,18 @@ export class EngineKeeper {
     return p;
   }
 
-  /** The loaded run is over (a reset, a lesson, a resume): keep its WebGPU engine for the next run. */
-  retire(be: RecoverableBackend | null): void {
+  /**
+   * The loaded run is over (a reset, a lesson, a resume): keep its WebGPU engine for the next run,
+   * once `busy` (the left run's step-0 evaluation, still under way) is over; any other engine is
+   * closed now (an evaluation under way on it ends with an error nobody reads).
+   */
+  retire(be: RecoverableBackend | null, busy: Promise<void> | null = null): void {
     if (!be) return;
     be.onLost = null;
     const engine = be.engine;
     if (engine.name !== 'webgpu' || this.recovering) { be.dispose(); return; }
     this.drop();
-    const warm = { key: shapeKey(engine.config), engine, lost: false };
+    const warm = { key: shapeKey(engine.config), engine, lost: false, busy };
     void (engine as GpuEngine).lost.then(() => { warm.lost = true; });
     this.warm = warm;
   }

@@ -58,3 +58,37 @@ describe('custom task switch', () => {
     expect(useLab.getState().taskBases['spec:sw-times3']?.name).toBe('loaded from times3.ckpt');
   });
 });
+
+// A switch does not wait for the left run's step-0 evaluation (a lesson's is its contract's 256
+// prompts, seconds on a CPU): the run is being left, so its evaluation is left behind, and what it
+// returns never lands in the new run.
+describe('switch during the step-0 evaluation', () => {
+  it('does not wait for it, and its result never reaches the new run', async () => {
+    const { GrpoTrainer } = await import('../rl/trainer.ts');
+    const real = GrpoTrainer.prototype.evaluate;
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let calls = 0;
+    GrpoTrainer.prototype.evaluate = async function (this: InstanceType<typeof GrpoTrainer>, ...a: Parameters<typeof real>) {
+      if (calls++ === 0) { await held; return { ...(await real.apply(this, a)), heldout_accuracy: -1 }; } // the first run's: held until released, then marked
+      return real.apply(this, a);
+    };
+    try {
+      const session = new LabSession(useLab, { savedRuns: slowClear, frames: (flush) => { flush(); } });
+      void session.init('?backend=cpu&task=reverse&difficulty=1&numGenerations=2&promptsPerStep=2&evalEvery=100&seed=3');
+      while (useLab.getState().status !== 'ready' || calls === 0) await new Promise((r) => setTimeout(r, 5));
+      await session.applyLesson('mixed-groups', 0, { task: 'reverse', promptsPerStep: 2, numGenerations: 2, evalEvery: 100 }); // hangs here if the switch waited
+      await session.stepOnce(); // a step waits for the new run's own evaluation
+      release();
+      await new Promise((r) => setTimeout(r, 20));
+      const s = useLab.getState();
+      expect(s.lessonId).toBe('mixed-groups');
+      expect(s.status).toBe('paused');
+      expect(s.evals.map((e) => e.heldout_accuracy)).not.toContain(-1);
+      expect(s.steps.length).toBe(1);
+    } finally {
+      GrpoTrainer.prototype.evaluate = real;
+      release();
+    }
+  }, 20_000); // a switch that waits for the held evaluation never ends: this limit turns it red
+});

@@ -51,6 +51,8 @@ export class LabSession {
   /** Task/difficulty/seed/backend/imported model the run was loaded for (a change before the first step reloads). */
   private loadedKey = '';
   private loading: Promise<void> | null = null;
+  /** The latest load: when it reaches its step-0 evaluation, and that evaluation (a reset waits for the first, not the second). */
+  private lastLoad = { reached: Promise.resolve(), evaluating: null as Promise<void> | null };
   private resetting: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
@@ -69,8 +71,7 @@ export class LabSession {
     idle: () => !this.loading && !this.resetting && !this.loopDone && !this.stepThrough.open && !this.get().inStep && !this.get().stepMode && !this.get().coldStart?.running,
   });
   readonly autosave: Autosave;
-  /** This browser's runs list, kept across reloads (null: not kept, a test's session). */
-  readonly finished: FinishedRuns | null;
+  readonly finished: FinishedRuns | null; // this browser's runs list, kept across reloads (null: not kept, a test's session)
   private readonly runsList: RunsList;
   readonly stepThrough: StepThrough;
   /** The runs panel's files: checkpoint out and in, settings in (lab/files.ts). */
@@ -150,6 +151,9 @@ export class LabSession {
 
   /** (Re)load the model: starting weights (or a saved run), engine, π_ref, the step-0 evaluation. */
   private load(resume: import('../persist/savedRun.ts').ValidSavedRun | null = null, next?: (s: LabState) => Partial<LabState>): Promise<void> {
+    let reached!: () => void;
+    const prev = this.lastLoad;
+    const me = (this.lastLoad = { reached: new Promise<void>((r) => { reached = r; }), evaluating: null as Promise<void> | null });
     const run = async () => {
       const patch = next?.(this.get()) ?? {}, st = { ...this.get(), ...patch }; // `next` (a lesson, a custom task) lands in the same update that clears the old run
       const s = st.settings;
@@ -158,7 +162,7 @@ export class LabSession {
       this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], verdict: null, lessonNotice: null, lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
       await this.stepThrough.abandon();
       await this.engines.quiet();
-      this.engines.retire(this.backend); // its WebGPU engine stays warm for the next run of this shape
+      this.engines.retire(this.backend, prev.evaluating); // its WebGPU engine stays warm for the next run of this shape (once its step-0 evaluation, if any, is over)
       this.backend = null;
       this.trainer = null;
       this.autosave.restart();
@@ -193,14 +197,17 @@ export class LabSession {
         }
         this.set({ status: 'ready' }); // Play is usable: a step pressed now starts once the step-0 evaluation is in (ensureReady waits for this load)
         await tick();
-        const e0 = await trainer.evaluate(s);
-        this.set({ evals: [e0], progress: null });
+        const e0 = trainer.evaluate(s);
+        me.evaluating = e0.then(() => {}, () => {});
+        reached(); // a reset or a lesson switch from here on leaves this evaluation behind (its run is being left)
+        const ev = await e0;
+        if (this.lastLoad === me) this.set({ evals: [ev], progress: null });
       } catch (e) {
-        this.set({ status: 'error', error: `Could not start the model: ${(e as Error).message}`, engineNotices: notices, progress: null });
+        if (this.lastLoad === me) this.set({ status: 'error', error: `Could not start the model: ${(e as Error).message}`, engineNotices: notices, progress: null });
       }
     };
-    this.loading = run().finally(() => { this.loading = null; this.engines.loaded(); });
-    return this.loading;
+    const loading: Promise<void> = run().finally(() => { reached(); if (this.loading === loading) { this.loading = null; this.engines.loaded(); } });
+    return (this.loading = loading);
   }
 
   /** A model is loaded for the current settings (a task/seed/engine change before the first step reloads). */
@@ -243,11 +250,7 @@ export class LabSession {
     if (this.verdicts.continuePast()) await this.play();
   }
 
-
-  /**
-   * "New student" (the page asks first): this browser's predictions, class seed, runs list and saved
-   * run are forgotten, and the lesson starts over from its base (in class mode on a new seed).
-   */
+  /** "New student" (the page asks first): this browser's predictions, class seed, runs list and saved run are forgotten; the lesson starts over from its base (class mode: on a new seed). */
   async newStudent(): Promise<void> {
     const seed = newClassSeed();
     await this.autosave.discard();
@@ -278,7 +281,6 @@ export class LabSession {
   }
 
   // ---- transport --------------------------------------------------------------------------
-
   /** Play; with `untilStep`, the loop itself stops once the trainer has completed that many steps (the tour's "Play to step N"). */
   async play(opts: { untilStep?: number } = {}): Promise<void> {
     if (this.resetting) { // a switch is under way (its stop would swallow this Play): it plays the run the switch loads
@@ -354,7 +356,7 @@ export class LabSession {
     const done = (async () => {
       if (before) await before; // one reset at a time: a second starts from the first's new run (nothing to archive twice)
       await this.stopLoop();
-      if (this.loading) await this.loading;
+      if (this.loading) await this.lastLoad.reached; // not its step-0 evaluation: that run is being left (load() retires its engine once the evaluation is over)
       this.runsList.archive(this.trainer?.settings ?? null); // the run just ended: "the previous run"
       this.set({ stepMode: false });
       await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
@@ -364,7 +366,6 @@ export class LabSession {
   }
 
   // ---- settings, lessons, view ---------------------------------------------------------------
-
   /** Change one setting (choosing the sequence ratio level sets GSPO's clip: withSetting); the trainer reads the store's settings when the next step starts. */
   setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void { this.set({ settings: withSetting(this.get().settings, key, value) }); }
 
@@ -382,7 +383,6 @@ export class LabSession {
   }
 
   // ---- saved runs and files -----------------------------------------------------------------
-
   /** Resume the run offered at start-up: its settings, history, weights, AdamW state and π_ref. */
   async resumeSaved(): Promise<void> {
     const run = this.autosave.take();
