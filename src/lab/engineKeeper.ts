@@ -7,6 +7,8 @@
  *   the last run's WebGPU engine — its device, compiled pipelines, buffers and the kernel forms
  *   its self-check chose — with the new run's weights and a fresh AdamW state. Nothing is
  *   compiled or checked again (a lesson switch took 20 s of shader compiling on SwiftShader).
+ *   Where that engine is still evaluating the left run at step 0 (a lesson's contract: seconds
+ *   on SwiftShader), the new run starts on the CPU engine and is handed over to it, as below.
  * - A stopped CPU worker (src/worker/cpuEngine.ts) is recovered like a lost device: new workers, the committed state.
  * - Hand-over (backend 'auto' only, the default): while WebGPU compiles and checks itself, a new
  *   run starts on the CPU reference, so Play answers in seconds. The hand-over happens at a step
@@ -41,6 +43,7 @@ export interface KeeperHost {
 }
 
 const shapeKey = (config: ModelConfig) => JSON.stringify(config);
+const GETTING_READY = 'WebGPU is getting ready (compiling, then checking itself): the run starts here and moves to WebGPU before step 1 if it is ready by then, else after step 1.';
 const zeroAdam = (n: number) => ({ step: 0, m: new Float32Array(n), v: new Float32Array(n) });
 
 export class EngineKeeper {
@@ -67,11 +70,19 @@ export class EngineKeeper {
     this.runs++;
     const key = shapeKey(config);
     if (this.warm && (this.warm.key !== key || this.warm.lost || pref === 'cpu')) this.drop();
+    if (this.warm?.busy && pref === 'auto') { // still evaluating the left run at step 0: this run starts on the CPU engine and moves to it once that is over
+      const { engine, busy } = this.warm;
+      this.warm = null;
+      this.prepare(key, () => busy.then(() => engine));
+      this.interim = true;
+      notices.push(GETTING_READY.replace('(compiling, then checking itself)', '(finishing the previous run\'s evaluation)'));
+      return cpuEngine(config, seed, weights, notices);
+    }
     if (this.warm) {
       const { engine, busy } = this.warm;
       this.warm = null;
       try {
-        if (busy) await busy; // the left run's step-0 evaluation finishes first
+        if (busy) await busy; // a pure WebGPU run waits for the left run's step-0 evaluation
         await engine.setWeights(weights ?? initWeights(paramLayout(config), seed));
         await engine.setOptimizerState(zeroAdam(engine.layout.total));
         const known = this.checked.get(engine);
@@ -90,11 +101,15 @@ export class EngineKeeper {
     }
     if (pref !== 'auto' || !hasGpu) return this.blocking(pref, config, weights, seed, notices, progress);
     if (this.pending && this.pending.key !== key) this.pending = null; // a shape change: its own WebGPU engine (the old one is disposed when it settles)
-    const p = this.pending ?? this.prepare(key, config, weights, seed);
+    const p = this.pending ?? this.prepare(key, async (said) => {
+      const be = await this.blocking('webgpu', config, weights, seed, said, () => {});
+      if (be.name !== 'webgpu') { be.dispose(); return null; }
+      return be;
+    });
     if (p.settled && !p.engine) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices); }
     if (p.settled && p.engine) { this.pending = null; this.warm = { key, engine: p.engine, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
     this.interim = true;
-    notices.push('WebGPU is getting ready (compiling, then checking itself): the run starts here and moves to WebGPU before step 1 if it is ready by then, else after step 1.');
+    notices.push(GETTING_READY);
     return cpuEngine(config, seed, weights, notices);
   }
 
@@ -106,15 +121,11 @@ export class EngineKeeper {
     return be;
   }
 
-  /** Compile and check a WebGPU engine in the background; the loaded run is handed over when it is ready. */
-  private prepare(key: string, config: ModelConfig, weights: Float32Array | null, seed: number) {
+  /** A WebGPU engine made ready in the background (compiled and checked, or free again); the loaded run is handed over to it then. */
+  private prepare(key: string, make: (notices: string[]) => Promise<Backend | null>) {
     const notices: string[] = [];
     const p = { key, ready: null as unknown as Promise<Backend | null>, engine: null as Backend | null, settled: false, notices };
-    p.ready = (async () => {
-      const be = await this.blocking('webgpu', config, weights, seed, notices, () => {});
-      if (be.name !== 'webgpu') { be.dispose(); return null; }
-      return be;
-    })().catch(() => null).then((be) => {
+    p.ready = make(notices).catch(() => null).then((be) => {
       p.engine = be;
       p.settled = true;
       if (this.pending !== p) { be?.dispose(); return null; }

@@ -51,8 +51,7 @@ export class LabSession {
   /** Task/difficulty/seed/backend/imported model the run was loaded for (a change before the first step reloads). */
   private loadedKey = '';
   private loading: Promise<void> | null = null;
-  /** The latest load: when it reaches its step-0 evaluation, and that evaluation (a reset waits for the first, not the second). */
-  private lastLoad = { reached: Promise.resolve(), evaluating: null as Promise<void> | null };
+  private lastLoad = { reached: Promise.resolve(), evaluating: null as Promise<void> | null }; // the latest load: when it reaches its step-0 evaluation, and that evaluation (a reset waits for the first only)
   private resetting: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
@@ -360,7 +359,8 @@ export class LabSession {
       this.runsList.archive(this.trainer?.settings ?? null); // the run just ended: "the previous run"
       this.set({ stepMode: false });
       await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
-      await this.load(null, next);
+      void this.load(null, next);
+      await this.lastLoad.reached; // loaded, its step-0 evaluation under way: a step waits for that (ensureReady), the next reset does not
     })().finally(() => { if (this.resetting === done) this.resetting = null; });
     return (this.resetting = done);
   }
