@@ -61,7 +61,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   // (the mouse events that follow this pointer event): the change lands first, synchronously, or the
   // tooltip would name the frame's first step wherever the pointer is.
   const point = () => flushSync(() => setPointing(true));
-  const drawing = useDrawTurn(points ? children : null, null, view.live); // the chart as drawn on its last turn: one chart per task (drawTurns.ts)
+  const drawing = useDrawTurn(points ? children : null, null, view.live, pointing); // the chart as drawn on its last turn: one chart per task (drawTurns.ts)
   async function png() {
     const card = ref.current?.closest('section');
     if (card) download(`rlvr-lab-${id}.png`, await panelPng(card), 'image/png');

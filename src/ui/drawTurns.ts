@@ -5,9 +5,11 @@
  * first step, a resumed run, the x axis growing) made one main-thread task of 200–600 ms on a
  * 2-core machine; with one chart per task, a click or a key waits for at most one chart.
  *
- * useDrawTurn(value, initial, live): the value this chart last drew (`initial` until its first turn).
+ * useDrawTurn(value, initial, live, now): the value this chart last drew (`initial` until its first turn).
  * A card out of sight while a run streams (`live` false: chartHooks.ts useCardView) asks for no
- * turn: it draws when it scrolls into view or the run stops, as its updates already wait.
+ * turn: it draws when it scrolls into view or the run stops, as its updates already wait. A card
+ * the reader is on (`now`: the pointer or the keyboard's focus in its body) draws at once: a key
+ * that moves its cursor answers in the same frame.
  * A new value waits for the chart's turn: turns go round the charts that asked, one per task, each
  * starting once the previous chart's drawing has committed (its effects ran). A chart asks once
  * and draws the newest value when its turn comes, so a fast run never starves a chart: it skips
@@ -36,7 +38,7 @@ function askTurn(go: () => void): () => void {
   };
 }
 
-export function useDrawTurn<T>(value: T, initial: T, live = true): T {
+export function useDrawTurn<T>(value: T, initial: T, live = true, now = false): T {
   const [shown, setShown] = useState<T>(initial);
   const latest = useRef(value);
   latest.current = value;
@@ -44,7 +46,8 @@ export function useDrawTurn<T>(value: T, initial: T, live = true): T {
   const asked = useRef<(() => void) | null>(null); // withdraws the request while it waits
   const holding = useRef(false); // this chart has the turn and has not passed it on
   useEffect(() => {
-    if (!live || Object.is(drawn.current, value) || asked.current) return;
+    if (now && !Object.is(drawn.current, value)) { drawn.current = value; setShown(() => value); } // drawn at once (below): kept as the last drawing
+    if (!live || now || Object.is(drawn.current, value) || asked.current) return;
     asked.current = askTurn(() => {
       asked.current = null;
       if (Object.is(drawn.current, latest.current)) return passTurn(); // back to what it shows: nothing to draw
@@ -59,5 +62,5 @@ export function useDrawTurn<T>(value: T, initial: T, live = true): T {
     passTurn(); // this chart's drawing is committed
   }, [shown]);
   useEffect(() => () => { asked.current?.(); if (holding.current) passTurn(); }, []); // unmounted waiting or holding the turn
-  return shown;
+  return now ? value : shown;
 }
