@@ -53,6 +53,7 @@ export class LabSession {
   private loading: Promise<void> | null = null;
   private lastLoad = { reached: Promise.resolve(), evaluating: null as Promise<void> | null }; // the latest load: when it reaches its step-0 evaluation, and that evaluation (a reset waits for the first only)
   private resetting: Promise<void> | null = null;
+  private resetLoaded = Promise.resolve(); // the last reset's run loaded (its step-0 evaluation may still run)
   private loopDone: Promise<void> | null = null;
   private pauseRequested = false;
   /** A Play pressed during a reset or lesson switch, waiting for its load (a Pause, or a later Play, takes its place). */
@@ -84,11 +85,8 @@ export class LabSession {
   readonly custom: CustomTask; // the custom task (lab/customTask.ts): "Use this task", its cold start and base
   readonly view = new ViewActions({ get: () => this.get(), set: (p) => this.set(p) }); // speed, classroom, overlays, pins (lab/viewActions.ts)
 
-  /**
-   * `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own);
-   * `finishedRuns`: where the runs list is kept (IndexedDB; a test that gives `savedRuns` keeps none unless it gives this too);
-   * `frames`: when the loop's writes land (tests).
-   */
+  /** `savedRuns`: where autosave writes (this browser's IndexedDB unless a test gives its own); `finishedRuns`: where the runs list
+   *  is kept (IndexedDB; a test that gives `savedRuns` keeps none unless it gives this too); `frames`: when the loop's writes land (tests). */
   constructor(private readonly store: LabStoreApi, opts: { savedRuns?: SavedRunSlot; finishedRuns?: SavedRunSlot; frames?: FrameScheduler } = {}) {
     this.frames = new FrameBatch(store, opts.frames);
     this.recorder = new StepRecorder({ frames: this.frames, trainer: () => this.trainer!, stop: () => { this.pauseRequested = true; }, stepRecorded: () => this.autosave.stepRecorded() });
@@ -351,17 +349,21 @@ export class LabSession {
   /** Reset to the starting weights (the current run is kept in the recent runs list, overlaid on the next one if comparable: overlays.ts).
    * A new run from the base; a Step or Play pressed meanwhile waits for it (ensureReady), never runs on the old one. */
   reset(next?: (s: LabState) => Partial<LabState>): Promise<void> {
-    const before = this.resetting;
+    const before = this.resetting, beforeLoaded = this.resetLoaded;
+    let loaded!: () => void;
+    this.resetLoaded = new Promise<void>((r) => { loaded = r; });
     const done = (async () => {
-      if (before) await before; // one reset at a time: a second starts from the first's new run (nothing to archive twice)
+      if (before) await beforeLoaded; // one reset at a time: a second starts from the first's new run (nothing to archive twice), not after its step-0 evaluation
       await this.stopLoop();
       if (this.loading) await this.lastLoad.reached; // not its step-0 evaluation: that run is being left (load() retires its engine once the evaluation is over)
       this.runsList.archive(this.trainer?.settings ?? null); // the run just ended: "the previous run"
       this.set({ stepMode: false });
       await this.autosave.clear(); // the saved run was this one; the new run is saved from its first steps
-      void this.load(null, next);
-      await this.lastLoad.reached; // loaded, its step-0 evaluation under way: a step waits for that (ensureReady), the next reset does not
-    })().finally(() => { if (this.resetting === done) this.resetting = null; });
+      const load = this.load(null, next);
+      await this.lastLoad.reached;
+      loaded(); // its step-0 evaluation under way: the next reset need not wait for it (this one's caller does)
+      await load;
+    })().finally(() => { loaded(); if (this.resetting === done) this.resetting = null; });
     return (this.resetting = done);
   }
 
@@ -369,10 +371,8 @@ export class LabSession {
   /** Change one setting (choosing the sequence ratio level sets GSPO's clip: withSetting); the trainer reads the store's settings when the next step starts. */
   setSetting<K extends keyof Settings>(key: K, value: Settings[K]): void { this.set({ settings: withSetting(this.get().settings, key, value) }); }
 
-  /**
-   * One click: the lesson's base checkpoint, knobs and text; the current run is kept, and overlaid only beside its siblings.
-   * The seed stays (no lesson sets it): a teacher's variants on seed 3 all see seed 3's prompts.
-   */
+  /** One click: the lesson's base checkpoint, knobs and text; the current run is kept, and overlaid only beside its siblings.
+   *  The seed stays (no lesson sets it): a teacher's variants on seed 3 all see seed 3's prompts. */
   async applyLesson(id: string, variant = 0, over: Partial<Settings> = {}): Promise<void> {
     const lesson = getLesson(id);
     if (!lesson) return;

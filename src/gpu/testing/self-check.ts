@@ -46,7 +46,7 @@ const FAULTS: Record<Exclude<Breakage, 'none' | 'tiled-matmul'>, { kernels: Kern
   // the workgroup-tree LayerNorm backward's dx (the second `var d = …` of the file; the first is the row form's)
   'layernorm-backward': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: /(?<pre>let acc = \(u\.flags & 1u\) != 0u;\n\s*for \(var i = lid; i < u\.C; i \+= 64u\) \{\n\s*let xhat = \(inp\[x \+ i\] - m\) \* s;\n\s*let g = gamma\[i\] \* dout\[x \+ i\];\n\s*var d = )/, to: '$<pre>1.01 * ' },
   // the parameter gradients the workgroup-tree dx kernel takes in its first workgroups (ln_params_column; the row form's copy stays right)
-  'layernorm-params': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: 'let t = p[0] + p[1] + p[2] + p[3];\n  dgamma[i] = t.x;', to: 'let t = p[0] + p[1] + p[2] + p[3];\n  dgamma[i] = 1.01 * t.x;' },
+  'layernorm-params': { kernels: ['layernorm_backward_dx_wg'], file: 'layernorm', from: 'lnParamPartial[lid + 48u];\n    dgamma[i] = t.x;', to: 'lnParamPartial[lid + 48u];\n    dgamma[i] = 1.01 * t.x;' },
   adamw: { kernels: ['adamw_step', 'adamw_clip_step'], file: 'adamw', from: /(\n\s*)(v\[i\]\s*=)/, to: '$1$2 1.5 *' },
   'optimizer-clip': { kernels: ['adamw_clip_step'], file: 'adamw', from: 'for (var k = lid.x; k < nu.P; k += 256u)', to: 'for (var k = lid.x; k + 1u < nu.P; k += 256u)' },
   'decode-block': { kernels: ['decode_block'], file: 'decode_block', from: '    ln[i] = s;', to: '    ln[i] = 1.0025 * s;' },
