@@ -23,6 +23,8 @@ test('short soak: 80 steps (after 60 of warm-up) on WebGPU with flat buffers, 2 
   const pausedSample = async () => {
     await page.getByRole('button', { name: /Pause/ }).click();
     await page.waitForFunction(() => (window as any).__lab.store.getState().status === 'paused', null, { timeout: 60_000 });
+    // paused, the charts out of sight draw, one per task (src/ui/drawTurns.ts): sampled once all are drawn, so both samples hold the same charts
+    await page.waitForFunction(() => [...document.querySelectorAll('section.chart-card:not([data-points="0"])')].every((c) => c.querySelector('.chart-body .recharts-wrapper')), null, { timeout: 60_000 });
     return soakSample(page, cdp);
   };
   await page.getByRole('button', { name: /Play/ }).click();
