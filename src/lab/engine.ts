@@ -107,7 +107,7 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   } else if (pref !== 'cpu') {
     notices.push('This browser has no WebGPU, so the lab runs on the CPU reference: same math and features, slower.');
   }
-  return cpuEngine(config, seed, weights, notices);
+  return cpuEngine(config, seed, weights, notices, checked);
 }
 
 /** The WebGPU engine as the lab holds it: in its worker, or on the page where the worker could not start. */
@@ -145,15 +145,20 @@ export const cpuWorkerCount = () => Math.max(1, Math.min(8, (typeof navigator !=
 /**
  * The CPU reference for the lab: on background workers, the batch split by sequences over
  * cpuWorkerCount() of them; where workers cannot start, on the page's thread (NO_WORKER_SENTENCE into `notices`).
+ * `session` remembers that they could not: the page's later runs do not try again (a start that
+ * hangs waits out its time limit, 20 s, once).
  */
-export async function cpuEngine(config: ModelConfig, seed: number, weights: Float32Array | null, notices: string[]): Promise<Backend> {
+export async function cpuEngine(config: ModelConfig, seed: number, weights: Float32Array | null, notices: string[], session: { workersFailed: boolean } = { workersFailed: false }): Promise<Backend> {
   const w = weights ?? initWeights(paramLayout(config), seed);
-  try {
-    return await WorkerCpuBackend.start(config, w, pageShardWorkers(cpuWorkerCount()));
-  } catch {
-    notices.push(NO_WORKER_SENTENCE);
-    return new ReferenceBackend(config, w);
+  if (!session.workersFailed) {
+    try {
+      return await WorkerCpuBackend.start(config, w, pageShardWorkers(cpuWorkerCount()));
+    } catch {
+      session.workersFailed = true;
+    }
   }
+  notices.push(NO_WORKER_SENTENCE);
+  return new ReferenceBackend(config, w);
 }
 
 /**
@@ -162,6 +167,8 @@ export async function cpuEngine(config: ModelConfig, seed: number, weights: Floa
  */
 export class CheckedAdapters {
   private readonly passed = new Map<string, SelfCheckReport>();
+  /** The CPU engine's workers could not start on this page (cpuEngine): later runs do not try again. */
+  workersFailed = false;
   private key(be: Backend): string {
     return `${adapterOf(be as GpuEngine)}|${JSON.stringify(be.config)}`;
   }
@@ -200,12 +207,12 @@ async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32
 export async function rebuildEngine(be: RecoverableBackend, seed: number, checked: CheckedAdapters): Promise<{ restoredStep: number; fellBack: string }> {
   if (be.name === 'cpu') {
     const notices: string[] = [];
-    return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, notices)), fellBack: notices.join(' ') };
+    return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, notices, checked)), fellBack: notices.join(' ') };
   }
   try {
     return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w, checked)), fellBack: '' };
   } catch (e) {
     const fellBack = `WebGPU could not be restarted (${engineErrorSentence(e, 120)}), so the run continues on the CPU reference.`;
-    return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, [])), fellBack };
+    return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, [], checked)), fellBack };
   }
 }

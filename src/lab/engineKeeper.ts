@@ -76,7 +76,7 @@ export class EngineKeeper {
       this.prepare(key, () => busy.then(() => engine));
       this.interim = true;
       notices.push(GETTING_READY.replace('(compiling, then checking itself)', '(finishing the previous run\'s evaluation)'));
-      return cpuEngine(config, seed, weights, notices);
+      return cpuEngine(config, seed, weights, notices, this.checked);
     }
     if (this.warm) {
       const { engine, busy } = this.warm;
@@ -96,7 +96,7 @@ export class EngineKeeper {
     if (pref === 'webgpu' && this.pending?.key === key) { // WebGPU asked for (or a resume) while it gets ready: wait for that engine, do not compile a second
       const p = this.pending;
       const gpu = await p.ready;
-      if (!gpu) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices); } // it could not: the reason, once
+      if (!gpu) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices, this.checked); } // it could not: the reason, once
       if (this.pending === p) { this.pending = null; this.warm = { key, engine: gpu, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
     }
     if (pref !== 'auto' || !hasGpu) return this.blocking(pref, config, weights, seed, notices, progress);
@@ -106,11 +106,11 @@ export class EngineKeeper {
       if (be.name !== 'webgpu') { be.dispose(); return null; }
       return be;
     });
-    if (p.settled && !p.engine) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices); }
+    if (p.settled && !p.engine) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices, this.checked); }
     if (p.settled && p.engine) { this.pending = null; this.warm = { key, engine: p.engine, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
     this.interim = true;
     notices.push(GETTING_READY);
-    return cpuEngine(config, seed, weights, notices);
+    return cpuEngine(config, seed, weights, notices, this.checked);
   }
 
   /** Today's choice, waited for: WebGPU if it can run a GRPO update here (checked once per shape), else the CPU reference. */
