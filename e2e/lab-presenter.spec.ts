@@ -156,7 +156,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   const rows = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
   expect(rows[0]).toMatch(/^lesson,lesson_id,variant,/);
   expect(rows).toHaveLength(CLASS.length + 1);
-  expect(rows.filter((r) => r.includes(',at or below -0.05,'))).toHaveLength(5); // G = 2's threshold in the page's words ("below" before)
+  expect(rows.filter((r) => r.includes(',at or below −0.05,'))).toHaveLength(5); // G = 2's threshold in the page's words ("below" before)
   const [png] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-png').click()]);
   const image = readFileSync((await png.path())!);
   await png.saveAs(`${shots}/class-results-slide.png`);
@@ -176,6 +176,9 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   expect(slide.texts[0].text).toMatch(/^Class results, \d+ \w+ \d{4}$/);
   expect(smallest.size * scale).toBeGreaterThanOrEqual(20);
   expect(slide.texts.map((t) => t.text).join(' ')).not.toMatch(/was refused/);
+  // a variant's class verdict starts its own line, as on the page (after a <br>), not glued to the runs' seeds
+  expect(slide.texts.some((t) => t.text.startsWith('Class ('))).toBe(true);
+  expect(slide.texts.map((t) => t.text).join(' ')).not.toMatch(/\)Class \(/);
   // no strip plot is cut: the picture is as wide as the widest chart drawn
   const widest = await view.getByTestId('class-pool').evaluate((pool) => Math.max(...[...pool.querySelectorAll('svg.recharts-surface')].map((s) => s.getBoundingClientRect().width)));
   expect(slide.width).toBeGreaterThanOrEqual(Math.floor(widest));

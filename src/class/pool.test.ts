@@ -25,7 +25,7 @@ describe('class pool', () => {
     expect(l.pairs).toEqual([{ seed: 11, asked: 0.82, against: 0.41, outcome: 0 }]);
     expect(l.predicted).toEqual([1, 0, 1]);
     expect(predictionLine(l)).toBe('1 of 2 predicted higher (1 lower); 1 of 1 seed with both variants came out higher.');
-    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,40,holds,-0.05,"held-out accuracy (greedy), end − start",at or below -0.05,0.41,lower');
+    expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,40,holds,-0.05,"held-out accuracy (greedy), end − start",at or below −0.05,0.41,lower');
   });
 
   it('the class as the test: per variant the mean claim number with its 90 % interval across students, the IQM, the class verdict; the contrast as paired differences', () => {

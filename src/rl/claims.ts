@@ -277,6 +277,6 @@ export function claim(o: {
 }
 
 /** The threshold in words: "above 0.03", "at or below 0". */
-export const thresholdWords = (c: Pick<ClaimNumber, 'side' | 'threshold'>) => `${c.side === 'above' ? 'above' : 'at or below'} ${+c.threshold.toFixed(3)}`;
+export const thresholdWords = (c: Pick<ClaimNumber, 'side' | 'threshold'>) => `${c.side === 'above' ? 'above' : 'at or below'} ${String(+c.threshold.toFixed(3)).replace('-', '−')}`; // the typographic minus, as every number beside it
 /** A claim number as the card prints it: signed where its threshold is a change (0 or below), else plain. */
 const signedOrPlain = (x: number, c: Pick<ClaimNumber, 'threshold'>) => (c.threshold <= 0.2 ? signed(x) : fmt2(x));

@@ -15,6 +15,18 @@ const NS = 'http://www.w3.org/2000/svg';
 const FONT = 'system-ui, sans-serif';
 const LEGEND_SIZE = 13;
 
+/** A line's text as the page breaks it: a <br> starts a new paragraph (its text nodes alone would run the two together). */
+function paragraphs(el: Element): string[] {
+  const out = [''];
+  const walk = (n: Node) => {
+    if (n.nodeName === 'BR') out.push('');
+    else if (n.nodeType === Node.TEXT_NODE) out[out.length - 1] += n.textContent ?? '';
+    else n.childNodes.forEach(walk);
+  };
+  walk(el);
+  return out.filter((p) => p.trim());
+}
+
 function wrap(text: string, perLine: number): string[] {
   const out: string[] = [];
   let line = '';
@@ -113,7 +125,7 @@ export function panelSvg(root: HTMLElement, look?: SlideLook): { svg: SVGSVGElem
     }
     const heading = el.getAttribute('data-png-line') === 'h';
     const size = heading ? headingSize : textSize;
-    for (const line of wrap(el.textContent ?? '', Math.floor(width / (size * 0.55)))) {
+    for (const line of paragraphs(el).flatMap((p) => wrap(p, Math.floor(width / (size * 0.55))))) {
       y += size + 4;
       svg.appendChild(text(8, y, size, line, '#111', heading));
     }
