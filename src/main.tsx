@@ -11,6 +11,7 @@ import { useImported } from './store/importedRun.ts';
 import { OfflineStatus, startServiceWorker } from './lab/serviceWorker.ts';
 import { saveBeforeReload, saveWhenHidden } from './lab/saveOnLeave.ts';
 import { UpdateNotice } from './ui/UpdateNotice.tsx';
+import { DrawTurns, DrawTurnsContext } from './ui/drawTurns.ts';
 import { withClassSeed } from './class/local.ts';
 import './ui/app.css';
 
@@ -25,13 +26,17 @@ saveWhenHidden(document, window, session.autosave); // and a hidden or closing t
 // through it), inject faults and read engine counters; the soak script waits for saves.
 (window as unknown as { __lab: object }).__lab = { store: useLab, imported: useImported, offline, ...debugHooks(session) };
 
+const drawTurns = new DrawTurns(); // the charts' queue: one chart draws per task (src/ui/drawTurns.ts)
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionContext value={session}>
       <PresenterContext value={presenter}>
         <ImportContext value={runImport}>
-          <UpdateNotice status={offline} />
-          <App />
+          <DrawTurnsContext value={drawTurns}>
+            <UpdateNotice status={offline} />
+            <App />
+          </DrawTurnsContext>
         </ImportContext>
       </PresenterContext>
     </SessionContext>

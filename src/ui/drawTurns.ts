@@ -13,32 +13,41 @@
  * A new value waits for the chart's turn: turns go round the charts that asked, one per task, each
  * starting once the previous chart's drawing has committed (its effects ran). A chart asks once
  * and draws the newest value when its turn comes, so a fast run never starves a chart: it skips
- * the values it had no turn for.
+ * the values it had no turn for. The queue is one DrawTurns for the page, made in src/main.tsx
+ * (no module state); without one (a component rendered alone) a chart draws at once.
  */
-import { useEffect, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
 
-const waiting: (() => void)[] = [];
-const turns = { running: false };
+/** The page's queue of charts waiting to draw: one chart per task. */
+export class DrawTurns {
+  private readonly waiting: (() => void)[] = [];
+  private running = false;
 
-function nextTurn(): void {
-  const go = waiting.shift();
-  if (!go) { turns.running = false; return; }
-  go();
+  /** After a chart's turn: the next one, in a task of its own. */
+  pass(): void {
+    setTimeout(() => {
+      const go = this.waiting.shift();
+      if (go) go();
+      else this.running = false;
+    }, 0);
+  }
+
+  /** Queue `go` for a turn; the function returned withdraws it while it waits. */
+  ask(go: () => void): () => void {
+    this.waiting.push(go);
+    if (!this.running) { this.running = true; this.pass(); }
+    return () => {
+      const i = this.waiting.indexOf(go);
+      if (i >= 0) this.waiting.splice(i, 1);
+    };
+  }
 }
 
-/** After a chart's turn: the next one, in a task of its own. */
-const passTurn = () => { setTimeout(nextTurn, 0); };
-
-function askTurn(go: () => void): () => void {
-  waiting.push(go);
-  if (!turns.running) { turns.running = true; passTurn(); }
-  return () => {
-    const i = waiting.indexOf(go);
-    if (i >= 0) waiting.splice(i, 1);
-  };
-}
+export const DrawTurnsContext = createContext<DrawTurns | null>(null);
 
 export function useDrawTurn<T>(value: T, initial: T, live = true, now = false): T {
+  const turns = useContext(DrawTurnsContext);
+  const atOnce = now || !turns;
   const [shown, setShown] = useState<T>(initial);
   const latest = useRef(value);
   latest.current = value;
@@ -46,11 +55,11 @@ export function useDrawTurn<T>(value: T, initial: T, live = true, now = false): 
   const asked = useRef<(() => void) | null>(null); // withdraws the request while it waits
   const holding = useRef(false); // this chart has the turn and has not passed it on
   useEffect(() => {
-    if (now && !Object.is(drawn.current, value)) { drawn.current = value; setShown(() => value); } // drawn at once (below): kept as the last drawing
-    if (!live || now || Object.is(drawn.current, value) || asked.current) return;
-    asked.current = askTurn(() => {
+    if (atOnce && !Object.is(drawn.current, value)) { drawn.current = value; setShown(() => value); } // drawn at once (below): kept as the last drawing
+    if (!turns || !live || atOnce || Object.is(drawn.current, value) || asked.current) return;
+    asked.current = turns.ask(() => {
       asked.current = null;
-      if (Object.is(drawn.current, latest.current)) return passTurn(); // back to what it shows: nothing to draw
+      if (Object.is(drawn.current, latest.current)) return turns.pass(); // back to what it shows: nothing to draw
       holding.current = true;
       drawn.current = latest.current;
       setShown(() => drawn.current);
@@ -59,8 +68,12 @@ export function useDrawTurn<T>(value: T, initial: T, live = true, now = false): 
   useEffect(() => {
     if (!holding.current) return;
     holding.current = false;
-    passTurn(); // this chart's drawing is committed
-  }, [shown]);
-  useEffect(() => () => { asked.current?.(); if (holding.current) passTurn(); }, []); // unmounted waiting or holding the turn
-  return now ? value : shown;
+    turns?.pass(); // this chart's drawing is committed
+  }, [shown, turns]);
+  useEffect(() => () => { // unmounted waiting or holding the turn (or remounted: StrictMode runs this once in development)
+    asked.current?.();
+    asked.current = null;
+    if (holding.current) { holding.current = false; turns?.pass(); }
+  }, [turns]);
+  return atOnce ? value : shown;
 }
