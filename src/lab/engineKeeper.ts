@@ -43,7 +43,8 @@ export interface KeeperHost {
 }
 
 const shapeKey = (config: ModelConfig) => JSON.stringify(config);
-const GETTING_READY = 'WebGPU is getting ready (compiling, then checking itself): the run starts here and moves to WebGPU before step 1 if it is ready by then, else after step 1.';
+/** The interim run's sentence (the hand-over removes it by its start): why WebGPU is not ready yet. */
+const gettingReady = (why: string) => `WebGPU is getting ready (${why}): the run starts here and moves to WebGPU before step 1 if it is ready by then, else after step 1.`;
 const zeroAdam = (n: number) => ({ step: 0, m: new Float32Array(n), v: new Float32Array(n) });
 
 export class EngineKeeper {
@@ -75,7 +76,7 @@ export class EngineKeeper {
       this.warm = null;
       this.prepare(key, () => busy.then(() => engine));
       this.interim = true;
-      notices.push(GETTING_READY.replace('(compiling, then checking itself)', '(finishing the previous run\'s evaluation)'));
+      notices.push(gettingReady('finishing the previous run\'s evaluation'));
       return cpuEngine(config, seed, weights, notices, this.checked);
     }
     if (this.warm) {
@@ -109,7 +110,7 @@ export class EngineKeeper {
     if (p.settled && !p.engine) { notices.push(...p.notices); return cpuEngine(config, seed, weights, notices, this.checked); }
     if (p.settled && p.engine) { this.pending = null; this.warm = { key, engine: p.engine, lost: false }; return this.start(pref, config, weights, seed, notices, progress); }
     this.interim = true;
-    notices.push(GETTING_READY);
+    notices.push(gettingReady('compiling, then checking itself'));
     return cpuEngine(config, seed, weights, notices, this.checked);
   }
 
