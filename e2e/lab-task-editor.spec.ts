@@ -136,10 +136,13 @@ test('a scratchpad spec fits Max response length: the digit sum needs 11 tokens,
   await expect(page.getByTestId('spec-status')).toContainText('responses up to 11 tokens with the end token');
   expect(await page.getByTestId('spec-share-link').inputValue()).toContain('maxCompletionLength=11');
   await page.getByTestId('use-task').click();
+  // "paused · 0 steps" is on screen before the switch as well as after it: wait for the switch itself
+  await expect.poll(async () => (await state(page)).task, { timeout: 60_000 }).toBe('spec:digitsum');
   await ready(page);
-  expect((await state(page)).task).toBe('spec:digitsum');
   expect(await length()).toBe(11); // "9,18,27|27" and its EOS: before, the page kept 8 and cut every two-digit sum off
   await page.getByTestId('lesson-on-task').getByRole('button', { name: 'G = 8' }).click();
+  const lesson = () => page.evaluate(() => { const s = (window as any).__lab.store.getState(); return `${s.lessonId}/${s.settings.numGenerations}`; });
+  await expect.poll(lesson, { timeout: 60_000 }).toMatch(/^[a-z-]+\/8$/);
   await ready(page);
   expect(await length()).toBe(11); // the lesson resets its knobs; the length is fitted again
 });
