@@ -30,11 +30,24 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 5, null, { timeout: 180_000 });
   await page.getByRole('button', { name: /Pause/ }).click();
   await expect(page.locator('[data-frozen]')).toHaveCount(0); // paused: every card shows the run as it is
-  // charts are first drawn one at a time (src/ui/mountTurns.ts): every card with points gets its turn
+  // charts are drawn one at a time (src/ui/drawTurns.ts): every card with points gets its turn
   const cards = page.locator('section.chart-card:not([data-points="0"])');
   expect(await cards.count()).toBeGreaterThanOrEqual(8);
   await expect(cards.locator('.chart-body > .empty')).toHaveCount(0);
   await expect(cards.locator('.chart-body .recharts-wrapper')).toHaveCount(await cards.count());
+  // every chart's grid lines lie on its axes' ticks (ChartCard.tsx gridLines: not recharts' own tick layout, which measures labels)
+  const grids = await cards.evaluateAll((els) => els.map((card) => {
+    const at = (sel: string, a: string) => [...card.querySelectorAll(sel)].map((l) => Number(l.getAttribute(a)));
+    return { id: card.getAttribute('data-testid'), vertical: at('.recharts-cartesian-grid-vertical line', 'x1'), horizontal: at('.recharts-cartesian-grid-horizontal line', 'y1'),
+      xTicks: at('.recharts-xAxis .recharts-cartesian-axis-tick-line', 'x1'), yTicks: at('.recharts-yAxis .recharts-cartesian-axis-tick-line', 'y1') };
+  }));
+  console.log(`grid lines and ticks: ${JSON.stringify(grids.map((g) => [g.id, g.vertical.length, g.xTicks.length, g.horizontal.length, g.yTicks.length]))}`);
+  for (const g of grids) {
+    expect(g.xTicks.length + g.yTicks.length, `${g.id} has ticks`).toBeGreaterThanOrEqual(4);
+    for (const [lines, ticks] of [[g.vertical, g.xTicks], [g.horizontal, g.yTicks]]) {
+      for (const t of ticks) expect(lines.some((v) => Math.abs(v - t) < 0.5), `${g.id}: a grid line at its tick ${t} (lines ${lines})`).toBe(true);
+    }
+  }
   const rewards = await page.evaluate(() => (window as any).__lab.store.getState().steps.map((m: any) => m.reward));
   console.log(`rewards of the first ${rewards.length} steps: ${rewards.map((r: number) => r.toFixed(3)).join(' ')}`);
   expect(rewards.length).toBeGreaterThanOrEqual(5);

@@ -20,7 +20,7 @@
  * latest rollout (advantages, theory) in RolloutCharts.tsx, drawn the same way (liveMarks.tsx).
  */
 import { useMemo } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, YAxis } from 'recharts';
+import { Line, LineChart, ResponsiveContainer, YAxis } from 'recharts';
 import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
@@ -263,7 +263,7 @@ export function PassAtKChart() {
   const body = useMemo(() => (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={rows} margin={margin}>
-        <CartesianGrid strokeDasharray="3 3" />
+        {grid}
         {xAxis}
         <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
         <ChartTooltip content={tip} />

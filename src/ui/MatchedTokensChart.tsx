@@ -5,13 +5,13 @@
  * held-out pass rate from sampled answers: pass@1 for a trained run, pass@N for best-of-N.
  */
 import { useMemo, useState } from 'react';
-import { CartesianGrid, ComposedChart, LabelList, Legend, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
+import { ComposedChart, LabelList, Legend, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
 import { fmt2 } from '../rl/format.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import { useLab } from '../store/labStore.ts';
 import { HELDOUT_PASS1 } from '../store/views.ts';
 import { ChartTooltip, useCardView, useOverlays, useSeenLab, useStable } from './chartHooks.ts';
-import { AXIS, ChartCard, margin } from './ChartCard.tsx';
+import { AXIS, ChartCard, grid, margin } from './ChartCard.tsx';
 import { C, fmt } from './palette.ts';
 
 /** A log axis from the 1-2-5 tick just below the data to the one just above, its ticks (only powers of ten over wide ranges). */
@@ -66,7 +66,7 @@ export function MatchedTokensChart() {
   const body = useMemo(() => (
     <ResponsiveContainer width="100%" height="100%">
       <ComposedChart margin={{ ...margin, top: 4, bottom: 18, right: 24, left: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" />
+        {grid}
         <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
         <YAxis dataKey="pass" domain={[0, 1]} tick={AXIS} width={62} label={{ value: 'held-out pass (sampled)', angle: -90, position: 'insideLeft', offset: 0, fontSize: 14, fill: '#111', style: { textAnchor: 'middle' } }} />
         <ChartTooltip content={tip} />

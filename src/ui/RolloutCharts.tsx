@@ -6,7 +6,7 @@
  * advantages, recharts gets the bars too, for its tooltip; the theory chart's tooltip reads the
  * curve and counts the prompts at the nearest pass rate a group can have.
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ComposedChart, DefaultLegendContent, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis, type LegendPayload } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { useLab } from '../store/labStore.ts';
@@ -55,12 +55,17 @@ export function AdvantagesChart() {
   // the keyboard's place among the answers, on this rollout's layout (a new rollout starts it afresh)
   const [walk, setWalk] = useState<{ layout: AdvantageLayout; at: number } | null>(null);
   const at = walk && walk.layout === layout ? layout.bars[walk.at] ?? null : null;
-  const onKey = (e: KeyboardEvent) => {
-    const next = walkKey(e.key, at ? walk!.at : null, layout.bars.length);
+  // the keys are read where the chart is drawn, which may be a turn behind (drawTurns.ts): the
+  // handler there is one that never changes and walks from where the walk is now
+  const walkNow = useRef({ layout, at: at ? walk!.at : null });
+  walkNow.current = { layout, at: at ? walk!.at : null };
+  const onKey = useCallback((e: KeyboardEvent) => {
+    const { layout, at } = walkNow.current;
+    const next = walkKey(e.key, at, layout.bars.length);
     if (next === undefined) return;
     e.preventDefault();
     setWalk({ layout, at: next });
-  };
+  }, []);
   const { ticks, tickLabel } = useAxisOf(layout);
   const rows = useMemo(() => layout.bars.map((b) => ({ step: b.x, [lineKey(0)]: b.advantage }) as LineRow), [layout]);
   const drawn = useRef<LineRow[]>([]);

@@ -37,4 +37,19 @@ describe('DrawTurns', () => {
     await task();
     expect(seen).toEqual(['a', 'b']);
   });
+
+  it('the card the reader is on asks ahead of the others, and still draws in a task of its own', async () => {
+    const turns = new DrawTurns();
+    const seen: string[] = [];
+    const take = (name: string) => () => { seen.push(name); turns.pass(); };
+    turns.ask(take('a'));
+    turns.ask(take('b'));
+    turns.ask(take('pointed'), true);
+    expect(seen).toEqual([]); // not inside the asking task
+    await task();
+    expect(seen).toEqual(['pointed']);
+    await task();
+    await task();
+    expect(seen).toEqual(['pointed', 'a', 'b']);
+  });
 });
