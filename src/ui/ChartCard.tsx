@@ -5,14 +5,14 @@
  */
 import { memo, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { CartesianGrid, DefaultLegendContent, Legend, LineChart, ResponsiveContainer, XAxis, type DefaultLegendContentProps, type CartesianGridProps } from 'recharts';
+import { CartesianGrid, DefaultLegendContent, Legend, LineChart, XAxis, type DefaultLegendContentProps, type CartesianGridProps } from 'recharts';
 import type { ChartId } from '../rl/lessons.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import { useImported } from '../store/importedRun.ts';
 import { download } from '../store/exports.ts';
 import { panelPng } from './panelPng.ts';
-import { PointingAt, useLabDerived, type CardView } from './chartHooks.ts';
+import { BodySize, PointingAt, Sized, useBoxSize, useLabDerived, type CardView } from './chartHooks.ts';
 import { fmt } from './palette.ts';
 import { useDrawTurn } from './drawTurns.ts';
 import { withSteps, type LinePoint, type LineRow } from '../store/thin.ts';
@@ -61,6 +61,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   // (the mouse events that follow this pointer event): the change lands first, synchronously, or the
   // tooltip would name the frame's first step wherever the pointer is.
   const point = () => flushSync(() => setPointing(true));
+  const size = useBoxSize(ref); // known before the chart's first data: the chart mounts at its size in its turn (Sized)
   const drawing = useDrawTurn(points ? children : null, null, view.live, pointing); // the chart as drawn on its last turn: one chart per task (drawTurns.ts)
   async function png() {
     const card = ref.current?.closest('section');
@@ -88,7 +89,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
       <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
         onPointerEnter={point} onPointerLeave={() => setPointing(false)}
         onFocus={point} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
-        <PointingAt.Provider value={pointing}>{points ? (drawing ?? <p className="empty">Drawing…</p>) : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider>
+        <BodySize.Provider value={size}><PointingAt.Provider value={pointing}>{points ? (drawing ?? <p className="empty">Drawing…</p>) : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider></BodySize.Provider>
       </div>
       {footer}
     </section>
@@ -172,9 +173,9 @@ export function PointedLineChart({ rows, others = NONE, frame: made, margin: m =
   const frame = useKept(made ?? chartFrame(rows));
   const data = useMemo(() => (pointing ? withFrame(withSteps(rows, others), frame) : frame), [pointing, rows, others, frame]);
   return (
-    <ResponsiveContainer width="100%" height="100%">
+    <Sized>
       <LineChart data={data as LineRow[]} margin={m} accessibilityLayer={keyboard}>{children}</LineChart>
-    </ResponsiveContainer>
+    </Sized>
   );
 }
 const NONE: readonly (readonly LinePoint[])[] = [];

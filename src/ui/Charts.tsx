@@ -20,12 +20,12 @@
  * latest rollout (advantages, theory) in RolloutCharts.tsx, drawn the same way (liveMarks.tsx).
  */
 import { useMemo } from 'react';
-import { Line, LineChart, ResponsiveContainer, YAxis } from 'recharts';
+import { Line, LineChart, YAxis } from 'recharts';
 import { getTask } from '../tasks/registry.ts';
 import type { ChartId } from '../rl/lessons.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import { useLab } from '../store/labStore.ts';
-import { axisTick, ChartTooltip, useCardView, useOverlays, useSeenLab } from './chartHooks.ts';
+import { axisTick, ChartTooltip, Sized, useCardView, useOverlays, useSeenLab } from './chartHooks.ts';
 import { HELDOUT_GREEDY, HELDOUT_PASS1 } from '../store/views.ts';
 import { MatchedTokensChart } from './MatchedTokensChart.tsx';
 import { AXIS, ChartCard, PointedLineChart, UNIT, UNIT_TICKS, fin, grid, margin, stepTip, useLegendIn } from './ChartCard.tsx';
@@ -229,7 +229,7 @@ const TRL_KL: TrlSeries[] = [
 
 export function KlChart() {
   return (
-    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary; both stay empty where π_ref is not evaluated (β = 0 with “Measure KL at β = 0” off)." yWidth={52} series={[
+    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary; both stay empty where π_ref is not evaluated (β = 0 with “Measure KL at β = 0” off)." yWidth={72} series={[
       { name: 'KL (estimator)', value: (m) => m.kl, color: C.black },
       { name: 'KL, exact (Σ over vocabulary)', value: (m) => m.kl_exact, color: C.blue, dash: '6 3' },
       { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
@@ -261,7 +261,7 @@ export function PassAtKChart() {
       ...(watched ? [{ name: watchName, color: C.black, value: e?.watch ? fin(e.watch.pass1) : undefined }] : [])];
   }, head), [evals, ks, watched, watchName, head, xMode]);
   const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
+    <Sized>
       <LineChart data={rows} margin={margin}>
         {grid}
         {xAxis}
@@ -271,7 +271,7 @@ export function PassAtKChart() {
         {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={DOT} isAnimationActive={false} />)}
         {watched && <Line dataKey="watch" name={watchName} stroke={C.black} strokeWidth={2.5} strokeDasharray="2 3" dot={DOT} isAnimationActive={false} />}
       </LineChart>
-    </ResponsiveContainer>
+    </Sized>
   ), [rows, xAxis, tip, legendEl, ks, watched, watchName]); // redrawn at an evaluation, not at every step
   return (
     <ChartCard id="passk" view={view} title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>

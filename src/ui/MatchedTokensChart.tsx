@@ -5,12 +5,12 @@
  * held-out pass rate from sampled answers: pass@1 for a trained run, pass@N for best-of-N.
  */
 import { useMemo, useState } from 'react';
-import { ComposedChart, LabelList, Legend, ResponsiveContainer, Scatter, XAxis, YAxis } from 'recharts';
+import { ComposedChart, LabelList, Legend, Scatter, XAxis, YAxis } from 'recharts';
 import { fmt2 } from '../rl/format.ts';
 import { bestOfNPoints, matchedTokensSummary, trainedPoints } from '../rl/matchedTokens.ts';
 import { useLab } from '../store/labStore.ts';
 import { HELDOUT_PASS1 } from '../store/views.ts';
-import { ChartTooltip, useCardView, useOverlays, useSeenLab, useStable } from './chartHooks.ts';
+import { ChartTooltip, Sized, useCardView, useOverlays, useSeenLab, useStable } from './chartHooks.ts';
 import { AXIS, ChartCard, grid, margin } from './ChartCard.tsx';
 import { C, fmt } from './palette.ts';
 
@@ -64,7 +64,7 @@ export function MatchedTokensChart() {
     </details>
   );
   const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
+    <Sized>
       <ComposedChart margin={{ ...margin, top: 4, bottom: 18, right: 24, left: 8 }}>
         {grid}
         <XAxis dataKey="tokens" type="number" scale="log" domain={axis.domain} ticks={axis.ticks} tickFormatter={tokensLabel} tick={AXIS} allowDataOverflow label={{ value: `generated tokens for ${Q.toLocaleString('en')} questions (log scale)`, position: 'insideBottom', offset: -14, fontSize: 14, fill: '#111' }} />
@@ -79,7 +79,7 @@ export function MatchedTokensChart() {
           </Scatter>
         )}
       </ComposedChart>
-    </ResponsiveContainer>
+    </Sized>
   ), [mine, theirs, bon, axis, Q, algorithm]);
   return (
     <ChartCard id="tokens" view={view} title="Baselines at matched tokens" question={`What does each accuracy cost to serve ${Q.toLocaleString('en')} questions? Training (GRPO or RFT): its rollouts' tokens once, then one answer a question, ${HELDOUT_PASS1}. Best-of-N on the base: N answers a question, held-out pass@N (sampled) — it assumes a perfect verifier picks the right one, and counts no verification cost. Up and left is better.`} points={mine.length + (bon?.length ?? 0)} controls={controls} footer={footer} height={320}>

@@ -7,12 +7,12 @@
  * curve and counts the prompts at the nearest pass rate a group can have.
  */
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { ComposedChart, DefaultLegendContent, Legend, Line, ReferenceLine, ResponsiveContainer, XAxis, YAxis, type LegendPayload } from 'recharts';
+import { ComposedChart, DefaultLegendContent, Legend, Line, ReferenceLine, XAxis, YAxis, type LegendPayload } from 'recharts';
 import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { useLab } from '../store/labStore.ts';
 import { advantageFrame, advantageLayout, advantageTicks, walkKey, type AdvantageBar, type AdvantageLayout } from '../store/advantageBars.ts';
 import { lineKey, type LineRow } from '../store/thin.ts';
-import { axisTick, ChartTooltip, useCardView, useSeenLab, useStable } from './chartHooks.ts';
+import { axisTick, ChartTooltip, Sized, useCardView, useSeenLab, useStable } from './chartHooks.ts';
 import { AXIS, ChartCard, LEGEND_STYLE, PointedLineChart, UNIT, UNIT_TICKS, grid, margin } from './ChartCard.tsx';
 import { LIVE_ITEM } from './liveLines.tsx';
 import { LiveBars, LiveSymbols } from './liveMarks.tsx';
@@ -141,7 +141,7 @@ export function TheoryChart() {
   const marks = useMemo(() => points.map((q) => ({ x: q.p, y: q.prompt })), [points]);
   const tip = useMemo(() => theoryTip(G, points), [G, points]);
   const body = useMemo(() => (
-    <ResponsiveContainer width="100%" height="100%">
+    <Sized>
       <ComposedChart margin={margin}>
         {grid}
         <XAxis dataKey="p" type="number" domain={UNIT} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
@@ -151,7 +151,7 @@ export function TheoryChart() {
         <Line data={curve} dataKey="curve" name={`P(mixed), G = ${G}`} stroke={C.blue} strokeWidth={2.5} dot={false} isAnimationActive={false} />
         <LiveSymbols points={marks} type="diamond" fill={C.vermillion} />
       </ComposedChart>
-    </ResponsiveContainer>
+    </Sized>
   ), [curve, marks, G, legendEl, tip]);
   return (
     <ChartCard id="theory" view={view} title={`Theory: P(mixed) = 1 − p^G − (1 − p)^G, G = ${G}`} question="Where are this step's prompts on the curve? Points: each prompt's pass rate in the latest step. Prompts near p = 0 or 1 teach nothing. The curve bends down (it is concave), so the average height of the points is below the curve's height at their average p: why 1 − p̄^G − (1 − p̄)^G from the batch pass rate over-predicts the mixed share when prompts differ in difficulty (Jensen's gap, on the groups chart)." points={points.length}>

@@ -1,5 +1,5 @@
 /** Store reads for the charts that keep their references while the data is unchanged (memoised charts then skip). */
-import { createContext, createElement, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps, type RefObject } from 'react';
+import { cloneElement, createContext, createElement, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactElement, type RefObject } from 'react';
 import { Tooltip } from 'recharts';
 import { useLab, type LabState, type SavedRun } from '../store/labStore.ts';
 import { shownOverlays } from '../store/overlays.ts';
@@ -116,6 +116,40 @@ export function useSeenLab<T>(view: CardView, select: (s: LabState) => T): T {
 
 /** Whether the pointer (or the keyboard's focus) is on this chart card's body. */
 export const PointingAt = createContext(false);
+
+/** The size of this chart card's body in whole pixels (0 × 0 until it is laid out). */
+export const BodySize = createContext({ width: 0, height: 0 });
+
+/**
+ * The size of an element's content box, kept by a ResizeObserver: 0 × 0 until its first layout.
+ * A card measures its body this way when it mounts, long before its chart's first data.
+ */
+export function useBoxSize(ref: RefObject<HTMLElement | null>): { width: number; height: number } {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const seen = new ResizeObserver(([e]) => {
+      const width = Math.floor(e.contentRect.width), height = Math.floor(e.contentRect.height);
+      setSize((was) => (was.width === width && was.height === height ? was : { width, height }));
+    });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [ref]);
+  return size;
+}
+
+/**
+ * recharts' ResponsiveContainer, for a chart in a card: the chart (the one child) is given the
+ * card body's size, measured when the card was laid out (BodySize). ResponsiveContainer measures
+ * only once the chart's turn has come (a forced layout in an effect, then a render at the size),
+ * so the chart mounted after its turn had been passed on, and the mounts of several charts met in
+ * one task of 150–250 ms on a 2-core machine; at a known size a chart mounts within its own turn.
+ */
+export function Sized({ children }: { children: ReactElement<{ width?: number; height?: number }> }) {
+  const { width, height } = useContext(BodySize);
+  return width > 0 && height > 0 ? cloneElement(children, { width, height }) : null;
+}
 
 /**
  * recharts' Tooltip, mounted only while the pointer or focus is on the chart: a mounted tooltip
