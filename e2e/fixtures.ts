@@ -58,15 +58,22 @@ export async function newRun<A = undefined>(page: Page, action: () => Promise<un
   await waitSettled(page, until, arg, timeout, true);
 }
 
+/** Polled from here, not by a timer in the page: a page in the background (a second tab) has its timers slowed to one a second. */
 async function waitSettled<A>(page: Page, until: ((s: LabState, arg: A) => boolean) | undefined, arg: A | undefined, timeout: number, fresh: boolean): Promise<void> {
-  const r = await page.waitForFunction(({ src, arg, fresh }) => {
-    const w = window as LabWindow, s = w.__lab?.store.getState();
-    if (!s) return false;
-    if (s.status === 'error') return s.error ?? 'error';
-    if (fresh && (s.liveOrigin === null || s.liveOrigin === w.__runBefore)) return false; // the old run, or none yet
-    const idle = (s.status === 'ready' || s.status === 'paused') && s.evals.length > 0 && !s.inStep && !s.pausing && !s.inspector?.busy && !s.coldStart?.running && !s.profiling;
-    return idle && (src === null || (0, eval)(`(${src})`)(s, arg) === true);
-  }, { src: until ? until.toString() : null, arg, fresh }, { timeout, polling: 50 });
-  const v = await r.jsonValue();
-  if (v !== true) throw new Error(`The lab stopped with an error instead of settling: ${v}`);
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const r = await page.evaluate(({ src, arg, fresh }) => {
+      const w = window as LabWindow, s = w.__lab?.store.getState();
+      if (!s) return { done: false, state: 'no lab yet' };
+      const state = `${s.status}, ${s.stepsCompleted} steps, lesson ${s.lessonId} variant ${s.lessonVariant}, task ${s.settings.task}`;
+      if (s.status === 'error') return { done: false, error: s.error ?? 'error', state };
+      if (fresh && (s.liveOrigin === null || s.liveOrigin === w.__runBefore)) return { done: false, state: `${state}: no new run yet` };
+      const idle = (s.status === 'ready' || s.status === 'paused') && s.evals.length > 0 && !s.inStep && !s.pausing && !s.inspector?.busy && !s.coldStart?.running && !s.profiling;
+      return { done: idle && (src === null || (0, eval)(`(${src})`)(s, arg) === true), state };
+    }, { src: until ? until.toString() : null, arg, fresh });
+    if (r.done) return;
+    if (r.error) throw new Error(`The lab stopped with an error instead of settling (${r.state}): ${r.error}`);
+    if (Date.now() > deadline) throw new Error(`The lab did not settle in ${timeout} ms${until ? ` with ${until.toString()}` : ''}; last seen: ${r.state}`);
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
 }
