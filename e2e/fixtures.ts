@@ -65,7 +65,7 @@ async function waitSettled<A>(page: Page, until: ((s: LabState, arg: A) => boole
     const r = await page.evaluate(({ src, arg, fresh }) => {
       const w = window as LabWindow, s = w.__lab?.store.getState();
       if (!s) return { done: false, state: 'no lab yet' };
-      const state = `${s.status}, ${s.stepsCompleted} steps, lesson ${s.lessonId} variant ${s.lessonVariant}, task ${s.settings.task}`;
+      const state = `${s.status}, ${s.stepsCompleted} steps, lesson ${s.lessonId} variant ${s.lessonVariant}, task ${s.settings?.task}`;
       if (s.status === 'error') return { done: false, error: s.error ?? 'error', state };
       if (fresh && (s.liveOrigin === null || s.liveOrigin === w.__runBefore)) return { done: false, state: `${state}: no new run yet` };
       const idle = (s.status === 'ready' || s.status === 'paused') && s.evals.length > 0 && !s.inStep && !s.pausing && !s.inspector?.busy && !s.coldStart?.running && !s.profiling;
