@@ -1,5 +1,5 @@
 import { chromium } from '@playwright/test';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 import { findBrowser } from '../scripts/find-browser.mjs';
 import { LESSONS } from '../src/rl/lessons.ts';
 import { buildAndServe, NO_SW_PATH, SUB_PATH, V2_MARK, type StaticSite } from './host-static.ts';
@@ -21,10 +21,10 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => { await site?.close(); });
 
-const ready = (page: Page, steps = 0) => expect(page.getByTestId('run-status')).toContainText(`paused · ${steps} step${steps === 1 ? '' : 's'}`, { timeout: 90_000 });
+const ready = (page: Page) => settled(page, undefined, undefined, 90_000);
 const step = async (page: Page) => {
   await page.getByRole('button', { name: /^Step/ }).click();
-  await ready(page, 1);
+  await settled(page, (s) => s.stepsCompleted === 1, undefined, 90_000);
 };
 /** The service worker has installed (precache complete) and is active. */
 const offlineReady = (page: Page) => expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state), { timeout: 30_000 }).toBe('activated');

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 import { pushCounts } from '../src/rl/inspection.ts';
 import { TOUR, numberShown, quotedAnswers, quotedNumbers } from '../src/store/tour.ts';
 import { heldoutPoints } from '../src/store/presenterView.ts';
@@ -69,7 +69,7 @@ function expected(id: string, s: Any): string[] | null {
 
 const card = (page: Page) => page.getByTestId('tour-card');
 /** Nothing computing, and the tour's action done (a stop's action can pass through idle moments: a lesson run left for a new one before its first phase). */
-const idle = (page: Page) => page.waitForFunction(() => { const s = (window as Any).__lab.store.getState(); return s.status !== 'loading' && s.status !== 'running' && !s.inspector?.busy && !s.inStep && !document.querySelector('[data-testid="tour-action"][disabled]'); }, null, { timeout: 60_000 });
+const idle = (page: Page) => settled(page, () => !document.querySelector('[data-testid="tour-action"][disabled]'));
 
 /**
  * The text a reader sees on the screen now, outside the tour's card: every text node (SVG text
@@ -180,7 +180,7 @@ test('class tour: ?tour=1, eight stops with → on the live run, back with ←, 
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolled into view at once
   await page.goto('/?backend=cpu&task=add&numGenerations=4&promptsPerStep=4&evalEvery=5&tour=1');
-  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
+  await settled(page);
   await expect(card(page)).toBeVisible();
   await expect(page).toHaveURL(/[?&]tour=1/);
 

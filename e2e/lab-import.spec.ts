@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 
 // Import a TRL run (issue 23, item 2): a TRL output folder (e2e/fixtures/trl/grpo-output: its
 // trainer_state.json, a checkpoint's and three completion logs) chosen in the page appears on the
@@ -12,11 +12,10 @@ import { expect, test, type Page } from './fixtures.ts';
 // short ticks on its own axis and x in % of each run's steps; a folder of 1051 files is thinned.
 
 const FIX = join(import.meta.dirname, 'fixtures/trl');
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
 async function steps(page: Page, n: number, from = 0) {
   for (let i = from + 1; i <= from + n; i++) {
     await page.getByRole('button', { name: /^Step/ }).click();
-    await expect(page.getByTestId('run-status')).toContainText(`paused · ${i} step`, { timeout: 60_000 });
+    await settled(page, (s, n) => s.stepsCompleted === n, i);
   }
 }
 /** A 500-step run whose reward is a game score from −9.66 to 10.9 (issue 29: its y axis printed "7158", "5264 / 8376"). */
@@ -29,7 +28,7 @@ const legend = (page: Page, chart: string) => page.getByTestId(`chart-${chart}`)
 test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a logged step; a corrupted file is one sentence', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/?backend=cpu&promptsPerStep=4');
-  await ready(page);
+  await settled(page);
   // a browser run of a few seconds to draw beside the imported one
   await page.getByRole('button', { name: /Play/ }).click();
   await page.waitForTimeout(6000);

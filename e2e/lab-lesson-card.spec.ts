@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test } from './fixtures.ts';
 import { LESSONS, getLesson } from '../src/rl/lessons.ts';
 
 // The lesson card and the settings panel as a teacher meets them (1280×800, CPU reference): a
@@ -8,13 +8,12 @@ import { LESSONS, getLesson } from '../src/rl/lessons.ts';
 // that is. Screenshots go to test-results/.
 
 test.setTimeout(120_000);
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('first open: a line says where to start (lesson 1); it opens the lesson, and once dismissed it stays away', async ({ page }) => {
   await page.goto('/?backend=cpu');
-  await ready(page);
+  await settled(page);
   const start = page.getByTestId('start-here');
   await expect(start).toBeVisible();
   await expect(start).toContainText('Start with lesson 1');
@@ -27,14 +26,14 @@ test('first open: a line says where to start (lesson 1); it opens the lesson, an
   await start.getByRole('button', { name: 'Dismiss where to start' }).click();
   await expect(start).toHaveCount(0);
   await page.reload();
-  await ready(page);
+  await settled(page);
   await expect(page.getByRole('region', { name: 'Lessons' })).toBeVisible();
   await expect(start).toHaveCount(0);
 });
 
 test('a focused slider\'s formula covers no other control and takes no pointer: β is reachable right after ε', async ({ page }) => {
   await page.goto('/?backend=cpu');
-  await ready(page);
+  await settled(page);
   const eps = page.getByLabel('Clip range ε', { exact: true });
   await eps.focus();
   await eps.press('ArrowRight'); // by keyboard: the formula shows while ε has the focus
@@ -63,7 +62,7 @@ test('a focused slider\'s formula covers no other control and takes no pointer: 
 
 test('the record on fresh seeds shows only after the prediction; a notice names settings by their labels', async ({ page }) => {
   await page.goto('/?backend=cpu&lesson=mixed-groups');
-  await ready(page);
+  await settled(page);
   await expect(page.getByTestId('lesson-record')).toHaveCount(0); // blind until the prediction: no record
   await page.getByTestId('predict-question').getByRole('button', { name: 'Skip' }).click();
   // the lesson's pre-registered record (lessonRecords.json), in the lesson's words: no command, no field name
@@ -84,7 +83,7 @@ test('the lesson card says at which step the verdict comes, and how long that is
   // lesson 1 at G = 2: its verdict comes at step 30, far beyond the few steps played here
   const claim = getLesson('mixed-groups')!.variants[0].claim;
   await page.goto('/?backend=cpu&lesson=mixed-groups');
-  await ready(page);
+  await settled(page);
   const verdict = page.getByTestId('lesson-verdict');
   await expect(verdict).toContainText(`the verdict comes at step ${claim.steps} (Play runs to step ${claim.steps} and stops there`);
   await expect(page.getByTestId('lesson-timing')).toHaveCount(0); // no speed measured yet: the step only

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, newRun, settled, test, type Page } from './fixtures.ts';
 import { decodeResult } from '../src/class/code.ts';
 import { getLesson } from '../src/rl/lessons.ts';
 import { contractHash } from '../src/rl/lessonContract.ts';
@@ -16,14 +16,19 @@ const LESSON = getLesson('kl-estimators')!;
 const N = LESSON.variants[0].claim.steps;
 type Any = any;
 const store = (page: Page): Promise<Any> => page.evaluate(() => (window as Any).__lab.store.getState());
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText(/paused · \d+ steps?/, { timeout: 60_000 });
+/** The runs this browser keeps for the next visit (IndexedDB, written after the runs list changes: src/lab/autosave.ts FinishedRuns). */
+const keptRuns = (page: Page): Promise<number> => page.evaluate(() => new Promise((resolve) => {
+  const req = indexedDB.open('rlvr-lab');
+  req.onsuccess = () => { const g = req.result.transaction('runs').objectStore('runs').get('finished'); g.onsuccess = () => { req.result.close(); resolve(g.result?.runs?.length ?? 0); }; };
+  req.onerror = () => resolve(-1);
+}));
 
 test('lesson protocol: blind card → Play stops at the verdict step → frozen verdict with its interval → share code with that step → reload keeps it → New student resets', async ({ page, context }) => {
   test.setTimeout(240_000);
   // this browser's class seed, 3, unless a new student drew another
   await context.addInitScript(() => { if (!localStorage.getItem('rlvr-lab:class-seed')) localStorage.setItem('rlvr-lab:class-seed', '3'); });
   await page.goto(`/?backend=cpu&class=1&lesson=${LESSON.id}`);
-  await ready(page);
+  await settled(page);
   const card = page.getByTestId('lesson-text');
   const verdict = page.getByTestId('lesson-verdict');
 
@@ -80,22 +85,22 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await page.evaluate(() => (window as Any).__lab.savesSettled());
   await page.reload();
   await page.getByRole('button', { name: 'Resume it' }).click();
-  await ready(page);
+  await settled(page, (s, n) => s.stepsCompleted === n && s.verdict !== null, N); // the page's fresh run reads "paused · 0 steps" too
   await expect(page.getByTestId('lesson-verdict-sentence')).toHaveText(frozen);
   await expect(verdict).toHaveAttribute('data-step', String(N));
 
   // the other variant: the run goes to the runs list with its verdict, and the list survives a reload
   await page.getByRole('button', { name: LESSON.variants[1].label }).click();
-  await ready(page);
+  await settled(page, (s) => s.lessonVariant === 1);
   await expect(page.getByTestId('recent-runs')).toContainText(`verdict at step ${N}`);
+  await expect.poll(() => keptRuns(page), { timeout: 10_000 }).toBe(1); // kept in this browser before the reload, not lost with the page
   await page.reload();
-  await ready(page);
+  await settled(page);
   await expect(page.getByTestId('recent-runs')).toContainText(`verdict at step ${N}`);
 
   // New student, after a confirm: prediction, seed, runs and saved run forgotten; the card is blind again
   page.once('dialog', (dlg) => void dlg.accept());
-  await page.getByTestId('new-student').click();
-  await ready(page);
+  await newRun(page, () => page.getByTestId('new-student').click());
   await expect(card).toHaveAttribute('data-blind', 'true');
   const s = await store(page);
   expect(s.runs).toEqual([]);
@@ -104,7 +109,7 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await expect(page.getByTestId('class-seed')).toContainText(`its own seed, ${s.settings.seed} `);
   expect(await page.evaluate(() => localStorage.getItem('rlvr-lab:predictions'))).toBeNull();
   await page.reload();
-  await ready(page);
+  await settled(page);
   await expect(page.getByTestId('resume-offer')).toHaveCount(0); // no saved run to resume
   expect((await store(page)).runs).toEqual([]);
 });

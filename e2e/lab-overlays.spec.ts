@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 
 // Only comparable runs are overlaid (src/store/overlays.ts). Lesson 7 and lesson 1 share the task
 // (add), difficulty, base checkpoint and seed, so only the lesson tells them apart: lesson 7's run
@@ -7,18 +7,17 @@ import { expect, test, type Page } from './fixtures.ts';
 // one number: the engine line, the status line and the chart's first point.
 
 const lab = (page: Page, f: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${f}; })()`);
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
 async function steps(page: Page, n: number) {
   for (let i = 1; i <= n; i++) {
     await page.getByRole('button', { name: /^Step/ }).click();
-    await expect(page.getByTestId('run-status')).toContainText(`paused · ${i} step`, { timeout: 60_000 });
+    await settled(page, (s, n) => s.stepsCompleted === n, i);
   }
 }
 const legends = (page: Page) => page.locator('.charts .recharts-legend-wrapper').allTextContents();
 
 test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 2"; a pinned run is; one held-out figure at step 0', async ({ page }) => {
   await page.goto('/?backend=cpu&lesson=kl-estimators&promptsPerStep=4');
-  await ready(page);
+  await settled(page);
 
   // one number for one thing: the engine line quotes the step-0 evaluation the status line and the chart show
   const e0 = await lab(page, 's.evals[0]') as { step: number; heldout_accuracy: number; pass_at_k: Record<string, number> };
@@ -33,7 +32,7 @@ test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 
   // lesson A (7) a few steps, then lesson B (1): nothing of A on B's charts
   await steps(page, 2);
   await page.getByTestId('lesson-mixed-groups').click();
-  await ready(page);
+  await settled(page, (s) => s.lessonId === 'mixed-groups' && s.stepsCompleted === 0);
   const a = await lab(page, 's.runs[0]') as { id: number; name: string };
   expect(a.name).toBe('7 · k3');
   await steps(page, 1);
@@ -46,7 +45,7 @@ test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 
 
   // B's second variant: its first is overlaid, by lesson number and variant label
   await page.getByRole('button', { name: 'G = 8', exact: true }).click();
-  await ready(page);
+  await settled(page, (s) => s.lessonVariant === 1 && s.stepsCompleted === 0);
   await steps(page, 1);
   const b = await lab(page, 's.runs[0]') as { id: number; name: string };
   expect(b.name).toBe('1 · G = 2');

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 import { getLesson } from '../src/rl/lessons.ts';
 
 // The lab on a phone (390×844): nothing wider than the screen, the transport (Play/Pause/Step)
@@ -9,7 +9,6 @@ import { getLesson } from '../src/rl/lessons.ts';
 test.use({ viewport: { width: 390, height: 844 } });
 test.setTimeout(120_000);
 
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
 const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 /** Whether the element is inside the viewport and is what a tap at its centre reaches (nothing covers it). */
 const reachable = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el) => {
@@ -21,7 +20,7 @@ const reachable = (page: Page, testId: string) => page.getByTestId(testId).evalu
 test('at 390×844 nothing overflows, Play stays at the top while scrolling, the lesson card folds, the lesson\'s charts come first', async ({ page }) => {
   const lesson = getLesson('entropy-collapse')!;
   await page.goto('/?backend=cpu');
-  await ready(page);
+  await settled(page);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
 
   // Play comes before the import card (which follows the charts, as on a wide screen)
@@ -31,7 +30,7 @@ test('at 390×844 nothing overflows, Play stays at the top while scrolling, the 
   expect(await top('chart-reward')).toBeLessThan(await top('import-run'));
 
   await page.goto(`/?backend=cpu&lesson=${lesson.id}&promptsPerStep=4&numGenerations=4`); // small batches (the claim is still judged: the lesson sets neither)
-  await ready(page);
+  await settled(page);
   expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/phone-top.png' });
 

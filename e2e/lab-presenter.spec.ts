@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 import { LESSONS, getLesson } from '../src/rl/lessons.ts';
 import { encodeResult } from '../src/class/code.ts';
 import { sample } from '../src/class/testSample.ts';
@@ -22,7 +22,6 @@ const CODES = CLASS.map(encodeResult);
 const ALTERED = CODES[0].slice(0, 30) + (CODES[0][30] === 'Q' ? 'R' : 'Q') + CODES[0].slice(31);
 const CHAT = [...CODES.map((c, i) => `[10:${String(i).padStart(2, '0')}] student ${i + 1}: ${c}`), `[10:11] Cy: ${ALTERED}`].join('\n');
 const store = (page: Page) => page.evaluate(() => (window as any).__lab.store.getState());
-const ready = (page: Page, text = 'paused · 0 steps') => expect(page.getByTestId('presenter-run').or(page.getByTestId('run-status'))).toContainText(text, { timeout: 60_000 });
 test.setTimeout(120_000);
 const px = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
 
@@ -35,7 +34,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
     Object.defineProperty(HTMLImageElement.prototype, 'src', { ...src, set(v: string) { if (String(v).startsWith('data:image/svg+xml')) (window as any).__pictureSvg = v; src.set!.call(this, v); } });
   });
   await page.goto('/?backend=cpu&lesson=mixed-groups&promptsPerStep=4&numGenerations=4&evalEvery=50');
-  await ready(page);
+  await settled(page);
   await page.getByRole('button', { name: 'Presenter view' }).click();
 
   const view = page.getByRole('dialog', { name: 'Presenter view' });
@@ -66,7 +65,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await page.keyboard.press(' ');
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 3, null, { timeout: 60_000 });
   await page.keyboard.press(' ');
-  await ready(page, 'paused');
+  await settled(page);
   const live = await store(page);
   await expect(page.getByTestId('chart-groups')).toHaveAttribute('data-points', String(live.steps.length));
   // the SVG itself is drawn at the large size (re-rendered, not scaled up)
@@ -114,8 +113,8 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await page.keyboard.press('7');
   await expect(heading).toHaveText(LESSONS[6].title);
   await expect(item).toHaveText(new RegExp(`^chart 1 of ${LESSONS[6].charts.length}: `));
-  await ready(page);
-  expect((await store(page)).lessonId).toBe(LESSONS[6].id);
+  await settled(page, (s, id) => s.lessonId === id, LESSONS[6].id);
+  await expect(page.getByTestId('presenter-run')).toHaveText('paused · 0 steps · CPU reference'); // the run's state, in the view
   // the class sees the lesson's verdict under the chart, as the card says it (no step yet: when it comes)
   await expect(page.getByTestId('presenter-verdict')).toContainText(`Press play: the verdict comes at step ${LESSONS[6].variants[0].claim.steps}`);
   await expect(page).toHaveURL(new RegExp(`lesson=${LESSONS[6].id}.*present=1|present=1.*lesson=${LESSONS[6].id}`));
@@ -124,8 +123,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await page.keyboard.press('1');
   await page.keyboard.press('1');
   await expect(heading).toHaveText(LESSONS[10].title);
-  await ready(page);
-  expect((await store(page)).lessonId).toBe(LESSONS[10].id);
+  await settled(page, (s, id) => s.lessonId === id, LESSONS[10].id);
 
   // C: the class results in the view (issue 31): the teacher pastes the class chat, the class sees the pool large; Esc back to the item
   const itemBefore = await item.textContent();
@@ -215,12 +213,12 @@ test('?present=1 with a lesson opens the presenter view on load; the keys work a
   await expect(page.getByTestId('presenter-heading')).toHaveText(lesson.title);
   await expect(page.getByTestId('presenter-item')).toHaveText(/^chart 1 of /);
   await expect(page.getByRole('toolbar', { name: 'Transport' })).toHaveCount(0);
-  await ready(page);
+  await settled(page);
   expect(await px(page, 'presenter-caption')).toBeGreaterThanOrEqual(20); // 1280×800: still large
   await page.keyboard.press(' ');
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 3, null, { timeout: 60_000 });
   await page.keyboard.press(' ');
-  await ready(page, 'paused');
+  await settled(page);
   await page.screenshot({ path: `${shots}/presenter-chart-1280.png` });
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('presenter-item')).toHaveText(/^chart 2 of /);

@@ -1,15 +1,14 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 
 // Process reward in the controls (CPU reference): on a task with checkable steps the reward
 // control offers it and the weight slider applies; on a task without steps the control is
 // disabled and says why; an address asking for it there is told so. Screenshots: /tmp/shots.
 
 const settingsOf = (page: Page) => page.evaluate(() => (window as any).__lab.store.getState().settings);
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
 
 test('process reward: the weight slider on a task with steps; disabled with its reason on one without', async ({ page }) => {
   await page.goto('/?backend=cpu&task=modsum&difficulty=2&promptsPerStep=2&numGenerations=2&evalEvery=50');
-  await ready(page);
+  await settled(page);
   const reward = page.getByLabel('Reward', { exact: true });
   const weight = page.getByLabel('Process weight w');
   await expect(reward).toBeEnabled();
@@ -50,7 +49,7 @@ test('an address asking for process reward on a task without steps is told so an
   await page.goto('/?backend=cpu&task=add&rewardMode=process&promptsPerStep=2&numGenerations=2&evalEvery=50');
   const notices = page.getByTestId('url-notices');
   await expect(notices).toContainText('rewardMode process needs a task with checkable scratchpad steps (chain, digitsum, modsum); task add has none, so the run uses outcome reward');
-  await ready(page);
+  await settled(page);
   expect((await settingsOf(page)).rewardMode).toBe('outcome');
   await expect(page.getByLabel('Reward', { exact: true })).toBeDisabled();
   await page.screenshot({ path: '/tmp/shots/process-url-notice.png' });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, settled, test, type Page } from './fixtures.ts';
 import { getLesson } from '../src/rl/lessons.ts';
 
 // A task of one's own in the page (docs/custom-tasks.md): the "New task" editor checks the spec
@@ -11,12 +11,11 @@ const state = (page: Page) => page.evaluate(() => {
   const s = (window as any).__lab.store.getState();
   return { task: s.settings.task, beta: s.settings.beta, taskSpecs: s.taskSpecs, steps: s.stepsCompleted, prompts: (s.lastRollout?.groups ?? []).map((g: any) => g.prompt), notices: s.engineNotices.join(' ') };
 });
-const ready = (page: Page, steps = 0) => expect(page.getByTestId('run-status')).toContainText(`paused · ${steps} step`, { timeout: 60_000 });
 const SMALL = 'promptsPerStep=3&numGenerations=4&evalEvery=50';
 
 test('write a task, see it checked and sampled, use it, cold-start it, train it, share it; a hostile link is one sentence', async ({ page, context }) => {
   await page.goto(`/?backend=cpu&${SMALL}`);
-  await ready(page);
+  await settled(page);
 
   // the editor: opens prefilled with the 7 times table, checked
   await page.getByTestId('open-task-editor').click();
@@ -52,11 +51,11 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   expect(shared).toMatch(/[?&]task=spec%3Atimes7&.*taskSpec=[A-Za-z0-9_-]+/);
 
   // use it: the run restarts on it from a fresh init; the task panel offers the cold start
+  // "paused · 0 steps" is on screen before the switch as well as after it: wait for the switch itself
   await page.getByTestId('use-task').click();
-  await ready(page);
+  await settled(page, (s) => s.settings.task === 'spec:times7');
   await expect(page.getByTestId('task-panel')).toContainText('No base yet');
   await expect(page.getByTestId('cold-start-target')).toHaveText('30%');
-  expect((await state(page)).task).toBe('spec:times7');
   expect(page.url()).toContain('taskSpec=');
 
   // cold start on a small budget: the bar moves, the pass rate shows, and the end says why it stopped short
@@ -75,7 +74,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   await expect(page.getByTestId('cold-start-sentence')).toContainText('too hard for this model size, so try a smaller range', { timeout: 60_000 });
   await expect(page.getByTestId('cold-start-sentence')).toContainText('short of 40%');
   await expect(page.getByTestId('cold-start-progress')).toHaveAttribute('value', '30');
-  await ready(page);
+  await settled(page, (s) => !!s.taskBases['spec:times7'] && s.engineNotices.some((n) => n.startsWith("Starting from this task's cold-start base"))); // the run restarted from the base
   await expect(page.getByTestId('task-base')).toContainText('cold start, 30 SFT steps');
   expect((await state(page)).notices).toContain("Starting from this task's cold-start base (cold start, 30 SFT steps");
   await expect(page.getByTestId('download-base')).toBeEnabled();
@@ -83,7 +82,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   // GRPO from the base: two steps on the task's prompts
   for (let i = 1; i <= 2; i++) {
     await page.getByRole('button', { name: /^Step/ }).click();
-    await ready(page, i);
+    await settled(page, (s, n) => s.stepsCompleted === n, i);
   }
   const trained = await state(page);
   expect(trained.prompts.length).toBeGreaterThan(0);
@@ -91,7 +90,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
 
   // lesson 1 on this task, from its base: the lesson card judges it on this run (pending until its step), not "not judged"
   await page.getByTestId('lesson-on-task').getByRole('button', { name: 'G = 8' }).click();
-  await ready(page);
+  await settled(page, (s) => s.lessonId !== null && s.settings.numGenerations === 8 && s.stepsCompleted === 0);
   await expect(page.getByTestId('lesson-verdict')).toHaveAttribute('data-state', 'pending');
   await expect(page.getByTestId('lesson-verdict')).toContainText(`the verdict comes at step ${getLesson('mixed-groups')!.variants[1].claim.steps}`);
   expect((await state(page)).task).toBe('spec:times7');
@@ -99,7 +98,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   // the share link brings the same task back in another tab
   const page2 = await context.newPage();
   await page2.goto(shared);
-  await ready(page2);
+  await settled(page2);
   const s2 = await state(page2);
   expect(s2.task).toBe('spec:times7');
   expect(s2.taskSpecs['spec:times7']).toEqual(trained.taskSpecs['spec:times7']);
@@ -113,7 +112,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   let dialogs = 0;
   page3.on('dialog', (d) => { dialogs++; void d.dismiss(); });
   await page3.goto(`/?backend=cpu&${SMALL}&beta=0.02&task=spec%3Aevil&taskSpec=${evil}`);
-  await ready(page3);
+  await settled(page3);
   const notices = page3.getByTestId('url-notices');
   await expect(notices).toContainText('the task spec in the address (taskSpec) was not used: prompt:');
   await expect(notices).toContainText('the custom task "spec:evil" was not used');
@@ -122,13 +121,13 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   expect(s3.beta).toBe(0.02);
   expect(s3.task).toBe('reverse');
   await page3.getByRole('button', { name: /^Step/ }).click();
-  await ready(page3, 1);
+  await settled(page3, (s) => s.stepsCompleted === 1);
   expect(dialogs).toBe(0);
 });
 
 test('a scratchpad spec fits Max response length: the digit sum needs 11 tokens, after "Use this task", in its share link and in Lesson 1 on it', async ({ page }) => {
   await page.goto(`/?backend=cpu&${SMALL}`);
-  await ready(page);
+  await settled(page);
   const length = () => page.evaluate(() => (window as any).__lab.store.getState().settings.maxCompletionLength as number);
   expect(await length()).toBe(8);
   await page.getByTestId('open-task-editor').click();
@@ -136,13 +135,9 @@ test('a scratchpad spec fits Max response length: the digit sum needs 11 tokens,
   await expect(page.getByTestId('spec-status')).toContainText('responses up to 11 tokens with the end token');
   expect(await page.getByTestId('spec-share-link').inputValue()).toContain('maxCompletionLength=11');
   await page.getByTestId('use-task').click();
-  // "paused · 0 steps" is on screen before the switch as well as after it: wait for the switch itself
-  await expect.poll(async () => (await state(page)).task, { timeout: 60_000 }).toBe('spec:digitsum');
-  await ready(page);
+  await settled(page, (s) => s.settings.task === 'spec:digitsum');
   expect(await length()).toBe(11); // "9,18,27|27" and its EOS: before, the page kept 8 and cut every two-digit sum off
   await page.getByTestId('lesson-on-task').getByRole('button', { name: 'G = 8' }).click();
-  const lesson = () => page.evaluate(() => { const s = (window as any).__lab.store.getState(); return `${s.lessonId}/${s.settings.numGenerations}`; });
-  await expect.poll(lesson, { timeout: 60_000 }).toMatch(/^[a-z-]+\/8$/);
-  await ready(page);
+  await settled(page, (s) => s.lessonId !== null && s.settings.numGenerations === 8);
   expect(await length()).toBe(11); // the lesson resets its knobs; the length is fitted again
 });

@@ -1,10 +1,9 @@
-import { expect, test, type Page } from './fixtures.ts';
+import { expect, newRun, settled, test, type Page } from './fixtures.ts';
 import { SETTINGS } from '../src/rl/settings.ts';
 
 // Shareable runs. Backend: the CPU reference (?backend=cpu): same seed + same backend = same run.
 
 const settingsOf = (page: Page) => page.evaluate(() => (window as any).__lab.store.getState().settings);
-const ready = (page: Page) => expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 60_000 });
 /** The first steps' metrics without wall-clock timings. */
 async function firstSteps(page: Page, n: number) {
   for (let i = 0; i < n; i++) {
@@ -16,7 +15,7 @@ async function firstSteps(page: Page, n: number) {
 
 test('a link copied from the address bar restores every setting and gives identical first steps', async ({ page, context }) => {
   await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=3&evalEvery=50');
-  await ready(page);
+  await settled(page);
   // Change settings the way a user does: sliders by keyboard, a select, a toggle.
   const G = page.getByLabel('Group size G');
   await G.focus();
@@ -36,7 +35,7 @@ test('a link copied from the address bar restores every setting and gives identi
 
   const page2 = await context.newPage();
   await page2.goto(link);
-  await ready(page2);
+  await settled(page2);
   const s2 = await settingsOf(page2);
   expect(s2).toEqual(s1);
   // Every control shows the restored value.
@@ -53,10 +52,11 @@ test('a link copied from the address bar restores every setting and gives identi
   }
   await expect(page2.getByTestId('url-notices')).toHaveCount(0);
 
-  // Both pages reset to the base, then run the same three steps.
-  await page.getByRole('button', { name: /Reset/ }).click();
-  await ready(page);
+  // Both pages reset to the base, then run the same three steps (the reset's own run: "paused · 0 steps" before it too).
+  await page.bringToFront(); // a tab in the background has its timers slowed to one a second: its steps took seconds each
+  await newRun(page, () => page.getByRole('button', { name: /Reset/ }).click());
   const m1 = await firstSteps(page, 3);
+  await page2.bringToFront();
   const m2 = await firstSteps(page2, 3);
   console.table(m1.map((m: any, i: number) => ({ step: m.step, reward_a: m.reward, reward_b: m2[i].reward, entropy_a: m.entropy, entropy_b: m2[i].entropy, kl_a: m.kl, kl_b: m2[i].kl })));
   expect(m2).toEqual(m1);
@@ -72,7 +72,7 @@ test('a malformed address never breaks the page and names what it ignored', asyn
   const text = (await notices.textContent()) ?? '';
   console.log(text);
   for (const name of ['numGenerations', 'beta', 'epsilon', 'promptsPerStep', 'zzz', 'task', 'nope', 'dynamicSampling', 'bogus', 'classroom']) expect(text, name).toContain(name);
-  await ready(page);
+  await settled(page);
   const s = await settingsOf(page);
   expect(s).toMatchObject({ numGenerations: 8, beta: 1, epsilon: 0, promptsPerStep: 3, task: 'reverse', dynamicSampling: false });
   await expect(page.getByTestId('value-beta')).toHaveText('1');
@@ -85,22 +85,23 @@ test('a malformed address never breaks the page and names what it ignored', asyn
 
 test('a lesson and its variants keep the seed the teacher chose (the same held-out prompts for every variant)', async ({ page }) => {
   await page.goto('/?backend=cpu&lesson=mixed-groups&seed=3');
-  await ready(page);
+  await settled(page);
   expect((await settingsOf(page)).seed).toBe(3);
   // the variant's settings land with its new run's load (after the old run stops): wait for them, not for a status the old run also shows
   await page.getByRole('button', { name: 'G = 16', exact: true }).click();
-  await expect.poll(() => settingsOf(page), { timeout: 60_000 }).toMatchObject({ seed: 3, numGenerations: 16 });
-  await ready(page);
+  await settled(page, (s) => s.lessonVariant === 2 && s.settings.numGenerations === 16);
+  expect((await settingsOf(page)).seed).toBe(3);
   expect(page.url()).toContain('seed=3');
   await page.getByTestId('lesson-length-bias').click();
-  await expect.poll(() => settingsOf(page), { timeout: 60_000 }).toMatchObject({ seed: 3, lossType: 'grpo' });
-  await ready(page);
+  // its settings land when its run starts loading (lossType 'grpo' is the default: no evidence); the seed is read there, its run need not be measured
+  await expect.poll(() => page.evaluate(() => (window as any).__lab.store.getState().lessonId), { timeout: 60_000 }).toBe('length-bias');
+  expect(await settingsOf(page)).toMatchObject({ seed: 3, lossType: 'grpo' });
   expect(page.url()).toContain('seed=3');
 });
 
 test('Step pressed at once after Reset (twice) steps the new run, never the old one; the old run is archived once', async ({ page }) => {
   await page.goto('/?backend=cpu&numGenerations=4&promptsPerStep=3&evalEvery=50');
-  await ready(page);
+  await settled(page);
   const [first] = await firstSteps(page, 1);
   // Reset and Step in the same task: the Step must wait for the reset's new run (same seed: the same first step)
   await page.evaluate(() => {
