@@ -15,6 +15,13 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   console.log(engine);
   const chart = page.getByTestId('chart-reward');
   const before = Number(await chart.getAttribute('data-points'));
+  // A chart with no points yet is already drawn as the page opens, hidden under its message: the first
+  // step updates it instead of mounting it (a mount is several times the work, ChartCard.tsx).
+  const blank = page.locator('section.chart-card[data-points="0"]');
+  expect(await blank.count()).toBeGreaterThanOrEqual(5);
+  await expect(blank.locator('.chart-body .recharts-wrapper')).toHaveCount(await blank.count());
+  await expect(blank.locator('.chart-body .recharts-wrapper').first()).toBeHidden();
+  await expect(blank.locator('.chart-body > .empty').first()).toHaveText('No data yet: press Play or Step.');
   await page.getByRole('button', { name: /Play/ }).click();
   // While the run streams the page redraws only the cards a student can see: one below the fold
   // keeps its last drawing (data-frozen) and catches up when it scrolls into view.

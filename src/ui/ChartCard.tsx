@@ -62,7 +62,15 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   // tooltip would name the frame's first step wherever the pointer is.
   const point = () => flushSync(() => setPointing(true));
   const size = useBoxSize(ref); // known before the chart's first data: the chart mounts at its size in its turn (Sized)
-  const drawing = useDrawTurn(points ? children : null, null, view.live, pointing); // the chart as drawn on its last turn: one chart per task (drawTurns.ts)
+  // The chart as drawn on its last turn: one chart per task (drawTurns.ts). It is drawn while it has
+  // no points too, hidden behind "No data yet": mounting a recharts chart takes several render passes
+  // (40–60 ms of main-thread work a chart here), an update with new points a fraction of that, so the
+  // mount is paid once as the page opens, not at the first step of every run, when the engine
+  // competes for the same cores (a 2-core machine stretched those mounts to 150–250 ms tasks).
+  const has = points > 0;
+  const next = useMemo(() => ({ chart: children, has }), [children, has]);
+  const drawing = useDrawTurn<typeof next | null>(next, null, view.live, pointing);
+  const shown = drawing?.has ? null : <p className="empty">{has ? 'Drawing…' : 'No data yet: press Play or Step.'}</p>;
   async function png() {
     const card = ref.current?.closest('section');
     if (card) download(`rlvr-lab-${id}.png`, await panelPng(card), 'image/png');
@@ -86,10 +94,10 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
           <strong>⚑ Run doctor, {imported!.label} (from step {f.firstStep}{f.atEnd ? ', still at its end' : ''}): {f.label}.</strong> {withCode(f.message)}
         </div>
       ))}
-      <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined}
+      <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined} data-blank={shown ? true : undefined}
         onPointerEnter={point} onPointerLeave={() => setPointing(false)}
         onFocus={point} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
-        <BodySize.Provider value={size}><PointingAt.Provider value={pointing}>{points ? (drawing ?? <p className="empty">Drawing…</p>) : <p className="empty">No data yet: press Play or Step.</p>}</PointingAt.Provider></BodySize.Provider>
+        <BodySize.Provider value={size}><PointingAt.Provider value={pointing}>{drawing?.chart}{shown}</PointingAt.Provider></BodySize.Provider>
       </div>
       {footer}
     </section>
