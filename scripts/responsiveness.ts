@@ -52,7 +52,7 @@ const log = (m: string) => process.stderr.write(`responsiveness: ${m}\n`);
 const OBSERVE = `(() => {
   window.__long = []; window.__events = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ t: e.startTime, d: e.duration }); }).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.interactionId) window.__events.push({ t: e.startTime, d: e.duration, name: e.name }); }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.interactionId) window.__events.push({ t: e.startTime, d: e.duration, name: e.name, wait: e.processingStart - e.startTime, run: e.processingEnd - e.processingStart }); }).observe({ type: 'event', durationThreshold: 16, buffered: true });
   window.__frames = [];
   try {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__frames.push({ t: e.startTime, d: e.duration, render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, layout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
@@ -114,6 +114,9 @@ async function main() {
           return { frames: frames.map((f) => ({ d: Math.round(f.d), render: Math.round(f.render), layout: Math.round(f.layout), scripts: f.scripts.filter((x) => x.d > 10).map((x) => `${Math.round(x.d)} ms ${x.what}`) })), top: [...by].sort((p, q) => q[1] - p[1]).slice(0, 12).map(([k, v]) => `${Math.round(v)} ms ${k}`) };
         }, t0);
         log(`${backend}: frames over 100 ms: ${JSON.stringify(why, null, 1)}`);
+        const slowest = await page.evaluate((t0) => (window as unknown as { __events: { t: number; d: number; name: string; wait: number; run: number }[] }).__events.filter((e) => e.t >= t0).sort((p, q) => q.d - p.d).slice(0, 3)
+          .map((e) => `${Math.round(e.d)} ms ${e.name} at ${((e.t - t0) / 1000).toFixed(1)} s: waited ${Math.round(e.wait)} ms for the thread, handled in ${Math.round(e.run)} ms, painted ${Math.round(e.d - e.wait - e.run)} ms later`), t0);
+        log(`${backend}: slowest interactions: ${JSON.stringify(slowest, null, 1)}`);
       }
       rows.push({ backend, seconds: Number(r.elapsed.toFixed(1)), tasks_over_50ms: r.n, longest_ms: Math.round(r.longest), blocked_s: Number((r.blocked / 1000).toFixed(2)), slowest_interaction_ms: Math.round(r.slowest), interactions: r.interactions, steps: r.steps, engine: r.engine });
       log(JSON.stringify(rows.at(-1)));
