@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from './fixtures.ts';
+import { expect, newRun, test } from './fixtures.ts';
 import { fmt } from '../src/ui/palette.ts';
 
 // The first page: the WebGPU adapter line, and a real reward curve that gains points.
@@ -156,6 +156,15 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
   await page.locator('h1').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/first-page.png' });
+  // Reset: a card keeps its chart, hidden under "No data yet", and shows the new run's first step on it
+  await newRun(page, () => page.getByRole('button', { name: /Reset/ }).click());
+  const kl2 = page.getByTestId('chart-kl');
+  await expect(kl2).toHaveAttribute('data-points', '0');
+  await expect(kl2.locator('.chart-body > .empty')).toHaveText('No data yet: press Play or Step.');
+  await expect(kl2.locator('.recharts-wrapper')).toBeHidden();
+  await page.getByRole('button', { name: /^Step/ }).first().click();
+  await expect(kl2.locator('.chart-body > .empty')).toHaveCount(0, { timeout: 60_000 });
+  await expect(kl2.locator('.recharts-wrapper')).toBeVisible();
   expect(errors).toEqual([]);
 });
 

@@ -67,10 +67,14 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   // (40–60 ms of main-thread work a chart here), an update with new points a fraction of that, so the
   // mount is paid once as the page opens, not at the first step of every run, when the engine
   // competes for the same cores (a 2-core machine stretched those mounts to 150–250 ms tasks).
+  // A card whose run is reset keeps its last drawing, hidden, and updates it from there at the new
+  // run's first points: nothing is drawn for an empty chart nobody sees, but once, as its mount.
   const has = points > 0;
   const next = useMemo(() => ({ chart: children, has }), [children, has]);
-  const drawing = useDrawTurn<typeof next | null>(next, null, view.live, pointing);
-  const shown = drawing?.has ? null : <p className="empty">{has ? 'Drawing…' : 'No data yet: press Play or Step.'}</p>;
+  const last = useRef<typeof next | null>(null);
+  const drawing = useDrawTurn<typeof next | null>(has || !last.current ? next : last.current, null, view.live, pointing);
+  last.current = drawing;
+  const shown = has && drawing?.has ? null : <p className="empty">{has ? 'Drawing…' : 'No data yet: press Play or Step.'}</p>;
   async function png() {
     const card = ref.current?.closest('section');
     if (card) download(`rlvr-lab-${id}.png`, await panelPng(card), 'image/png');
