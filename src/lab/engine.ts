@@ -28,7 +28,7 @@ import { taskDifficulty } from '../rl/rollout.ts';
 import { engineErrorSentence } from './sentences.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { initWeights } from '../model/init.ts';
-import { pageShardWorkers, WorkerCpuBackend } from '../worker/cpuEngine.ts';
+import { pageShardWorkers, WorkerCpuBackend, WorkersLate } from '../worker/cpuEngine.ts';
 import { pageGpuWorker, WorkerGpuBackend, WorkerStartError } from '../worker/gpuEngine.ts';
 import type { Forms } from '../gpu/forms.ts';
 
@@ -145,16 +145,17 @@ export const cpuWorkerCount = () => Math.max(1, Math.min(8, (typeof navigator !=
 /**
  * The CPU reference for the lab: on background workers, the batch split by sequences over
  * cpuWorkerCount() of them; where workers cannot start, on the page's thread (NO_WORKER_SENTENCE into `notices`).
- * `session` remembers that they could not: the page's later runs do not try again (a start that
- * hangs waits out its time limit, 20 s, once).
+ * `session` remembers that they were refused: the page's later runs do not try again. Workers that
+ * started but did not answer within the time limit (20 s: a machine too busy) are tried again at
+ * the next run, or a slow moment would leave the page's thread computing for the whole session.
  */
 export async function cpuEngine(config: ModelConfig, seed: number, weights: Float32Array | null, notices: string[], session: { workersFailed: boolean } = { workersFailed: false }): Promise<Backend> {
   const w = weights ?? initWeights(paramLayout(config), seed);
   if (!session.workersFailed) {
     try {
       return await WorkerCpuBackend.start(config, w, pageShardWorkers(cpuWorkerCount()));
-    } catch {
-      session.workersFailed = true;
+    } catch (e) {
+      if (!(e instanceof WorkersLate)) session.workersFailed = true; // refused (a policy, a script that cannot load): not tried again; late: tried again next run
     }
   }
   notices.push(NO_WORKER_SENTENCE);

@@ -29,6 +29,9 @@ export interface EngineLoss { reason: string; message: string }
 const transferBatch = <T extends { inputs: Int32Array; targets: Int32Array; mask: Float32Array }>(b: T) => Comlink.transfer(b, [b.inputs.buffer, b.targets.buffer, b.mask.buffer]);
 const transferArray = <T extends Float32Array | Float64Array | null>(x: T): T => (x ? Comlink.transfer(x, [x.buffer]) : x);
 
+/** The workers started but did not all answer in time (a machine too busy, not a refusal: the page may try them again). */
+export class WorkersLate extends Error {}
+
 export class WorkerCpuBackend extends ParallelReferenceBackend {
   /** Resolves when a worker fails (not when the engine is disposed), like a GPU device's `lost`. */
   readonly lost: Promise<EngineLoss>;
@@ -38,7 +41,7 @@ export class WorkerCpuBackend extends ParallelReferenceBackend {
     this.lost = lost;
   }
 
-  /** Start the engine on these workers (each gets a replica); throws if they do not all answer within `timeoutMs`. */
+  /** Start the engine on these workers (each gets a replica); throws if they do not all answer within `timeoutMs` (WorkersLate) or one fails. */
   static async start(config: ModelConfig, weights: Float32Array, workers: ShardWorker[], timeoutMs = 20_000): Promise<WorkerCpuBackend> {
     let fail!: (w: EngineLoss) => void;
     const lost = new Promise<EngineLoss>((r) => { fail = r; });
@@ -50,7 +53,7 @@ export class WorkerCpuBackend extends ParallelReferenceBackend {
     const dogs = remotes.map((r, k) => watchWorker(() => r.ping(), (ms) => { workers[k].terminate(); fail({ reason: 'worker', message: `worker ${k + 1} gave no answer for ${Math.round(ms / 1000)} s` }); }));
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`the workers did not answer within ${timeoutMs / 1000} s`)), timeoutMs); });
+      const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new WorkersLate(`the workers did not answer within ${timeoutMs / 1000} s`)), timeoutMs); });
       await Promise.race([Promise.all(remotes.map((r) => r.init(config))), dead, late]);
     } catch (e) {
       for (const d of dogs) d.stop();
