@@ -3,32 +3,38 @@
  *
  * Re-records src/store/tour.recorded.json, the five lab states the class tour's unit tests read
  * (src/store/tour.test.ts, src/store/verdictWindow.test.ts, src/ui/stepThroughPhases.test.ts),
- * from the real lab: the dev server (scripts/browser.ts) in headless Chromium at 1280×800, a fresh
- * profile for each state, the page driven as a user drives it, on the CPU reference and seed 1:
+ * from the real lab: the dev server (scripts/browser.ts, on a free port) in headless Chromium at
+ * 1280×800, a fresh profile for each state, the page driven as a user drives it. Every state runs
+ * on the CPU reference (backend=cpu) with seed 1, on 2 background workers (the page is told the
+ * machine has 2 cores: the reference's sums depend on its number of shards, so another count
+ * changes the last bits of the figures); the script stops if the workers did not start.
  *
  *   start           /?backend=cpu&seed=1&task=add&numGenerations=4&promptsPerStep=4&evalEvery=5
- *                   as it opens: no lesson, 0 steps, the step-0 evaluation
+ *                   as it opens: no lesson, 0 steps, the step-0 evaluation; every other setting the
+ *                   lab's default (src/rl/settings.ts)
  *   step            the same page, "Step through one update" ticked, "Start: sample a rollout",
  *                   "Next phase" to the advantages, "Compare objectives on this batch", "Next phase"
  *                   to the update (applied): the step-through at its last phase, every phase computed
- *   mixed-groups    /?backend=cpu&seed=1, the Lessons bar's lesson 1 button (its first variant, G = 2,
- *                   the lesson's own settings), then "Step" 8 times: 8 steps, evaluations at 0 and 5
- *   scratchpad      the same with lesson 6, "Step" 10 times: evaluations at 0 and 10
+ *   mixed-groups    /?backend=cpu&seed=1, the Lessons bar's lesson 1 button (its first variant,
+ *                   G = 2: the lesson's own settings over the defaults), then "Step" 8 times:
+ *                   8 steps, evaluations at steps 0 and 5
+ *   scratchpad      the same with lesson 6 (last digit of the sum, thinking pays), "Step" 10 times:
+ *                   evaluations at 0 and 10
  *   reward-hacking  the same with lesson 4 (the weak verifier), "Step" 15 times: evaluations at 0 and 10
  *
  * Each state is the store's Pick<LabState, …> that the tour reads (TourInput, src/store/tour.ts),
- * written as JSON with its keys sorted at every level. The trainer's wall-clock timings
- * (rollout_ms, verify_ms, update_ms) are written as 0: they differ from run to run and nothing
- * the tour says reads them; every other figure is the run's own, so two recordings are the same
- * file byte for byte. Takes about a minute and a half on a free 2-core machine.
+ * written as one line of JSON with its keys sorted at every level. The trainer's wall-clock
+ * timings (rollout_ms, verify_ms, update_ms) are written as 0: they differ from run to run and
+ * nothing the tour says reads them. Every other figure is the run's own, and two recordings are
+ * the same file byte for byte. About 30 s on a 2-core machine.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { settled } from '../e2e/fixtures.ts';
-import type { LabState } from '../src/store/labStore.ts';
-import { PHASES } from '../src/store/labStore.ts';
+import { PHASES, type LabState } from '../src/store/labStore.ts';
 import type { TourInput } from '../src/store/tour.ts';
+import { NO_WORKER_SENTENCE } from '../src/lab/engine.ts';
 import { withBrowser } from './browser.ts';
 
 const USAGE = 'usage: npm run record-tour -- [--out FILE]';
@@ -36,9 +42,15 @@ const BASE = '/?backend=cpu&seed=1';
 const STEP_THROUGH = `${BASE}&task=add&numGenerations=4&promptsPerStep=4&evalEvery=5`;
 /** The lessons recorded after a few steps: the Lessons bar's button, then "Step" this many times. */
 const LESSON_STEPS = { 'mixed-groups': 8, scratchpad: 10, 'reward-hacking': 15 } as const;
-/** What the tour reads (TourInput's picked keys), in this order. */
+/** What the tour reads: TourInput's picked keys. */
 const KEYS = ['settings', 'lessonId', 'lessonVariant', 'steps', 'evals', 'signals', 'stepMode', 'inspector'] as const satisfies readonly (keyof TourInput)[];
 const TIMINGS = new Set(['rollout_ms', 'verify_ms', 'update_ms']);
+/**
+ * The CPU reference's workers: one per core the browser reports (src/lab/engine.ts cpuWorkerCount),
+ * and a run is the same for a given number of shards only (src/model/reference/parallel.ts sums
+ * their gradients in shard order). Every machine reports this many cores to the page.
+ */
+const CPU_WORKERS = 2;
 
 const log = (m: string) => process.stderr.write(`record-tour: ${m}\n`);
 
@@ -61,6 +73,13 @@ async function open(page: Page, origin: string, path: string): Promise<void> {
   page.on('pageerror', (e) => log(`[page error] ${e.message}`));
   await page.goto(origin + path);
   await settled(page, (s) => s.backendName !== '' && s.stepsCompleted === 0, undefined, 600_000);
+  await onWorkers(page);
+}
+
+/** The run is on the CPU reference's workers, not on the page's thread (where the workers did not start: its sums differ in the last bits). */
+async function onWorkers(page: Page): Promise<void> {
+  const s = await page.evaluate(() => { const s = (window as unknown as { __lab: { store: { getState(): LabState } } }).__lab.store.getState(); return { name: s.backendName, notices: s.engineNotices }; });
+  if (s.name !== 'cpu' || s.notices.includes(NO_WORKER_SENTENCE)) throw new Error(`not the CPU reference on ${CPU_WORKERS} workers: ${s.name}; ${s.notices.join(' ')}`);
 }
 
 /** "Next phase" until the step-through shows phase `phase` with it computed. */
@@ -86,6 +105,7 @@ async function recordStart(page: Page, origin: string): Promise<{ start: TourInp
   await settled(page, (s) => !!s.inspector?.comparison, undefined, 600_000);
   await nextPhaseTo(page, 'update');
   await settled(page, (s, n) => s.inspector!.computed === n && s.stepsCompleted === 1, PHASES.length, 600_000);
+  await onWorkers(page);
   return { start, step: await pick(page) };
 }
 
@@ -93,11 +113,13 @@ async function recordLesson(page: Page, origin: string, lesson: keyof typeof LES
   await open(page, origin, BASE);
   await page.getByTestId(`lesson-${lesson}`).click();
   await settled(page, (s, id) => s.lessonId === id && s.stepsCompleted === 0, lesson, 600_000);
+  await onWorkers(page);
   const step = page.getByRole('toolbar', { name: 'Transport' }).getByRole('button', { name: 'Step ▸' });
   for (let n = 1; n <= LESSON_STEPS[lesson]; n++) {
     await step.click();
     await settled(page, (s, k) => s.stepsCompleted === k, n, 600_000);
   }
+  await onWorkers(page);
   return pick(page);
 }
 
@@ -112,6 +134,7 @@ async function main() {
   const states = await withBrowser(async (browser, origin) => {
     const fresh = async <T>(fn: (page: Page) => Promise<T>): Promise<T> => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript({ content: `Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${CPU_WORKERS} });` });
       try { return await fn(await context.newPage()); } finally { await context.close(); }
     };
     const { start, step } = await fresh((page) => recordStart(page, origin));
