@@ -55,6 +55,17 @@ describe('class tour: the script', () => {
     expect(say.action).toBeUndefined();
   });
 
+  it("the recording is of the lab's math now: every group's advantages are (r − mean) / (std + 1e-4), std Bessel-corrected as TRL's (npm run record-tour re-records it)", () => {
+    const s = R.step;
+    expect([s.inspector!.settings!.advantage, s.inspector!.settings!.scaleRewards]).toEqual(['grpo', 'group']);
+    for (const g of s.inspector!.rollout!.groups) {
+      const r = g.answers.map((a) => a.reward);
+      const m = avg(r);
+      const std = Math.sqrt(r.reduce((q, x) => q + (x - m) ** 2, 0) / (r.length - 1));
+      g.answers.forEach((a, i) => expect(a.advantage).toBeCloseTo((r[i] - m) / (std + 1e-4), 5));
+    }
+  });
+
   it('1: a wrong answer a weak verifier pays is named as such, with what it was paid', () => {
     const s = R.step;
     const { p, g } = focused(s);
