@@ -195,6 +195,12 @@ test('first open: the engine line arrives without moving Play; the start line na
   expect(task).toBe('reverse');
   await expect(page.getByTestId('start-here-run')).toHaveText('“Reverse a word” (reverse, difficulty 2)');
   await expect(page.getByTestId('start-here')).toContainText('“Addition of n-digit numbers” (add, difficulty 2)'); // what lesson 1 switches to
+  // while the step-0 evaluation runs, the page says so once: in its progress label, not again in the status (a live region)
+  await page.evaluate(() => (window as any).__lab.store.setState({ status: 'ready', evals: [], progress: { label: 'Evaluating on held-out prompts…' } }));
+  await expect(page.getByTestId('progress')).toHaveText('Evaluating on held-out prompts…');
+  await expect(page.getByTestId('run-status')).toHaveText('ready');
+  await page.evaluate(() => (window as any).__lab.store.setState({ progress: null })); // no label: the status says it
+  await expect(page.getByTestId('run-status')).toHaveText('ready · measuring step 0 on held-out prompts…');
   await page.goto('/?backend=cpu&task=sort&difficulty=1');
   await expect(page.getByTestId('start-here-run')).toContainText('(sort, difficulty 1)');
 });

@@ -51,7 +51,7 @@ export function Transport() {
       </label>
       <label className="stepmode"><input type="checkbox" checked={stepMode} onChange={(e) => void lab.setStepMode(e.target.checked)} /> Step through one update</label>
       <span className="status" data-testid="run-status" role="status" aria-live="polite">
-        {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : status === 'ready' && !lastEval ? 'ready · measuring step 0 on held-out prompts…' : pausing ? `pausing after the step in progress · ${steps} step${steps === 1 ? '' : 's'}` : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
+        {status === 'loading' ? 'loading…' : status === 'error' ? 'error' : status === 'ready' && !lastEval ? (progress ? 'ready' : 'ready · measuring step 0 on held-out prompts…') : pausing ? `pausing after the step in progress · ${steps} step${steps === 1 ? '' : 's'}` : `${running ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`}
         {last ? ` · reward ${last.reward.toFixed(2)}` : ''}
         {lastEval ? ` · held-out accuracy (greedy) ${lastEval.heldout_accuracy.toFixed(2)}` : ''}
       </span>
