@@ -75,6 +75,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
   const drawing = useDrawTurn<typeof next | null>(has || !last.current ? next : last.current, null, view.live, pointing);
   last.current = drawing;
   const shown = has && drawing?.has ? null : <p className="empty">{has ? 'Drawing…' : 'No data yet: press Play or Step.'}</p>;
+  // (a hidden chart is not pointed at: no tooltip is mounted in it, and it does not redraw for the pointer)
   async function png() {
     const card = ref.current?.closest('section');
     if (card) download(`rlvr-lab-${id}.png`, await panelPng(card), 'image/png');
@@ -101,7 +102,7 @@ export const ChartCard = memo(function ChartCard({ id, view, title, question, po
       <div className="chart-body" ref={ref} style={{ height }} data-pointing={pointing || undefined} data-blank={shown ? true : undefined}
         onPointerEnter={point} onPointerLeave={() => setPointing(false)}
         onFocus={point} onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setPointing(false); }}>
-        <BodySize.Provider value={size}><PointingAt.Provider value={pointing}>{drawing?.chart}{shown}</PointingAt.Provider></BodySize.Provider>
+        <BodySize.Provider value={size}><PointingAt.Provider value={pointing && !shown}>{drawing?.chart}{shown}</PointingAt.Provider></BodySize.Provider>
       </div>
       {footer}
     </section>
