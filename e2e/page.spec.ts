@@ -22,6 +22,11 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await expect(blank.locator('.chart-body .recharts-wrapper')).toHaveCount(await blank.count());
   await expect(blank.locator('.chart-body .recharts-wrapper').first()).toBeHidden();
   await expect(blank.locator('.chart-body > .empty').first()).toHaveText('No data yet: press Play or Step.');
+  // the pointer on a blank card points at nothing: no tooltip mounted in its hidden chart
+  await blank.first().locator('.chart-body').hover();
+  await expect(blank.first().locator('.chart-body')).toHaveAttribute('data-pointing', 'true');
+  await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
+  await page.mouse.move(0, 0);
   await page.getByRole('button', { name: /Play/ }).click();
   // While the run streams the page redraws only the cards a student can see: one below the fold
   // keeps its last drawing (data-frozen) and catches up when it scrolls into view.
