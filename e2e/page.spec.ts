@@ -28,6 +28,10 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await expect(page.locator('.recharts-tooltip-wrapper')).toHaveCount(0);
   await page.mouse.move(0, 0);
   await page.getByRole('button', { name: /Play/ }).click();
+  // The pointer is parked off the charts after each click: Play scrolls with the page, so scrolling
+  // would bring a chart under a pointer resting on it, and that chart would rightly mount its tooltip
+  // (Chrome moves the hover out again only at a later frame: a CI run saw the KL chart's tooltip stay).
+  await page.mouse.move(0, 0);
   // While the run streams the page redraws only the cards a student can see: one below the fold
   // keeps its last drawing (data-frozen) and catches up when it scrolls into view.
   const kl = page.getByTestId('chart-kl');
@@ -41,6 +45,7 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
   await page.locator('h1').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 5, null, { timeout: 180_000 });
   await page.getByRole('button', { name: /Pause/ }).click();
+  await page.mouse.move(0, 0);
   await expect(page.locator('[data-frozen]')).toHaveCount(0); // paused: every card shows the run as it is
   // charts are drawn one at a time (src/ui/drawTurns.ts): every card with points gets its turn
   const cards = page.locator('section.chart-card:not([data-points="0"])');

@@ -12,7 +12,8 @@
  *     is repeated until it is long enough to read);
  *   - otherwise by the CPU clock around submit → onSubmittedWorkDone (source 'cpu'; includes
  *     the submit's fixed cost, reported as `overheadMs` from an empty submit and subtracted).
- * ms per group = measured time / repeat, the fastest of three such replays. The replay runs on the step's own buffers, so shapes
+ * ms per group = measured time / repeat, the fastest of three such replays (more while the three
+ * groupings' totals disagree: measure()). The replay runs on the step's own buffers, so shapes
  * and data are the real ones (a rollout's decode passes are replayed after the same position
  * copy each had; its sampling then finds every row already finished, so sampling is the one
  * kernel the replay under-times); params and the AdamW moments are copied aside before the replay
@@ -57,6 +58,12 @@ export interface Profile {
   /** CPU clock only: the cost of an empty submit + onSubmittedWorkDone, subtracted from each row. */
   overheadMs: number;
   dispatches: number;
+  /** Replays of each group (the fastest is kept): 3, more while the groupings' totals disagree. */
+  rounds: number;
+  /** Largest over smallest of the three groupings' totals (phases, families, kernels): 1 when they agree. */
+  spread: number;
+  /** Whether the groupings agree (spread within AGREE): else other work was slowing the replays. */
+  steady: boolean;
   phases: ProfileRow[];
   families: ProfileRow[];
   kernels: ProfileRow[];
@@ -67,6 +74,10 @@ export interface Profile {
  * clock around a submit jitters by milliseconds, so there a replay is repeated to 25 ms.
  */
 const TARGET_MS = { 'timestamp-query': 4, cpu: 25 } as const;
+/** Groupings whose totals are within this factor agree (1–4 % apart on an idle machine here). */
+const AGREE = 1.15;
+/** At most this many replays of each group, calibration's included. */
+const MAX_ROUNDS = 8;
 
 export class Profiler {
   private querySet: GPUQuerySet | null = null;
@@ -114,14 +125,21 @@ export class Profiler {
     if (stale) throw new Error(`the step released a buffer that its ${stale.kernel} dispatch used (buffers grew during the step); profile again: the buffers now fit`);
     const errorsBefore = errors.length;
     const overheadMs = this.source === 'cpu' ? await this.emptySubmitMs() : 0;
-    // the three groupings of the same dispatches, each group timed by the fastest of three replays;
-    // the second and third replays of every group come in two later rounds over all of them, so a
-    // burst of other work on a shared machine slows one replay of many groups, not all three of one
+    // The three groupings of the same dispatches, each group timed by the fastest of its replays.
+    // Replays come in rounds over all groups, so a burst of other work on a shared machine slows one
+    // replay of many groups, not every replay of one. Each grouping sums to the same step: after the
+    // third round, more rounds follow while those sums still disagree (other work kept slowing some
+    // groups), up to MAX_ROUNDS; what is left of the disagreement is reported as `spread`.
     const groupings = [(d: TracedDispatch) => d.phase || 'other', (d: TracedDispatch) => kernelFamily(d.kernel), (d: TracedDispatch) => d.kernel].map((key) =>
       [...new Set(trace.map(key))].map((name) => ({ name, ds: trace.filter((d) => key(d) === name), repeat: 1, ms: Infinity })));
     const all = groupings.flat();
+    const spread = () => {
+      const totals = groupings.map((gs) => gs.reduce((a, g) => a + g.ms, 0));
+      return Math.max(...totals) / Math.max(Math.min(...totals), 1e-9);
+    };
     for (const g of all) Object.assign(g, await this.calibrate(g.ds, overheadMs));
-    for (let round = 0; round < 2; round++) {
+    let rounds = 1;
+    for (; rounds < MAX_ROUNDS && (rounds < 3 || spread() > AGREE); rounds++) {
       for (const g of all) g.ms = Math.min(g.ms, Math.max(0, (await this.replay(g.ds, g.repeat)) - overheadMs) / g.repeat);
     }
     const [phases, families, kernels] = groupings.map((gs) => {
@@ -131,7 +149,7 @@ export class Profiler {
     if (errors.length > errorsBefore) throw new Error(`the replay was not valid WebGPU: ${errors[errorsBefore]}`);
     families.sort((a, b) => b.ms - a.ms);
     kernels.sort((a, b) => b.ms - a.ms);
-    return { label, source: this.source, wallMs, gpuMs: phases.reduce((a, r) => a + r.ms, 0), overheadMs, dispatches: trace.length, phases, families, kernels };
+    return { label, source: this.source, wallMs, gpuMs: phases.reduce((a, r) => a + r.ms, 0), overheadMs, dispatches: trace.length, rounds, spread: spread(), steady: spread() <= AGREE, phases, families, kernels };
   }
 
   /** How many replays of `ds` make a run long enough to measure, and ms of one replay in that run (less the fixed overhead, divided). */

@@ -65,8 +65,15 @@ export function ProfilerPanel({ profile, onProfile, busy }: ProfilerPanelProps) 
           <p style={{ margin: '0 0 8px', fontSize: 13, color: '#444' }}>
             {profile.label}: {profile.gpuMs.toFixed(1)} ms of GPU work in {profile.dispatches} dispatches (step wall time{' '}
             {profile.wallMs.toFixed(1)} ms, with uploads and the readback). Clock:{' '}
-            {profile.source === 'timestamp-query' ? 'GPU timestamp queries' : 'CPU timing of replayed work, the fastest of three (this adapter has no timestamp queries)'}.
+            {profile.source === 'timestamp-query' ? 'GPU timestamp queries' : 'CPU timing of replayed work (this adapter has no timestamp queries)'}, each group the
+            fastest of {profile.rounds} replays.
           </p>
+          {!profile.steady && (
+            <p role="note" style={{ margin: '0 0 8px', fontSize: 13 }}>
+              These figures are unsteady: the phases and the kernel families add up to totals {Math.round((profile.spread - 1) * 100)} % apart after{' '}
+              {profile.rounds} replays, so other work was using the same processor while they were timed. Profile again when the machine is quieter.
+            </p>
+          )}
           <Bars title="Per phase" rows={profile.phases} />
           <Bars title="Per kernel family" rows={profile.families} />
         </>
