@@ -135,6 +135,9 @@ describe('held-out figures, named for what they measure', () => {
     expect(stepZeroSentence(evals, 24)).toBe("At step 0, on this run's 24 held-out prompts: held-out accuracy (greedy) 0.46, held-out pass@1 (sampled) 0.25.");
     expect(stepZeroSentence([], 24)).toBe(null);
     expect(stepZeroSentence(evals.slice(1), 24)).toBe(null);
+    // a lesson's step 0 reads its whole held-out set (256 prompts there), not the page's 32
+    const lesson = [{ ...evals[0], per_prompt: { greedy: [1, 0, 1], correct: [3, 0, 2], G: 4 } }];
+    expect(stepZeroSentence(lesson, 24)).toBe("At step 0, on this run's 3 held-out prompts: held-out accuracy (greedy) 0.46, held-out pass@1 (sampled) 0.25.");
   });
   it('the runs panel: greedy accuracy and sampled pass@1, first → last', () => {
     expect(runFigures(evals)).toBe('held-out accuracy (greedy) 0.46 → 0.50, held-out pass@1 (sampled) 0.25 → 0.30');

@@ -17,13 +17,16 @@ export const HELDOUT_PASS1 = 'held-out pass@1 (sampled)';
 /**
  * The starting weights' held-out figures, from the run's own step-0 evaluation (the same
  * number the status line shows before the first step and the chart draws at step 0), or null
- * before it exists. `size`: held-out prompts per evaluation.
+ * before it exists. `size`: held-out prompts per evaluation, where the evaluation does not list
+ * its prompts (a lesson's step-0 evaluation does: it reads the lesson's whole held-out set).
  */
-export function stepZeroSentence(evals: readonly Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k'>[], size = EVAL_SIZE): string | null {
+export function stepZeroSentence(evals: readonly Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'per_prompt'>[], size = EVAL_SIZE): string | null {
   const e = evals[0];
   if (!e || e.step !== 0) return null;
   const p1 = e.pass_at_k['1'];
-  return `At step 0, on this run's ${size} held-out prompts: ${HELDOUT_GREEDY} ${e.heldout_accuracy.toFixed(2)}${p1 === undefined ? '' : `, ${HELDOUT_PASS1} ${p1.toFixed(2)}`}.`;
+  // a lesson's step 0 reads its contract's whole held-out set (rl/contract.ts), with each prompt's result
+  const n = e.per_prompt?.greedy.length ?? size;
+  return `At step 0, on this run's ${n} held-out prompts: ${HELDOUT_GREEDY} ${e.heldout_accuracy.toFixed(2)}${p1 === undefined ? '' : `, ${HELDOUT_PASS1} ${p1.toFixed(2)}`}.`;
 }
 
 /** A finished run's held-out figures, first evaluation → last, each named for what it measures (the runs panel). */
