@@ -65,6 +65,15 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
       for (const t of ticks) expect(lines.some((v) => Math.abs(v - t) < 0.5), `${g.id}: a grid line at its tick ${t} (lines ${lines})`).toBe(true);
     }
   }
+  // no chart's axis name ("step", "pass rate p") is drawn over its legend or its tick labels
+  const overlaps = await cards.evaluateAll((els) => els.flatMap((card) => {
+    const boxes = (sel: string) => [...card.querySelectorAll(sel)].map((e) => ({ text: e.textContent, r: e.getBoundingClientRect() }));
+    const meet = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const names = boxes('.recharts-label');
+    const others = [...boxes('.recharts-legend-item'), ...boxes('.recharts-cartesian-axis-tick-value')];
+    return names.flatMap((n) => others.filter((o) => meet(n.r, o.r)).map((o) => `${card.getAttribute('data-testid')}: "${n.text}" over "${o.text}"`));
+  }));
+  expect(overlaps).toEqual([]);
   const rewards = await page.evaluate(() => (window as any).__lab.store.getState().steps.map((m: any) => m.reward));
   console.log(`rewards of the first ${rewards.length} steps: ${rewards.map((r: number) => r.toFixed(3)).join(' ')}`);
   expect(rewards.length).toBeGreaterThanOrEqual(5);

@@ -13,7 +13,7 @@ import { useLab } from '../store/labStore.ts';
 import { advantageFrame, advantageLayout, advantageTicks, walkKey, type AdvantageBar, type AdvantageLayout } from '../store/advantageBars.ts';
 import { lineKey, type LineRow } from '../store/thin.ts';
 import { axisTick, ChartTooltip, Sized, useCardView, useSeenLab, useStable } from './chartHooks.ts';
-import { AXIS, ChartCard, LEGEND_STYLE, PointedLineChart, UNIT, UNIT_TICKS, grid, margin } from './ChartCard.tsx';
+import { AXIS, ChartCard, LEGEND_STYLE, PointedLineChart, UNIT, UNIT_TICKS, X_BAND, grid, margin, xName } from './ChartCard.tsx';
 import { LIVE_ITEM } from './liveLines.tsx';
 import { LiveBars, LiveSymbols } from './liveMarks.tsx';
 import { C, TEXT, VERDICT, fmt } from './palette.ts';
@@ -144,7 +144,7 @@ export function TheoryChart() {
     <Sized>
       <ComposedChart margin={margin}>
         {grid}
-        <XAxis dataKey="p" type="number" domain={UNIT} tick={AXIS} tickFormatter={axisTick} interval={0} label={{ value: 'pass rate p', position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
+        <XAxis dataKey="p" type="number" domain={UNIT} tick={AXIS} tickFormatter={axisTick} interval={0} height={X_BAND} label={xName('pass rate p')} />
         <YAxis domain={UNIT} ticks={UNIT_TICKS} niceTicks="none" tick={AXIS} tickFormatter={axisTick} width={44} interval={0} />
         <ChartTooltip content={tip} />
         {legendEl}

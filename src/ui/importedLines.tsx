@@ -13,7 +13,7 @@ import type { StepMetrics } from '../rl/metrics.ts';
 import type { DoctorFinding } from '../rl/doctor.ts';
 import { onAxis, useImported, type ImportedRunView, type XAxisMode } from '../store/importedRun.ts';
 import { stepLine, type LinePoint } from '../store/thin.ts';
-import { AXIS, atStep, fin, type TipEntry } from './ChartCard.tsx';
+import { AXIS, X_BAND, atStep, fin, xName, type TipEntry } from './ChartCard.tsx';
 import { axisTick } from './chartHooks.ts';
 import { C } from './palette.ts';
 
@@ -47,8 +47,8 @@ export const X_LABEL: Record<XAxisMode, string> = { step: 'step', progress: "% o
 export function useXAxis() {
   const x = useXMode();
   return useMemo(() => (x === 'progress'
-    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} interval={0} includeHidden label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />
-    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} interval={0} includeHidden label={{ value: X_LABEL[x], position: 'insideBottomRight', offset: -4, fontSize: 14 }} />), [x]);
+    ? <XAxis dataKey="step" type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tick={AXIS} tickFormatter={axisTick} interval={0} includeHidden height={X_BAND} label={xName(X_LABEL[x])} />
+    : <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} allowDecimals={false} tickFormatter={axisTick} interval={0} includeHidden height={X_BAND} label={xName(X_LABEL[x])} />), [x]);
 }
 
 /**
