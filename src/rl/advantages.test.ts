@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupAdvantages } from './advantages.ts';
+import { estimatorWords, groupAdvantages, type AdvantageEstimator, type ScaleRewards } from './advantages.ts';
 
 const round = (a: Float64Array, d = 2) => Array.from(a, (x) => Number(x.toFixed(d)) + 0);
 
@@ -27,5 +27,16 @@ describe('group advantages: the chapter\'s hand values', () => {
   });
   it('rejects rewards that are not whole groups', () => {
     expect(() => groupAdvantages([1, 0, 1], 2, 'grpo')).toThrow(/whole groups/);
+  });
+});
+
+// What the step-through and the tour say of the estimator: in words, one sentence per choice, no setting's field name.
+describe('the estimator in words', () => {
+  it('names what each reward is measured against and what divides it, with no field name', () => {
+    const choices: [AdvantageEstimator, ScaleRewards][] = [['grpo', 'group'], ['grpo', 'batch'], ['grpo', 'none'], ['dr_grpo', 'group'], ['leave_one_out', 'group'], ['reinforce', 'group']];
+    const words = choices.map(([e, s]) => estimatorWords(e, s));
+    expect(new Set(words).size).toBe(words.length);
+    for (const w of words) expect(w).not.toMatch(/_|scale_rewards|grpo\b|=/);
+    expect(estimatorWords('grpo', 'group')).toBe("GRPO: each reward minus its group's mean, divided by the group's standard deviation");
   });
 });

@@ -28,6 +28,16 @@ export type ScaleRewards = 'group' | 'batch' | 'none';
 
 export const ADVANTAGE_EPS = 1e-4;
 
+/** The estimator in words, as the step-through and the tour say it: what each reward is measured against, and what divides it. */
+export function estimatorWords(estimator: AdvantageEstimator, scaleRewards: ScaleRewards): string {
+  switch (estimator) {
+    case 'grpo': return `GRPO: each reward minus its group's mean, ${scaleRewards === 'group' ? "divided by the group's standard deviation" : scaleRewards === 'batch' ? "divided by the whole batch's standard deviation" : 'not divided'}`;
+    case 'dr_grpo': return "Dr. GRPO: each reward minus its group's mean, not divided";
+    case 'leave_one_out': return 'leave-one-out: each reward minus the mean of the other answers in its group';
+    case 'reinforce': return "REINFORCE: each reward minus the whole batch's mean";
+  }
+}
+
 function mean(xs: ArrayLike<number>, from = 0, to = xs.length): number {
   let s = 0;
   for (let i = from; i < to; i++) s += xs[i];

@@ -17,7 +17,7 @@
  * Pure data and pure functions of the lab's state: the card (src/ui/ClassTour.tsx) renders them,
  * the controller (src/lab/tour.ts) moves the page and runs the actions through the session.
  */
-import { rewardStd } from '../rl/advantages.ts';
+import { estimatorWords, rewardStd } from '../rl/advantages.ts';
 import { pushCounts } from '../rl/inspection.ts';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
@@ -161,7 +161,7 @@ function advantages(s: TourInput): TourSay {
   const flat = groups.filter((x) => !spread(x)).length;
   const formula = st.advantage === 'grpo' && st.scaleRewards === 'group'
     ? `mean ${shown(m)}, σ ${shown(sd)}, so A_i = (r_i − ${shown(m)})/${shown(sd)}: A = ${A}.`
-    : `mean ${shown(m)}; this run's estimator (${st.advantage}${st.advantage === 'grpo' ? `, scale_rewards = ${st.scaleRewards}` : ''}) gives A = ${A}.`;
+    : `mean ${shown(m)}; this run's advantages (${estimatorWords(st.advantage, st.scaleRewards)}) are A = ${A}.`;
   const text = `Prompt ${p + 1}'s ${r.length} answers earned r = ${r.map(rew).join(', ')}: ${formula} ` +
     `Above the group's mean is pushed up, below it down; ${flat} of the ${groups.length} groups in this batch have equal rewards, so every A there is 0: they teach nothing.`;
   return spread(g) ? { live: true, text } : { live: true, text, action: { kind: 'step-to', phase: 'advantages', fresh: true, label: 'Sample another batch' } };

@@ -10,7 +10,7 @@
  */
 import { useState } from 'react';
 import { PHASES, useLab, type GroupView, type InspectorState, type Phase } from '../store/labStore.ts';
-import { ADVANTAGE_EPS, rewardStd } from '../rl/advantages.ts';
+import { ADVANTAGE_EPS, estimatorWords, rewardStd } from '../rl/advantages.ts';
 import { pushCounts, type AnswerInspection, type ClipSideValue, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { clipRange } from '../rl/lossSpec.ts';
@@ -164,7 +164,7 @@ function Advantages({ ins }: { ins: InspectorState }) {
   const st = ins.settings!;
   return (
     <>
-      <p>Estimator <code>{st.advantage}</code>{st.advantage === 'grpo' ? <> with <code>scale_rewards = {st.scaleRewards}</code></> : null}. {st.advantage === 'reinforce' ? 'Its baseline is the batch mean, so an all-equal group still gets A ≠ 0 unless it sits at that mean.' : 'A group whose rewards are all equal gets A = 0: it teaches nothing.'}</p>
+      <p>Advantages by {estimatorWords(st.advantage, st.scaleRewards)}. {st.advantage === 'reinforce' ? 'Its baseline is the batch mean, so an all-equal group still gets A ≠ 0 unless it sits at that mean.' : 'A group whose rewards are all equal gets A = 0: it teaches nothing.'}</p>
     <div className="groups">
       {shown(ins).map(([p, g]) => {
         const [formula, filled] = advantageTex(st, g, all);
