@@ -131,6 +131,11 @@ describe('class tour: the script', () => {
     expect(say.text).toContain(`of the ${pos.length} answers with A > 0, ${upAlone} became more likely by this batch's gradient alone and ${upApplied} after AdamW's step`);
     expect(say.text).toContain(`of the ${neg.length} with A < 0, ${downAlone} and ${downApplied} became less likely`);
     expect(say.text).toContain(`cosine ${f(ins.stepGeometry!.cosine)}`);
+    // AdamW's momentum: earlier batches from the second update on; at a run's first update, this batch alone
+    const at = (step: number) => stop('one-update').say({ ...s, inspector: { ...ins, rollout: { ...ins.rollout!, step } } } as TourInput).text;
+    expect(at(3)).toContain("AdamW's momentum carries the earlier batches");
+    expect(at(0)).toContain("It is the run's first update, so AdamW's momentum holds this batch alone");
+    expect(at(0)).not.toContain('earlier batches');
     // read defensively: without the gradient-alone measurement (or the geometry) it quotes the applied counts only
     const bare = { ...s, inspector: { ...ins, stepGeometry: undefined, details: ins.details!.map((g) => g.map((d) => { const { logpGradientAlone: _, ...rest } = d; return rest; })) } } as unknown as TourInput;
     const fallback = stop('one-update').say(bare);

@@ -11,7 +11,7 @@
 import { useState } from 'react';
 import { PHASES, useLab, type GroupView, type InspectorState, type Phase } from '../store/labStore.ts';
 import { ADVANTAGE_EPS, estimatorWords, rewardStd } from '../rl/advantages.ts';
-import { pushCounts, type AnswerInspection, type ClipSideValue, type PushCounts, type StepGeometry, type TokenTerm } from '../rl/inspection.ts';
+import { pushCounts, type AnswerInspection, type ClipSideValue, type TokenTerm } from '../rl/inspection.ts';
 import type { Settings } from '../rl/settings.ts';
 import { clipRange } from '../rl/lossSpec.ts';
 import { useSession } from './session.tsx';
@@ -19,6 +19,7 @@ import { FormulaLine, Tex } from './Tex.tsx';
 import { Compare } from './Compare.tsx';
 import { ObjectivePromise } from './ObjectivePromise.tsx';
 import { groupTeaches } from '../store/views.ts';
+import { momentumWords, updateWhy } from '../store/updateWords.ts';
 import { TEXT, VERDICT, fmt, verdictKind } from './palette.ts';
 
 const PHASE_TITLES: Record<(typeof PHASES)[number], string> = {
@@ -303,18 +304,6 @@ function Ratios({ ins }: { ins: InspectorState }) {
   );
 }
 
-/**
- * The two sentences under the update's headline: what this batch's gradient alone did (a plain
- * step that moved the policy as far as AdamW's did), and why AdamW's step differs — each with
- * this step's own numbers, and saying which did better here.
- */
-function updateWhy(c: PushCounts, geo: StepGeometry | null | undefined): string {
-  const alone = c.gradientAlone!;
-  const better = alone.up > c.applied.up ? 'fewer of them than the gradient alone' : alone.up < c.applied.up ? 'more of them this time: the earlier batches pointed the same way' : 'as many';
-  return `This batch's gradient alone — a plain step along it that moves the policy as far as AdamW's step did${geo ? ` (mean |Δ log π| ${geo.shiftApplied.toFixed(3)} a token)` : ''}, then undone — made ${alone.up} of the ${c.positive} answers with A > 0 more likely; not all of them, because every answer moves the same shared weights, and answers share tokens: a right answer often begins like the wrong ones of its group, whose push-down pulls those tokens down too. ` +
-    `AdamW's step points elsewhere${geo ? ` (cosine ${geo.cosine.toFixed(2)} with this batch's gradient; 1 would be the same direction)` : ''}: 90 % of its momentum is earlier batches (β₁ = 0.9) and it rescales every weight by its own running gradient size, so it made ${better} — what a batch teaches adds up over many steps, not in one.`;
-}
-
 /** A change in log π, green with ✓ when it goes the way the advantage asks, vermillion with ✗ when not. */
 function DeltaCell({ A, delta }: { A: number; delta: number }) {
   const good = (A > 0 && delta > 0) || (A < 0 && delta < 0);
@@ -335,11 +324,11 @@ function Update({ ins }: { ins: InspectorState }) {
         {!pushed
           ? <>No answer in this batch has A ≠ 0 (every group's rewards are equal), so the policy gradient pushed nothing: any change in the log π below came from the KL leash (β &gt; 0), an entropy bonus, or AdamW's momentum from earlier steps.</>
           : alone
-            ? <>A &gt; 0 made more likely: <strong data-testid="up-gradient">{alone.up} of {counts.positive}</strong> by this batch's gradient alone; <strong data-testid="up-applied">{counts.applied.up} of {counts.positive}</strong> after AdamW's step, whose momentum is 90 % earlier batches. A &lt; 0 made less likely: {alone.down} of {counts.negative} by the gradient alone; {counts.applied.down} of {counts.negative} after AdamW's step.</>
+            ? <>A &gt; 0 made more likely: <strong data-testid="up-gradient">{alone.up} of {counts.positive}</strong> by this batch's gradient alone; <strong data-testid="up-applied">{counts.applied.up} of {counts.positive}</strong> after AdamW's step, {momentumWords(ins.rollout!.step === 0)}. A &lt; 0 made less likely: {alone.down} of {counts.negative} by the gradient alone; {counts.applied.down} of {counts.negative} after AdamW's step.</>
             : <>Answers with A &gt; 0 that became more likely: <strong>{counts.applied.up} of {counts.positive}</strong>. Answers with A &lt; 0 that became less likely: <strong>{counts.applied.down} of {counts.negative}</strong>.</>}
       </p>
       {pushed && alone && <ObjectivePromise counts={counts} geo={geo} />}
-      {pushed && alone && <p className="note" data-testid="update-why">{updateWhy(counts, geo)}</p>}
+      {pushed && alone && <p className="note" data-testid="update-why">{updateWhy(counts, geo, ins.rollout!.step === 0)}</p>}
       {pushed && !alone && <p className="note">Not all of them: every answer's update moves the same shared weights, so pushing one answer up also moves the others — those of other prompts, and the other answers of its own group.</p>}
       <div className="group-prompt">Prompt {fp + 1}: <code className="prompt-text">{ins.rollout!.groups[fp].prompt}</code></div>
       <table className="answers wide">
