@@ -88,6 +88,16 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await settled(page, (s, n) => s.stepsCompleted === n && s.verdict !== null, N); // the page's fresh run reads "paused · 0 steps" too
   await expect(page.getByTestId('lesson-verdict-sentence')).toHaveText(frozen);
   await expect(verdict).toHaveAttribute('data-step', String(N));
+  // past the verdict: a step is marked as after it, named by its place on the charts (a step sits at
+  // the updates before it: the first after a verdict at step N is drawn at N), and the verdict stays
+  await page.getByTestId('lesson-continue').click(); // Play trains on from the verdict step
+  await page.waitForFunction((n) => (window as Any).__lab.store.getState().stepsCompleted > n, N);
+  await page.getByRole('button', { name: /Pause/ }).click();
+  await settled(page, (s, n) => s.stepsCompleted > n, N);
+  const after = (await store(page)).stepsCompleted - N;
+  expect((await store(page)).steps.at(-1).step).toBe(N + after - 1);
+  await expect(page.getByTestId('lesson-after-verdict')).toHaveText(`${after} step${after === 1 ? '' : 's'} after the verdict (${after === 1 ? `step ${N}` : `steps ${N}–${N + after - 1}`} on the charts): the charts go on; the verdict above stays as judged at step ${N}.`);
+  await expect(page.getByTestId('lesson-verdict-sentence')).toHaveText(frozen);
 
   // the other variant: the run goes to the runs list with its verdict, and the list survives a reload
   await page.getByRole('button', { name: LESSON.variants[1].label }).click();

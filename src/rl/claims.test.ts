@@ -9,7 +9,8 @@ import type { StepMetrics } from './metrics.ts';
 import { Rng } from '../model/rng.ts';
 import { passAtK } from '../tasks/metrics.ts';
 
-const step = (i: number, m: Partial<StepMetrics>) => ({ step: i + 1, accuracy: 0.3, think_fraction: 0.4, kl_exact: 0.01, ...m }) as StepMetrics;
+// a step as the trainer numbers it: the updates before it (0 for the first)
+const step = (i: number, m: Partial<StepMetrics>) => ({ step: i, accuracy: 0.3, think_fraction: 0.4, kl_exact: 0.01, ...m }) as StepMetrics;
 const run = (n: number, f: (i: number) => Partial<StepMetrics>, evals: RunRecord['evals'] = []): RunRecord => ({ steps: Array.from({ length: n }, (_, i) => step(i, f(i))), evals });
 /** A share that rises by `rise` over the run, with ±`noise` per step (a fixed pattern: the same run every time). */
 const share = (rise: number, noise: number, n = 12) => (i: number) => ({ think_fraction: 0.4 + (rise * i) / (n - 1) + noise * Math.sin(7.3 * i) });
@@ -49,7 +50,8 @@ describe('claims', () => {
     expect(close.number.lo).toBeLessThan(0.15);
     expect(close.number.hi).toBeGreaterThan(0.15);
     expect(close.settle).toMatch(/pool the class/);
-    expect(close.number.window).toBe('early = mean of steps 1–3, late = mean of steps 10–12');
+    // the steps as the charts number them (a step at the updates before it: 0–11 in a 12-step run)
+    expect(close.number.window).toBe('early = mean of steps 0–2, late = mean of steps 9–11');
   });
 
   it('is judged once, at its step: a run that plays on keeps the verdict it had there', () => {

@@ -199,9 +199,11 @@ export function resampleRun(run: RunRecord, draw: (n: number) => Int32Array): Ru
 
 /** The window a verdict's number reads, in words. */
 function windowWords(run: RunRecord): string {
-  // counted as the card counts them: the first step is step 1, the verdict step is step n
+  // numbered as the charts draw them: a step at the number of updates before it (its answers were
+  // sampled from that policy), so a 40-step run's steps are 0–39 and its held-out points 0 and 40
   const n = run.steps.length, w = windowSize(n);
-  const steps = n ? `early = mean of steps 1–${w}, late = mean of steps ${n - w + 1}–${n}` : 'no steps yet';
+  const at = (i: number) => run.steps[i].step;
+  const steps = n ? `early = mean of steps ${at(0)}–${at(w - 1)}, late = mean of steps ${at(n - w)}–${at(n - 1)}` : 'no steps yet';
   const c = contractEvals(run);
   const held = c ? `; held-out: ${c.end.per_prompt!.greedy.length} prompts, the same prompts and draws at step ${c.start.step} and step ${c.end.step}` : '';
   return steps + held;

@@ -116,7 +116,7 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
         {state === 'fails' && j.hint && !compact && <p className="note">Try: {withCode(j.hint)}</p>}
         {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
         {!compact && (frozen.continued
-          ? <p className="note after-verdict" data-testid="lesson-after-verdict">{after > 0 ? `${after} step${after === 1 ? '' : 's'} after the verdict (steps ${frozen.step + 1}–${done}): the charts go on; the verdict above stays as judged at step ${frozen.step}.` : `Continued past the verdict: later steps are after it; the verdict above stays as judged at step ${frozen.step}.`}</p>
+          ? <p className="note after-verdict" data-testid="lesson-after-verdict">{after > 0 ? `${after} step${after === 1 ? '' : 's'} after the verdict (${after === 1 ? `step ${frozen.step}` : `steps ${frozen.step}–${done - 1}`} on the charts): the charts go on; the verdict above stays as judged at step ${frozen.step}.` : `Continued past the verdict: later steps are after it; the verdict above stays as judged at step ${frozen.step}.`}</p>
           : <p className="note"><button className="small" onClick={() => void lab.continuePastVerdict()} data-testid="lesson-continue">Continue past the verdict</button> {notice ?? 'Play stopped at the verdict step. Training on is allowed; the verdict stays as judged.'}</p>)}
       </div>
     );
