@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, newRun, test } from './fixtures.ts';
 import { fmt } from '../src/ui/palette.ts';
+import { CHART_NAMES } from '../src/store/chartNames.ts';
 
 // The first page: the WebGPU adapter line, and a real reward curve that gains points.
 // Backend: the page's default choice (WebGPU when it can run a GRPO update, else the CPU
@@ -65,6 +66,10 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
       for (const t of ticks) expect(lines.some((v) => Math.abs(v - t) < 0.5), `${g.id}: a grid line at its tick ${t} (lines ${lines})`).toBe(true);
     }
   }
+  // a lesson names its charts as their cards are titled (store/chartNames.ts)
+  const titles = await page.locator('section.chart-card').evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid')!.replace(/^chart-/, ''), e.querySelector('h3')!.textContent!]));
+  for (const [id, title] of titles) if (id in CHART_NAMES) expect(title.startsWith(CHART_NAMES[id as keyof typeof CHART_NAMES]), `${id}'s title "${title}"`).toBe(true);
+  expect(titles.filter(([id]) => id in CHART_NAMES).length).toBeGreaterThanOrEqual(9);
   // no chart's axis name ("step", "pass rate p") is drawn over its legend or its tick labels
   const overlaps = await cards.evaluateAll((els) => els.flatMap((card) => {
     const boxes = (sel: string) => [...card.querySelectorAll(sel)].map((e) => ({ text: e.textContent, r: e.getBoundingClientRect() }));

@@ -16,6 +16,7 @@ import { useSession } from './session.tsx';
 import { Predict, useBlind } from './Predict.tsx';
 import { ClassShare } from './ClassShare.tsx';
 import { markStep, stepRate, type StepMark } from './stepRate.ts';
+import { chartList } from '../store/chartNames.ts';
 
 /**
  * A lesson text with its inline `code` as <code> elements (backticks only, nothing else of
@@ -172,7 +173,7 @@ export function Lessons() {
         <div className="lesson-text" data-testid="lesson-text" data-blind={String(blind)}>
           <h2>{lesson.title}</h2>
           {blind
-            ? <p data-testid="lesson-setup">Varied: {variedLine(lesson)}. Watch: {lesson.charts.join(', ')}. Predict first; the explanation comes after.</p>
+            ? <p data-testid="lesson-setup">Varied: {variedLine(lesson)}. Watch: {chartList(lesson.charts)}. Predict first; the explanation comes after.</p>
             : <p data-testid="lesson-watch">{withCode(lesson.watch)}</p>}
           <Predict lesson={lesson} variant={variant} />
           <Verdict lesson={lesson} variant={variant} rate={rate} blind={blind} />
@@ -188,7 +189,7 @@ export function Lessons() {
             <button className="small" onClick={() => lab.view.leaveLesson()}>Leave lesson</button>
             <NewStudent />
           </div>
-          {!blind && <p className="note">Watch: {lesson.charts.join(', ')} (highlighted, first among the charts).</p>}
+          {!blind && <p className="note">Watch: {chartList(lesson.charts)} (highlighted, first among the charts).</p>}
         </div>
       )}
     </section>
