@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from './fixtures.ts';
+import { expect, newRun, test } from './fixtures.ts';
 
 // First open answers in seconds: the run starts on the CPU reference while WebGPU compiles and
 // checks itself, and moves to WebGPU at a step boundary, said on the engine line and in the store
@@ -78,4 +78,18 @@ test('WebGPU asked for while it gets ready (a resume, ?backend=webgpu): the run 
   expect(await lab(page, '({ be: s.backendName, h: s.engineHandover })')).toEqual({ be: 'webgpu', h: null });
   expect(work.selfChecks).toBe(1);
   expect(work.pipelines).toBeLessThanOrEqual(kernels); // one engine's pipelines
+});
+
+test('auto, once the step-0 evaluation is over: a reset runs on the warm WebGPU engine at once (never on the CPU reference), the step-through too', async ({ page }) => {
+  await page.goto('/?numGenerations=4&promptsPerStep=2&numIterations=1&evalEvery=100');
+  await page.waitForFunction(() => { const s = (window as any).__lab.store.getState(); return s.backendName === 'webgpu' && s.evals.length === 1 && s.status === 'ready'; }, null, { timeout: 180_000 });
+  // every engine the page names from here on (a run left behind at step 0 once kept the next run on the
+  // CPU reference until it was idle, and the step-through is never idle: a whole update on the CPU)
+  await page.evaluate(() => { const w = window as any; w.__engines = []; w.__lab.store.subscribe((s: any) => { if (w.__engines.at(-1) !== s.backendName) w.__engines.push(s.backendName); }); });
+  await newRun(page, () => page.getByRole('button', { name: /Reset/ }).click(), (s) => s.evals.length === 1);
+  await page.getByLabel('Step through one update').check();
+  await page.getByRole('button', { name: /Start: sample a rollout/ }).click();
+  await expect(page.getByTestId('inspector-phase')).toHaveAttribute('data-phase', 'prompts', { timeout: 60_000 });
+  expect(await page.evaluate(() => (window as any).__engines)).toEqual(['webgpu']);
+  await expect(page.getByTestId('engine-line')).not.toContainText('getting ready');
 });

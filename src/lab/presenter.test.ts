@@ -61,6 +61,22 @@ describe('presenter view', () => {
     expect(calls.filter((c) => c === 'back')).toHaveLength(2);
   });
 
+  it('→ from a finished lesson\'s last chart: the step-through of a new run outside the lesson, shown, not the new item list\'s chart at that place', async () => {
+    const { store, calls, presenter } = setup();
+    // the session leaves a lesson run at its verdict for the step-through (lessonVerdict.leaveForStepThrough)
+    const host = (presenter as unknown as { lab: PresenterHost }).lab;
+    host.setStepMode = async (on) => { calls.push(`stepMode ${on}`); store.setState({ stepMode: on, lessonId: null, settings: defaultSettings() }); };
+    const n = getLesson('mixed-groups')!.charts.length;
+    presenter.open();
+    for (let i = 1; i <= n; i++) await presenter.next();
+    expect(calls).toEqual(['stepMode true', 'forward']);
+    const s = store.getState();
+    const items = presenterItems(s);
+    expect(items.length).toBeGreaterThan(n + 1); // every chart: no lesson now
+    const i = presenterIndex(s.presenter!, items);
+    expect(presenterTitle(s, items[i], i, items.length - 1).item).toBe('step-through: phase 1 of 6 — prompts');
+  });
+
   it('a number picks that lesson from its first chart; out of range does nothing; Space plays; Esc closes', async () => {
     const { store, calls, presenter } = setup();
     await presenter.lesson(3); // closed: keys do nothing

@@ -93,11 +93,17 @@ export class Presenter {
     this.lab.togglePlay();
   }
 
-  /** Into (or on through) the step-through: step mode on, then the next phase, or the first when none is shown. */
+  /**
+   * Into (or on through) the step-through: step mode on, then the next phase, or the first when
+   * none is shown. Step mode on a lesson run at its verdict leaves the lesson for a new run (the
+   * lesson's run keeps its verdict): the items are then every chart, so the view is put back on
+   * the step-through, the last item, not left on whatever chart now sits at its old place.
+   */
   private async stepForward(): Promise<void> {
     const s = this.get();
     if (s.stepMode && s.inspector) return this.lab.stepThrough.forward();
     await this.lab.setStepMode(true);
+    if (this.get().presenter) this.store.setState({ presenter: { item: presenterItems(this.get()).length - 1 } });
     if (!this.get().inspector?.rollout) await this.lab.stepThrough.forward();
   }
 }

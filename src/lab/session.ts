@@ -195,7 +195,8 @@ export class LabSession {
         this.set({ status: 'ready' }); // Play is usable: a step pressed now starts once the step-0 evaluation is in (ensureReady waits for this load)
         await tick();
         const e0 = trainer.evaluate(s);
-        me.evaluating = e0.then(() => {}, () => {});
+        const evaluating = (me.evaluating = e0.then(() => {}, () => {})); // until it is over: a run loaded after it then takes the warm engine at once
+        void evaluating.then(() => { if (me.evaluating === evaluating) me.evaluating = null; });
         reached(); // a reset or a lesson switch from here on leaves this evaluation behind (its run is being left)
         const ev = await e0;
         if (this.lastLoad === me) this.set({ evals: [ev], progress: null });
@@ -305,8 +306,7 @@ export class LabSession {
   }
 
   togglePlay(): void {
-    if ((this.loopDone && !this.pauseRequested) || this.waitingPlay) this.pause();
-    else void this.play();
+    return (this.loopDone && !this.pauseRequested) || this.waitingPlay ? this.pause() : void this.play();
   }
 
   private async stopLoop(): Promise<void> {
@@ -329,8 +329,7 @@ export class LabSession {
 
   async setStepMode(on: boolean): Promise<void> {
     if (on === this.get().stepMode) return;
-    if (on) await this.stopLoop();
-    if (on) await this.verdicts.leaveForStepThrough(() => this.reset(() => ({ lessonId: null, lessonVariant: 0 }))); // before any phase: not from inside one
+    if (on) await this.stopLoop().then(() => this.verdicts.leaveForStepThrough(() => this.reset(() => ({ lessonId: null, lessonVariant: 0 })))); // before any phase: not from inside one
     this.set({ stepMode: on });
     if (!on) await this.stepThrough.abandon(); // leaving mid-update: the update was never applied
   }

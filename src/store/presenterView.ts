@@ -140,7 +140,7 @@ export interface PresenterTitle {
 /** The title bar and the caption of the item shown now. */
 export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean }, item: PresenterItem, index: number, charts: number): PresenterTitle {
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
-  const heading = lesson ? lesson.title : `rlvr-lab: no lesson (keys 1–${Math.min(9, LESSONS.length)}${LESSONS.length >= 10 ? ' and 0' : ''} pick one)`;
+  const heading = lesson ? lesson.title : `rlvr-lab: no lesson (type a lesson's number, 1–${LESSONS.length}, to pick one)`;
   if (item.kind === 'chart') {
     return { heading, item: `chart ${index + 1} of ${charts}: ${PRESENTER_CHARTS[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
   }
