@@ -20,10 +20,11 @@ test('another lesson\'s run is not overlaid; a sibling variant is, as "1 · G = 
   await settled(page);
 
   // one number for one thing: the engine line quotes the step-0 evaluation the status line and the chart show
-  const e0 = await lab(page, 's.evals[0]') as { step: number; heldout_accuracy: number; pass_at_k: Record<string, number> };
-  expect(e0.step).toBe(0);
+  const e0 = await lab(page, 's.evals[0]') as { step: number; heldout_accuracy: number; pass_at_k: Record<string, number>; per_prompt?: { greedy: number[] } };
+  expect([e0.step, e0.per_prompt?.greedy.length]).toEqual([0, 256]);
   const greedy = `held-out accuracy (greedy) ${e0.heldout_accuracy.toFixed(2)}`;
-  await expect(page.getByTestId('engine-line')).toContainText(`At step 0, on this run's 32 held-out prompts: ${greedy}, held-out pass@1 (sampled) ${e0.pass_at_k['1'].toFixed(2)}.`);
+  // a lesson's step 0 reads its whole held-out set (rl/contract.ts: 256 prompts), and the line says so
+  await expect(page.getByTestId('engine-line')).toContainText(`At step 0, on this run's 256 held-out prompts: ${greedy}, held-out pass@1 (sampled) ${e0.pass_at_k['1'].toFixed(2)}.`);
   await expect(page.getByTestId('run-status')).toContainText(greedy);
   expect(await page.getByTestId('engine-line').textContent()).not.toMatch(/held-out accuracy \d/); // no other figure (the checkpoint's own, from another held-out set)
   console.log('engine line:', await page.getByTestId('engine-line').textContent());

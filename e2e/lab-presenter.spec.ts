@@ -54,7 +54,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   const item = page.getByTestId('presenter-item');
   await expect(heading).toHaveText(groups.title);
   const n = groups.charts.length;
-  await expect(item).toHaveText(`chart 1 of ${n}: Groups: all pass, all fail, mixed`);
+  await expect(item).toHaveText(`chart 1 of ${n}: All-pass / all-fail / mixed groups`);
   await expect(page.getByTestId('presenter-caption')).toHaveText(/^The mixed share beside the dashed prediction/); // each chart its own caption (presenterView.chartCaption)
   // one chart, filling the stage: the live chart itself, re-rendered large
   await expect(view.locator('.chart-card')).toHaveCount(1);
@@ -78,7 +78,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
 
   // → and ← move between the lesson's charts
   await page.keyboard.press('ArrowRight');
-  await expect(item).toHaveText(`chart 2 of ${n}: Theory: P(mixed) against the pass rate`);
+  await expect(item).toHaveText(`chart 2 of ${n}: Theory: P(mixed)`);
   await expect(view.locator('[data-testid="chart-theory"]')).toHaveCount(1);
   await page.keyboard.press('ArrowLeft');
   await expect(item).toHaveText(/^chart 1 of /);

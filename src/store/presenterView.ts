@@ -8,20 +8,11 @@ import type { Settings } from '../rl/settings.ts';
 import { getTask } from '../tasks/registry.ts';
 import { PHASES, type InspectorState, type LabState, type PresenterState } from './labStore.ts';
 import { HELDOUT_GREEDY } from './views.ts';
+import { CHART_NAMES } from './chartNames.ts';
 
-/** The charts the presenter can show, in the page's order, with a short name each. */
-export const PRESENTER_CHARTS = {
-  reward: 'Reward and held-out accuracy',
-  groups: 'Groups: all pass, all fail, mixed',
-  advantages: 'Group advantages',
-  theory: 'Theory: P(mixed) against the pass rate',
-  entropy: 'Entropy',
-  length: 'Answer length, correct vs incorrect',
-  thinking: 'Thinking: share and what it pays',
-  kl: 'KL to π_ref and clip fractions',
-  passk: 'pass@k on held-out prompts',
-} as const;
-export type PresenterChart = keyof typeof PRESENTER_CHARTS;
+/** The charts the presenter can show, in the page's order; each named as its card is titled (CHART_NAMES). */
+const PRESENTER_CHARTS = ['reward', 'groups', 'advantages', 'theory', 'entropy', 'length', 'thinking', 'kl', 'passk'] as const satisfies readonly ChartId[];
+export type PresenterChart = (typeof PRESENTER_CHARTS)[number];
 
 /** Without a lesson, what each chart asks (one line). */
 const CHART_QUESTIONS: Record<PresenterChart, string> = {
@@ -114,13 +105,13 @@ export const PHASE_CAPTIONS: Record<(typeof PHASES)[number], string> = {
 
 export type PresenterItem = { kind: 'chart'; chart: PresenterChart } | { kind: 'step' };
 
-const isPresenterChart = (c: ChartId | string): c is PresenterChart => Object.prototype.hasOwnProperty.call(PRESENTER_CHARTS, c);
+const isPresenterChart = (c: ChartId | string): c is PresenterChart => (PRESENTER_CHARTS as readonly string[]).includes(c);
 
 /** The items in order: the lesson's charts (without a lesson, every chart), then the step-through. */
 export function presenterItems(s: { lessonId: string | null; settings: Settings }): PresenterItem[] {
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
   const thinks = !!getTask(s.settings.task).processReward; // the page shows the thinking chart only then
-  const charts = (lesson ? lesson.charts : Object.keys(PRESENTER_CHARTS)).filter(isPresenterChart).filter((c) => c !== 'thinking' || thinks);
+  const charts = (lesson ? lesson.charts : PRESENTER_CHARTS).filter(isPresenterChart).filter((c) => c !== 'thinking' || thinks);
   return [...charts.map((chart) => ({ kind: 'chart', chart }) as const), { kind: 'step' }];
 }
 
@@ -132,7 +123,7 @@ export function presenterIndex(p: PresenterState, items: PresenterItem[]): numbe
 export interface PresenterTitle {
   /** The lesson's title, or the lab's name without a lesson. */
   heading: string;
-  /** "chart 2 of 3: Groups …" or "step-through: phase 3 of 6 — verdicts". */
+  /** "chart 2 of 3: Theory: P(mixed)" or "step-through: phase 3 of 6 — verdicts". */
   item: string;
   caption: string;
 }
@@ -142,7 +133,7 @@ export function presenterTitle(s: { lessonId: string | null; settings: Settings;
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
   const heading = lesson ? lesson.title : `rlvr-lab: no lesson (type a lesson's number, 1–${LESSONS.length}, to pick one)`;
   if (item.kind === 'chart') {
-    return { heading, item: `chart ${index + 1} of ${charts}: ${PRESENTER_CHARTS[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
+    return { heading, item: `chart ${index + 1} of ${charts}: ${CHART_NAMES[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
   }
   const ins = s.stepMode ? s.inspector : null;
   if (!ins || !ins.rollout) {
