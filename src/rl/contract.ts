@@ -18,7 +18,7 @@ import type { Settings } from './settings.ts';
 export interface EvalContract {
   /** The verdict step. */
   steps: number;
-  /** Held-out prompts read at step 0 and at the verdict step. */
+  /** Held-out prompts read in full at step 0 and at the verdict step, and greedy at every evaluation between. */
   size: number;
   /** Further steps where the full set is read (`npm run lessons -- --probe`, choosing a verdict step on seeds 1–6; never a lesson's own). */
   probes?: readonly number[];

@@ -37,6 +37,19 @@ describe('GrpoTrainer', () => {
     expect(c).not.toEqual(a);
   });
 
+  it('a lesson\'s evaluations all read its contract\'s held-out set, so the held-out line joins figures of the same prompts; in full only at step 0 and the verdict step', async () => {
+    const be = ReferenceBackend.create(config, 7);
+    await be.snapshotReference();
+    const greedyPrompts: number[] = []; // prompts in each greedy (temperature 0) call: one per evaluation of this task
+    const sample = be.sample.bind(be);
+    be.sample = (req) => { if (req.temperature === 0) greedyPrompts.push(req.prompts.length); return sample(req); };
+    const tr = new GrpoTrainer(be, { ...small, evalEvery: 2 }, { evalSize: 4, contract: { steps: 4, size: 12 } });
+    const evals = [await tr.evaluate()];
+    for (let i = 0; i < 4; i++) { const e = (await tr.trainStep()).evaluation; if (e) evals.push(e); }
+    expect(evals.map((e) => [e.step, e.contract ?? false, e.per_prompt?.greedy.length ?? null])).toEqual([[0, true, 12], [2, false, null], [4, true, 12]]);
+    expect(greedyPrompts).toEqual([12, 12, 12]);
+  });
+
   it('a settings change in the middle of a step applies from the next step', async () => {
     const be = ReferenceBackend.create(config, 1);
     const tr = new GrpoTrainer(be, small, { evalSize: 4 });

@@ -104,8 +104,11 @@ export class GrpoTrainer {
 
   /**
    * The evaluation contract of the lesson this run is (null: none): with one, every evaluation
-   * reads the contract's fixed held-out set (its first evalSize prompts), in full at step 0 and at
-   * the verdict step, where an evaluation is always due.
+   * reads the contract's fixed held-out set, greedy, so that the held-out line joins figures of the
+   * same prompts (its first 32 read 0.34 where all 256 read 0.49, lesson 1 at step 0); in full
+   * (each prompt's result, G samples a prompt for pass@k) at step 0 and at the verdict step, where
+   * an evaluation is always due. The watched task's evaluations read its first evalSize prompts
+   * between those two (lesson 11's claim was fixed on them).
    */
   get contract(): EvalContract | null {
     return this.contractValue;
@@ -308,13 +311,13 @@ export class GrpoTrainer {
     const difficulties = this.opts.evalDifficulties.length ? this.opts.evalDifficulties : [this.difficulty(s)];
     const c = this.contractValue;
     const full = c !== null && this.fullAt(this.stepValue);
-    const o = { size: full ? c!.size : this.opts.evalSize, step: this.stepValue, ...(c ? { promptSeed: CONTRACT_PROMPT_SEED, perPrompt: full } : {}) };
+    const o = { size: c ? c.size : this.opts.evalSize, step: this.stepValue, ...(c ? { promptSeed: CONTRACT_PROMPT_SEED, perPrompt: full } : {}) };
     const ev: EvalMetrics = { ...await evaluatePolicy(this.backend, s, { ...o, difficulties, passAtK: full || this.opts.evalPassAtK }), ...(full ? { contract: true as const } : {}) };
     if (s.watchTask === 'none' || s.watchTask === s.task) return ev;
     // the watched task, never trained on: its own held-out set, with pass@1 from G samples (what it forgets)
     const w = { ...s, task: s.watchTask };
     const d = this.difficulty(w);
-    const other = await evaluatePolicy(this.backend, w, { ...o, difficulties: [d], passAtK: true });
+    const other = await evaluatePolicy(this.backend, w, { ...o, size: full ? o.size : this.opts.evalSize, difficulties: [d], passAtK: true });
     if (ev.per_prompt && other.per_prompt) ev.per_prompt.watch_correct = other.per_prompt.correct;
     return { ...ev, watch: { task: s.watchTask, difficulty: d, heldout_accuracy: other.heldout_accuracy, pass1: other.pass_at_k['1'] ?? NaN } };
   }
