@@ -6,7 +6,7 @@
 // Node on the CPU reference with a micro batch (P = 2, G = 2): the settings differ from the lesson's,
 // so its verdict is frozen as "not judged" — what is checked here is the protocol, not the claim.
 import { describe, expect, it } from 'vitest';
-import { getLesson } from '../rl/lessons.ts';
+import { LESSONS, getLesson } from '../rl/lessons.ts';
 import { useLab } from '../store/labStore.ts';
 import type { SavedRunSlot } from './autosave.ts';
 import { LabSession } from './session.ts';
@@ -71,6 +71,7 @@ describe('lesson protocol', () => {
     expect(s.runs[0].origin.lessonId).toBe(LESSON);
     expect(s.runs[0].steps).toHaveLength(N); // not one step more
     expect(s.engineNotices.join(' ')).toContain(`keeps its verdict at step ${N}`);
+    expect(s.leftLesson).toEqual({ n: LESSONS.findIndex((l) => l.id === LESSON) + 1, step: N }); // the presenter's heading says it
     await session.setStepMode(false);
     await session.finished!.settled();
     expect((finished.value as { runs: unknown[] }).runs).toHaveLength(1);

@@ -89,6 +89,6 @@ export class LessonVerdict {
     const n = LESSONS.indexOf(live.lesson) + 1;
     await reset();
     const s = this.host.get();
-    this.host.set({ stepMode: true, engineNotices: [...s.engineNotices, `Stepping through an update started a new run outside the lesson: lesson ${n}'s run keeps its verdict at step ${live.claim.steps} (under Runs).`] });
+    this.host.set({ stepMode: true, leftLesson: { n, step: live.claim.steps }, engineNotices: [...s.engineNotices, `Stepping through an update started a new run outside the lesson: lesson ${n}'s run keeps its verdict at step ${live.claim.steps} (under Runs).`] });
   }
 }

@@ -65,7 +65,7 @@ describe('presenter view', () => {
     const { store, calls, presenter } = setup();
     // the session leaves a lesson run at its verdict for the step-through (lessonVerdict.leaveForStepThrough)
     const host = (presenter as unknown as { lab: PresenterHost }).lab;
-    host.setStepMode = async (on) => { calls.push(`stepMode ${on}`); store.setState({ stepMode: on, lessonId: null, settings: defaultSettings() }); };
+    host.setStepMode = async (on) => { calls.push(`stepMode ${on}`); store.setState({ stepMode: on, lessonId: null, settings: defaultSettings(), leftLesson: { n: 1, step: 40 } }); };
     const n = getLesson('mixed-groups')!.charts.length;
     presenter.open();
     for (let i = 1; i <= n; i++) await presenter.next();
@@ -75,6 +75,8 @@ describe('presenter view', () => {
     expect(items.length).toBeGreaterThan(n + 1); // every chart: no lesson now
     const i = presenterIndex(s.presenter!, items);
     expect(presenterTitle(s, items[i], i, items.length - 1).item).toBe('step-through: phase 1 of 6 — prompts');
+    // and the heading says where the lesson's run went
+    expect(presenterTitle(s, items[i], i, items.length - 1).heading).toBe("rlvr-lab: no lesson (lesson 1's run keeps its verdict at step 40, under Runs)");
   });
 
   it('a number picks that lesson from its first chart; out of range does nothing; Space plays; Esc closes', async () => {

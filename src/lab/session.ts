@@ -156,7 +156,7 @@ export class LabSession {
       const s = st.settings;
       // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
       const origin = runOrigin(s, { id: st.lessonId, variant: st.lessonVariant }, this.imported?.name ?? null);
-      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], verdict: null, lessonNotice: null, lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
+      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], verdict: null, lessonNotice: null, leftLesson: null, lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
       await this.stepThrough.abandon();
       await this.engines.quiet();
       this.engines.retire(this.backend, prev.evaluating); // its WebGPU engine stays warm for the next run of this shape (once its step-0 evaluation, if any, is over)

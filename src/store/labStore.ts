@@ -195,6 +195,8 @@ export interface LabState {
   verdict: FrozenVerdict | null;
   /** One sentence about a step the lesson refused to add (Play after the verdict), shown on the lesson card; null: none. */
   lessonNotice: string | null;
+  /** This run was started by stepping through an update on a lesson run at its verdict: lesson `n`'s run keeps its verdict at `step` (under Runs). */
+  leftLesson: { n: number; step: number } | null;
   /** The chosen overlay: drawn only while comparable to the live run (overlays.ts); pinned runs are drawn as well. */
   overlayRunId: number | null;
   /** Where the live run started (set when it loads). */
@@ -265,6 +267,7 @@ export const useLab = create<LabState>()(() => ({
   runs: [],
   verdict: null,
   lessonNotice: null,
+  leftLesson: null,
   overlayRunId: null,
   liveOrigin: null,
   faults: [],

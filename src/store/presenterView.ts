@@ -129,9 +129,11 @@ export interface PresenterTitle {
 }
 
 /** The title bar and the caption of the item shown now. */
-export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean }, item: PresenterItem, index: number, charts: number): PresenterTitle {
+export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean; leftLesson?: LabState['leftLesson'] }, item: PresenterItem, index: number, charts: number): PresenterTitle {
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
-  const heading = lesson ? lesson.title : `rlvr-lab: no lesson (type a lesson's number, 1–${LESSONS.length}, to pick one)`;
+  // after stepping through an update from a finished lesson run: say where that run went (the page's engine line says it too)
+  const left = s.leftLesson ? `no lesson (lesson ${s.leftLesson.n}'s run keeps its verdict at step ${s.leftLesson.step}, under Runs)` : null;
+  const heading = lesson ? lesson.title : `rlvr-lab: ${left ?? `no lesson (type a lesson's number, 1–${LESSONS.length}, to pick one)`}`;
   if (item.kind === 'chart') {
     return { heading, item: `chart ${index + 1} of ${charts}: ${CHART_NAMES[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
   }

@@ -94,6 +94,7 @@ export function Presenter() {
   const steps = useLab((s) => s.stepsCompleted);
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
+  const leftLesson = useLab((s) => s.leftLesson);
   const touring = useTourStop() !== null;
   const runSteps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
@@ -114,7 +115,7 @@ export function Presenter() {
   if (!state) return null;
   const index = presenterIndex(state, items);
   const item = items[index];
-  const title = presenterTitle({ lessonId, settings, inspector, stepMode }, item, index, items.length - 1);
+  const title = presenterTitle({ lessonId, settings, inspector, stepMode, leftLesson }, item, index, items.length - 1);
   const Chart = item.kind === 'chart' ? CHARTS[item.chart] : null;
   const readout = item.kind === 'chart' ? chartReadout(item.chart, { steps: runSteps, evals }) : null;
   const run = status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${status === 'running' ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`;
