@@ -18,6 +18,7 @@
  * the controller (src/lab/tour.ts) moves the page and runs the actions through the session.
  */
 import { estimatorWords, rewardStd } from '../rl/advantages.ts';
+import { adamSentence } from './updateWords.ts';
 import { pushCounts } from '../rl/inspection.ts';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
@@ -243,7 +244,7 @@ function oneUpdate(s: TourInput): TourSay {
   const a = c.gradientAlone;
   const text = a
     ? `The update at step ${step}: of the ${c.positive} answers with A > 0, ${a.up} became more likely by this batch's gradient alone and ${c.applied.up} after AdamW's step; of the ${c.negative} with A < 0, ${a.down} and ${c.applied.down} became less likely. ` +
-      `${typeof cos === 'number' && Number.isFinite(cos) ? `AdamW's step and this batch's descent direction have cosine ${num(cos)}. ` : ''}${step === 0 ? "It is the run's first update, so AdamW's momentum holds this batch alone; its per-weight rescaling turns its step away from the gradient. What" : "AdamW's momentum carries the earlier batches, so what"} one batch teaches adds up over many steps. (The gradient alone: a plain step along it that moves the policy as far as AdamW's step did, then undone.)`
+      `${typeof cos === 'number' && Number.isFinite(cos) ? `AdamW's step and this batch's descent direction have cosine ${num(cos)}. ` : ''}${adamSentence(step === 0)} (The gradient alone: a plain step along it that moves the policy as far as AdamW's step did, then undone.)`
     : `The update at step ${step}: ${c.applied.up} of the ${c.positive} answers with A > 0 became more likely, and ${c.applied.down} of the ${c.negative} with A < 0 less likely. Not all: every answer moves the same shared weights.`;
   return { live: true, text };
 }

@@ -14,6 +14,13 @@ export function momentumWords(first: boolean): string {
   return first ? 'the run\'s first, whose momentum holds this batch alone' : `whose momentum is ${Math.round(BETA1 * 100)} % earlier batches`;
 }
 
+/** The tour's sentence on why what one batch teaches adds up over many steps. */
+export function adamSentence(first: boolean): string {
+  return first
+    ? "It is the run's first update, so AdamW's momentum holds this batch alone; its per-weight rescaling turns its step away from the gradient. What one batch teaches adds up over many steps."
+    : "AdamW's momentum carries the earlier batches, so what one batch teaches adds up over many steps.";
+}
+
 /** The two sentences under the update's headline, saying which did better here. */
 export function updateWhy(c: PushCounts, geo: StepGeometry | null | undefined, first: boolean): string {
   const alone = c.gradientAlone!;

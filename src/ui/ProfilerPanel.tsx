@@ -70,7 +70,7 @@ export function ProfilerPanel({ profile, onProfile, busy }: ProfilerPanelProps) 
           </p>
           {!profile.steady && (
             <p role="note" style={{ margin: '0 0 8px', fontSize: 13 }}>
-              These figures are unsteady: the phases and the kernel families add up to totals {Math.round((profile.spread - 1) * 100)} % apart after{' '}
+              These figures are unsteady: the phases, the kernel families and the single kernels, three groupings of the same work, add up to totals up to {Math.round((profile.spread - 1) * 100)} % apart after{' '}
               {profile.rounds} replays, so other work was using the same processor while they were timed. Profile again when the machine is quieter.
             </p>
           )}
