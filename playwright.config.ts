@@ -5,8 +5,8 @@ import { findBrowser } from './scripts/find-browser.mjs';
 const port = Number(process.env.PW_PORT ?? 5199);
 /** Specs that load the engine's own modules from the dev server (e2e/harness.html, import('/src/…')), and the one that builds its own site. */
 const ENGINE_SPECS = [/gpu-.*\.spec\.ts/, /grpo-webgpu\.spec\.ts/, /engine-handover\.spec\.ts/, /host-static\.spec\.ts/];
-/** Where the lab's production build for the browser tests goes (ignored by git with node_modules). */
-const BUILD_DIR = 'node_modules/.rlvr-e2e-build';
+/** Where the lab's production build for the browser tests goes (ignored by git with node_modules): one per port, so two runs side by side (PW_PORT) never build over each other's site. */
+const BUILD_DIR = `node_modules/.rlvr-e2e-build-${port}`;
 export default defineConfig({
   testDir: 'e2e',
   timeout: 240_000,
