@@ -60,6 +60,22 @@ describe('claims', () => {
     expect(later).toEqual(at12);
   });
 
+  it('a run that plays on past its verdict step is judged on exactly the run that stopped there, its verdict-step evaluation included', () => {
+    // lesson 1 at G = 8: held-out pass@1 read at step 0 and at the verdict step (40) on the contract's
+    // prompts, evaluations every 5 steps between them and after it (as the lab records them)
+    const g8 = getLesson('mixed-groups')!.variants[1].claim;
+    const N = g8.steps;
+    const evals: RunRecord['evals'] = [contractEval(0, 256, 0.45, 0.3, 1)];
+    for (let k = 5; k < N; k += 5) evals.push({ step: k, heldout_accuracy: 0.45, pass_at_k: { 1: 0.3 } });
+    evals.push(contractEval(N, 256, 0.5, 0.42, 2));
+    const stopped = run(N, () => ({ frac_mixed: 0.6, mixed_predicted: 0.7 }), evals);
+    const atVerdict = g8.judge(stopped);
+    expect(atVerdict.state, atVerdict.sentence).toBe('holds');
+    // five more steps, and a (non-contract) evaluation after them that reads lower
+    const on = run(N + 5, () => ({ frac_mixed: 0.6, mixed_predicted: 0.7 }), [...evals, { step: N + 5, heldout_accuracy: 0.4, pass_at_k: { 1: 0.25 } }]);
+    expect(g8.judge(on)).toEqual(atVerdict);
+  });
+
   it('pending says only "pending" until every number it quotes exists, then quotes them as "so far"', () => {
     const needsLate = claim({ text: 'x rises', steps: 6, number: { what: 'x', of: (e) => e.b - e.a, threshold: 0, side: 'above' }, measure: (r) => ({ a: r.steps[0].think_fraction, b: r.steps.length >= 4 ? r.steps[3].think_fraction : NaN }), sentence: (e) => `x ${e.a.toFixed(2)} → ${Number.isFinite(e.b) ? e.b.toFixed(2) : '–'}`, hint: '' });
     expect(needsLate.judge(run(2, () => ({}))).sentence).toBe('Pending — the verdict comes at step 6 (now 2).');

@@ -148,11 +148,17 @@ export const HELDOUT_WRECK = 0.1;
  */
 export const UNPROMISED_WRECK = 0.15;
 
-/** The run up to its verdict step: its first `steps` steps and the evaluations up to them. */
+/**
+ * The run up to its verdict step: its first `steps` steps and the evaluations up to and including
+ * the one after them. A step is numbered by the updates before it (steps 0–39 of a 40-step run) and
+ * an evaluation by the updates before it too, so the verdict-step evaluation of a 40-step verdict
+ * is at 40: the run truncated at 40 steps keeps it, exactly the run the verdict was judged on when
+ * it stopped there.
+ */
 export function truncateRun(run: RunRecord, steps: number): RunRecord {
   if (run.steps.length <= steps) return run;
-  const last = run.steps[steps - 1]?.step ?? 0;
-  return { steps: run.steps.slice(0, steps), evals: run.evals.filter((e) => e.step <= last) };
+  const after = (run.steps[steps - 1]?.step ?? -1) + 1;
+  return { steps: run.steps.slice(0, steps), evals: run.evals.filter((e) => e.step <= after) };
 }
 
 /** Per evaluation, each prompt's pass@k for each k (computed once: a verdict resamples the prompts a thousand times). */
