@@ -4,7 +4,8 @@
 // GRPO step's GPU traffic — and `npm run train -- --backend dawn`. The full form of the check
 // adds the policy-loss parity, the PyTorch goldens, a 40-step learning run and the bench.
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installDawn, SWIFTSHADER_ICD, type DawnMachine } from './dawn.ts';
 
 // Dawn without its bounds clamps and workgroup zeroing, as the browser tests run it (playwright.config.ts):
 // faster on SwiftShader, the same numbers, and only stricter
@@ -53,4 +54,74 @@ describe('Dawn in Node', () => {
     expect(lines.filter((l) => l.type === 'step').map((l) => l.finite)).toEqual([true, true]);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', steps: 2, backend: 'webgpu' });
   }, 200_000);
+});
+
+// Which Vulkan driver Dawn ends up on (issue 47): a fresh Debian with Mesa's Vulkan drivers has a
+// loader of its own, so no restart, but its lavapipe gives Dawn no adapter; the lab then asks again
+// with Chromium's SwiftShader. Simulated: a Dawn whose adapter request answers according to the
+// VK_ICD_FILENAMES it sees at `create` (as the real loader reads it at each instance).
+describe('installDawn: the Vulkan driver it falls back to', () => {
+  const swiftshader = { vendor: 'google', architecture: 'swiftshader', description: 'SwiftShader Device (Subzero)' };
+  /** A machine whose drivers answer by name: `works` lists the VK_ICD_FILENAMES values that give an adapter ('' = unset). */
+  const machine = (works: string[], o: Partial<DawnMachine> = {}) => {
+    const env: Record<string, string | undefined> = { ...o.env };
+    const seen: (string | undefined)[] = [];
+    const m: Partial<DawnMachine> = {
+      platform: 'linux', systemLoader: () => true, swiftShader: () => true, ...o, env,
+      load: async () => ({
+        globals: {},
+        create: () => {
+          const icd = env.VK_ICD_FILENAMES; // read at create, as the loader reads it at vkCreateInstance
+          seen.push(icd);
+          return { requestAdapter: async () => (works.includes(icd ?? '') ? { info: icd === SWIFTSHADER_ICD ? swiftshader : { vendor: 'nvidia', architecture: 'ampere', description: 'GPU' } } : null) } as unknown as GPU;
+        },
+      }),
+    };
+    return { m, env, seen };
+  };
+  const navigator = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  afterEach(() => {
+    if (navigator) Object.defineProperty(globalThis, 'navigator', navigator);
+    else delete (globalThis as { navigator?: unknown }).navigator;
+  });
+
+  it("the machine's own driver works: Dawn runs on it, asked once", async () => {
+    const { m, seen } = machine(['']);
+    expect(await installDawn(m)).toBe('nvidia ampere GPU');
+    expect(seen).toEqual([undefined]);
+  });
+
+  it("a loader with no driver Dawn takes (Mesa's lavapipe): asked again with SwiftShader, which answers, and the description says so", async () => {
+    const { m, env, seen } = machine([SWIFTSHADER_ICD]);
+    const described = await installDawn(m);
+    expect(seen).toEqual([undefined, SWIFTSHADER_ICD]);
+    expect(described).toMatch(/^google swiftshader SwiftShader Device \(Subzero\) \(Chromium's SwiftShader: this machine's Vulkan drivers \(VK_ICD_FILENAMES unset\) gave Dawn no adapter\)$/);
+    expect(env.VK_ICD_FILENAMES).toBe(SWIFTSHADER_ICD); // the process's later instances stay on it
+    expect((globalThis as { navigator?: { gpu?: unknown } }).navigator?.gpu).toBeDefined();
+  });
+
+  it('neither works: one sentence naming both tries and what to check', async () => {
+    const { m, seen } = machine([]);
+    const e = await installDawn(m).then(() => null, (x: Error) => x);
+    expect(seen).toEqual([undefined, SWIFTSHADER_ICD]);
+    expect(e?.message).toBe(`--backend dawn: Dawn found no Vulkan adapter, neither with this machine's Vulkan drivers (VK_ICD_FILENAMES unset) nor with Chromium's SwiftShader (VK_ICD_FILENAMES=${SWIFTSHADER_ICD}); check the GPU's Vulkan driver with vulkaninfo, and that Debian's chromium is installed whole (\`apt-get install --reinstall chromium\`)`);
+  });
+
+  it("no adapter and no chromium: says the fallback is not installed and how to get it", async () => {
+    const { m, seen } = machine([], { swiftShader: () => false });
+    await expect(installDawn(m)).rejects.toThrow(/no Vulkan adapter with this machine's Vulkan drivers \(VK_ICD_FILENAMES unset\), and Chromium's SwiftShader, the fallback, is not installed .*apt-get install chromium/);
+    expect(seen).toEqual([undefined]);
+  });
+
+  it('drivers someone chose (VK_ICD_FILENAMES set) are not overridden: no second try, and the message names them', async () => {
+    const { m, seen } = machine([SWIFTSHADER_ICD], { env: { VK_ICD_FILENAMES: '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json' } });
+    await expect(installDawn(m)).rejects.toThrow(/no Vulkan adapter with VK_ICD_FILENAMES=\/usr\/share\/vulkan\/icd\.d\/lvp_icd\.x86_64\.json; .*unset the variable/);
+    expect(seen).toEqual(['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json']);
+  });
+
+  it('no loader and no SwiftShader: says so before loading Dawn', async () => {
+    const { m, seen } = machine([''], { systemLoader: () => false, swiftShader: () => false });
+    await expect(installDawn(m)).rejects.toThrow(/no Vulkan driver: this machine has neither a Vulkan loader/);
+    expect(seen).toEqual([]);
+  });
 });
