@@ -14,6 +14,12 @@ export interface VerdictHost {
   /** The trainer's completed steps and the settings its last step ran with (null: no trainer). */
   trainer(): { step: number; settings: Settings } | null;
   requestSave(): void;
+  /**
+   * Evaluate the policy now, at the trainer's step, and record the evaluation: the verdict-step
+   * evaluation an engine loss skipped (the recovery redoes a step whose update was lost, not the
+   * evaluation after a committed one), re-run from the committed weights before the verdict is judged.
+   */
+  evaluate(): Promise<void>;
 }
 
 export class LessonVerdict {
@@ -56,6 +62,10 @@ export class LessonVerdict {
     const run = async () => {
       const { lesson, variant, claim } = live;
       const changed = settingsChangedFrom(lesson, variant, this.host.trainer()?.settings ?? this.host.get().settings).length > 0;
+      // judged with its verdict-step evaluation, never without it: one an engine loss skipped is
+      // re-run from the committed state (the trainer is at the verdict step: Play stops there)
+      const missing = !this.host.get().evals.some((e) => e.step === live.claim.steps && e.contract);
+      if (!changed && missing && this.host.trainer()?.step === live.claim.steps) await this.host.evaluate();
       const now = this.host.get();
       const judged = changed ? null : claim.judge({ steps: now.steps, evals: now.evals });
       this.host.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false } });

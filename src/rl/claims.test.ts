@@ -7,7 +7,7 @@ import { LESSONS, getLesson, lessonSettings, settingsChangedFrom } from './lesso
 import { defaultSettings } from './settings.ts';
 import type { StepMetrics } from './metrics.ts';
 import { Rng } from '../model/rng.ts';
-import { passAtK } from '../tasks/metrics.ts';
+import { contractEval } from './testing/contractEval.ts';
 
 // a step as the trainer numbers it: the updates before it (0 for the first)
 const step = (i: number, m: Partial<StepMetrics>) => ({ step: i, accuracy: 0.3, think_fraction: 0.4, kl_exact: 0.01, ...m }) as StepMetrics;
@@ -21,17 +21,6 @@ const rising = claim({
   sentence: (e) => `share ${e.a.toFixed(2)} → ${e.b.toFixed(2)}`,
   hint: 'run longer',
 });
-
-/** A contract evaluation of P prompts: each prompt's greedy answer and G samples right with probability p (a seeded pattern). */
-function contractEval(step: number, P: number, greedyRate: number, passRate: number, seed: number, G = 8): RunRecord['evals'][number] {
-  const rng = new Rng(seed);
-  const greedy = Array.from({ length: P }, () => (rng.next() < greedyRate ? 1 : 0));
-  const correct = Array.from({ length: P }, () => { let c = 0; for (let i = 0; i < G; i++) if (rng.next() < passRate) c++; return c; });
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const pass: Record<string, number> = {};
-  for (let k = 1; k <= G; k *= 2) pass[String(k)] = mean(correct.map((c) => passAtK(G, c, k)));
-  return { step, heldout_accuracy: mean(greedy), pass_at_k: pass, contract: true, per_prompt: { greedy, correct, G } };
-}
 
 describe('claims', () => {
   it('pending before its step; at it: holds, fails or unclear by where the 90 % interval lies against the threshold', () => {
@@ -65,7 +54,7 @@ describe('claims', () => {
     // prompts, evaluations every 5 steps between them and after it (as the lab records them)
     const g8 = getLesson('mixed-groups')!.variants[1].claim;
     const N = g8.steps;
-    const evals: RunRecord['evals'] = [contractEval(0, 256, 0.45, 0.3, 1)];
+    const evals: RunRecord['evals'][number][] = [contractEval(0, 256, 0.45, 0.3, 1)];
     for (let k = 5; k < N; k += 5) evals.push({ step: k, heldout_accuracy: 0.45, pass_at_k: { 1: 0.3 } });
     evals.push(contractEval(N, 256, 0.5, 0.42, 2));
     const stopped = run(N, () => ({ frac_mixed: 0.6, mixed_predicted: 0.7 }), evals);

@@ -27,6 +27,7 @@ import { SIGNAL_LABELS } from '../rl/doctor.ts';
 import { PHASES, type AnswerView, type GroupView, type InspectorState, type LabState } from './labStore.ts';
 import { firstLast, heldoutPoints, type PresenterChart } from './presenterView.ts';
 import { lessonContrast } from './lessonContrast.ts';
+import { liveVerdict } from './verdictView.ts';
 
 /** What a stop's button does (src/lab/tour.ts runs it through the session's own actions). */
 export type TourAction =
@@ -51,7 +52,7 @@ export interface TourSay {
 /** What the tour reads from the lab's state. */
 export type TourInput = Pick<LabState, 'settings' | 'lessonId' | 'lessonVariant' | 'steps' | 'evals' | 'signals' | 'stepMode' | 'inspector'>
   /** The page's finished runs and the live run's origin: a stop quotes a lesson's contrast with a sibling variant (absent: none). The presenter view, when open: a stop names only buttons on the screen. */
-  & Partial<Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId' | 'presenter'>>;
+  & Partial<Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId' | 'presenter' | 'verdict'>>;
 
 export type TourView = { kind: 'chart'; chart: PresenterChart } | { kind: 'step'; phase: (typeof PHASES)[number] };
 
@@ -186,7 +187,9 @@ function contrastWithSibling(s: TourInput, id: string): string | null {
   const lesson = getLesson(id);
   const claim = lesson?.variants[s.lessonVariant]?.claim;
   if (!lesson || !claim || !s.runs || s.liveOrigin === undefined) return null;
-  const line = lessonContrast({ runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted ?? s.steps.length, overlayRunId: s.overlayRunId ?? null }, lesson, s.lessonVariant, claim.judge(s).measured);
+  const v = liveVerdict(s, id, s.lessonVariant, claim); // the frozen verdict once judged: never a re-judged longer run
+  if (!v) return null;
+  const line = lessonContrast({ runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted ?? s.steps.length, overlayRunId: s.overlayRunId ?? null }, lesson, s.lessonVariant, v.measured);
   return line ? ` Against the other variant: ${line.sentence}` : null;
 }
 
@@ -196,7 +199,8 @@ const span = (pts: { step: number; value: number }[]) => pts.map((p) => `${num(p
 function verdictIn(s: TourInput, id: string): string {
   const claim = getLesson(id)?.variants[s.lessonVariant]?.claim;
   if (!claim || s.steps.length < claim.steps) return '';
-  const v = claim.judge(s);
+  const v = liveVerdict(s, id, s.lessonVariant, claim);
+  if (!v) return '';
   const said = v.state === 'holds' ? 'the claim holds ✓' : v.state === 'fails' ? 'the claim fails ✗' : 'unclear: this one run cannot tell, so pool the class\'s runs';
   return v.state === 'pending' ? '' : ` The lesson's verdict is in: ${said}.`;
 }

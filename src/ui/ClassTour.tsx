@@ -41,7 +41,7 @@ export function ClassTourLink() {
 const pick = (s: LabState): TourInput & Pick<LabState, 'status'> => ({
   settings: s.settings, lessonId: s.lessonId, lessonVariant: s.lessonVariant, steps: s.steps, evals: s.evals,
   signals: s.signals, stepMode: s.stepMode, inspector: s.inspector, status: s.status,
-  runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted, overlayRunId: s.overlayRunId, presenter: s.presenter,
+  runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted, overlayRunId: s.overlayRunId, presenter: s.presenter, verdict: s.verdict,
 });
 
 interface Box { left: number; top: number; width: number; height: number; id?: string; el?: HTMLElement }
