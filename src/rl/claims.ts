@@ -20,7 +20,7 @@
  */
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
 import { heldoutMeasure } from './stopSignals.ts';
-import { bootstrap, LEVEL, pairedDiff, verdictFrom } from './interval.ts';
+import { blockIndices, bootstrap, LEVEL, pairedDiff, stepBlockLength, verdictFrom } from './interval.ts';
 import { passAtK } from '../tasks/metrics.ts';
 import { fmt2, signed } from './format.ts';
 
@@ -189,14 +189,16 @@ function resampledEval<E extends RunRecord['evals'][number]>(e: E, idx: Int32Arr
 
 /**
  * One bootstrap resample of a run: its steps drawn with replacement within each window (the
- * early and late windows, and the steps between), its contract evaluations' prompts drawn with
+ * early and late windows, and the steps between) in blocks of neighbouring steps (interval.ts'
+ * blockIndices, circular within the window, stepBlockLength long: one step, i.i.d., in windows under
+ * 8 steps, where blocks only narrow the interval), its contract evaluations' prompts drawn with
  * replacement, the same prompts at both ends (paired).
  */
 export function resampleRun(run: RunRecord, draw: (n: number) => Int32Array): RunRecord {
   const n = run.steps.length, w = windowSize(n);
   const strata = n >= 2 * w ? [[0, w], [w, n - w], [n - w, n]] : [[0, n]];
   const steps: StepMetrics[] = [];
-  for (const [a, b] of strata) if (b > a) for (const i of draw(b - a)) steps.push(run.steps[a + i]);
+  for (const [a, b] of strata) if (b > a) for (const i of blockIndices(draw, b - a, stepBlockLength(b - a))) steps.push(run.steps[a + i]);
   const sized = run.evals.find((e) => e.per_prompt);
   if (!sized) return { steps, evals: run.evals };
   const idx = draw(sized.per_prompt!.greedy.length);

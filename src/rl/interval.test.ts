@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../model/rng.ts';
-import { bootstrapMean, iqm, pairedDiff, quantile, verdictFrom } from './interval.ts';
+import { blockIndices, bootstrapMean, iqm, meanInterval, MIN_CLASS_RUNS, normalQuantile, pairedDiff, pairedMeanInterval, quantile, stepBlockLength, tQuantile, verdictFrom } from './interval.ts';
 
 const normals = (rng: Rng, n: number, mu: number, sd: number) => Array.from({ length: n }, () => {
   const u = 1 - rng.next(), v = rng.next();
@@ -40,6 +40,54 @@ describe('interval estimates', () => {
     expect(d.value).toBeCloseTo(0.1, 2);
     expect(d.hi - d.lo).toBeLessThan(0.02);
     expect(() => pairedDiff([1], [1, 2])).toThrow(/1 items before, 2 after/);
+  });
+
+  it('the t quantile matches the table at 0.95 (and 0.975) to 1e-4', () => {
+    const table: [number, number, number][] = [[1, 6.3138, 12.7062], [2, 2.92, 4.3027], [4, 2.1318, 2.7764], [9, 1.8331, 2.2622], [29, 1.6991, 2.0452], [Infinity, 1.6449, 1.96]];
+    for (const [df, q95, q975] of table) {
+      expect(Math.abs(tQuantile(0.95, df) - q95), `df ${df}`).toBeLessThan(1e-4);
+      expect(Math.abs(tQuantile(0.975, df) - q975), `df ${df}`).toBeLessThan(1e-4);
+      expect(tQuantile(0.05, df)).toBe(-tQuantile(0.95, df));
+    }
+    expect(tQuantile(0.95, 1e6)).toBeCloseTo(normalQuantile(0.95), 5);
+    expect(normalQuantile(0.995)).toBeCloseTo(2.5758, 4);
+    expect(tQuantile(0.5, 3)).toBe(0);
+    expect(tQuantile(1, 3)).toBeNaN();
+    expect(tQuantile(0.95, 0)).toBeNaN();
+  });
+
+  it('the t interval of a mean: x̄ ± t(n − 1) · s/√n, NaN ends below two items', () => {
+    const e = meanInterval([1, 2, 3, 4, 5]); // s = √2.5, t(4) = 2.1318
+    expect(e.value).toBe(3);
+    expect(e.hi - 3).toBeCloseTo(2.131847 * Math.sqrt(2.5 / 5), 5);
+    expect(3 - e.lo).toBeCloseTo(e.hi - 3, 12);
+    expect(meanInterval([1, 2, 3, 4, 5], { level: 0.95 }).hi - 3).toBeCloseTo(2.776445 * Math.sqrt(0.5), 5);
+    expect(meanInterval([0.4])).toEqual({ value: 0.4, lo: NaN, hi: NaN });
+    expect(meanInterval([]).value).toBeNaN();
+    const d = pairedMeanInterval([1, 2, 3], [1.5, 2.4, 3.7]); // differences 0.5, 0.4, 0.7
+    expect(d.value).toBeCloseTo(1.6 / 3, 12);
+    expect(d).toEqual(meanInterval([1.5 - 1, 2.4 - 2, 3.7 - 3]));
+    expect(() => pairedMeanInterval([1], [1, 2])).toThrow(/1 items before, 2 after/);
+    expect(MIN_CLASS_RUNS).toBe(5);
+  });
+
+  it('a block draw keeps neighbouring steps together, wraps within its window, and is i.i.d. at length 1', () => {
+    const rng = new Rng(5);
+    const draw = (n: number) => Int32Array.from({ length: n }, () => rng.int(n));
+    for (let t = 0; t < 50; t++) {
+      const idx = blockIndices(draw, 10, 3);
+      expect(idx.length).toBe(10);
+      for (let j = 0; j < 10; j++) {
+        expect(idx[j]).toBeGreaterThanOrEqual(0);
+        expect(idx[j]).toBeLessThan(10);
+        if (j % 3) expect(idx[j]).toBe((idx[j - 1] + 1) % 10); // inside a block: the next step (circular)
+      }
+    }
+    const fixed = (n: number) => Int32Array.from({ length: n }, (_, i) => (n - 1 - i)); // starts 9, 8, 7, …
+    expect(Array.from(blockIndices(fixed, 10, 4))).toEqual([9, 0, 1, 2, 8, 9, 0, 1, 7, 8]);
+    expect(Array.from(blockIndices(fixed, 5, 1))).toEqual([4, 3, 2, 1, 0]);
+    // windows under 8 steps stay i.i.d. (the lessons' 15- and 30-step runs: windows of 3 and 7); 2 from 8 steps, 3 from 16
+    expect([3, 7, 8, 10, 15, 16, 42, 43].map(stepBlockLength)).toEqual([1, 1, 2, 2, 2, 3, 3, 4]);
   });
 
   it('the interquartile mean is the mean of the middle half and ignores the tails', () => {
