@@ -566,8 +566,12 @@ export interface AutotuneBench {
   /** Whether the self-check passed (with the forms chosen). */
   check_ok: boolean;
   check_ms: number;
+  /** The tune's timing (compiling not included), and the candidates' compiling before it. */
   tune_ms: number;
+  compile_ms: number;
   budget_ms: number;
+  /** Every family timed within the budget (false: the ones not timed kept their form; a later visit times them). */
+  finished: boolean;
   /** The forms the engine runs after the check and the tune. */
   forms: Record<string, string>;
   /** The tuned combination, if it gave wrong numbers (the checked forms were kept). */
@@ -583,7 +587,7 @@ export async function benchAutotune(config: ModelConfig, rows: number, budgetMs?
     const t = r.autotune;
     return {
       autotune: (t?.families ?? []).map((f) => ({ family: f.family, candidates: f.candidates, chosen: f.chosen, work: f.work })),
-      check_ok: r.ok, check_ms: r.ms, tune_ms: t?.ms ?? 0, budget_ms: t?.budgetMs ?? 0, forms: { ...r.forms }, tuned_failure: r.tunedFailure?.what ?? null,
+      check_ok: r.ok, check_ms: r.ms, tune_ms: t?.ms ?? 0, compile_ms: t?.compileMs ?? 0, budget_ms: t?.budgetMs ?? 0, finished: t?.finished ?? false, forms: { ...r.forms }, tuned_failure: r.tunedFailure?.what ?? null,
     };
   } finally {
     be.dispose();
