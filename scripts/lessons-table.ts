@@ -31,7 +31,10 @@ import { fileURLToPath } from 'node:url';
 import type { Backend } from '../src/model/backend.ts';
 import { decodeCheckpoint } from '../src/model/checkpoint.ts';
 import { baseCheckpointPath } from '../src/rl/bases.ts';
-import { contrastBySeed } from '../src/rl/contrast.ts';
+import { expectedOutcome, judgeContrast, OUTCOMES } from '../src/rl/contrast.ts';
+import { classContrast } from '../src/class/pool.ts';
+import { lessonQuestionVariants } from '../src/rl/lessons.ts';
+import { existsSync } from 'node:fs';
 import { LESSONS, lessonSettings } from '../src/rl/lessons.ts';
 import { contractHash, lessonRun } from '../src/rl/lessonContract.ts';
 import { runTraining, type RunSummary } from '../src/rl/run.ts';
@@ -66,6 +69,26 @@ export interface LessonRun {
   probes?: { step: number; verdict: string; value: number; lo: number; hi: number }[];
 }
 
+/** A run's whole record as --dump wrote it (NaN was written as null). */
+function readRecord(file: string): RunRecord {
+  return JSON.parse(readFileSync(file, 'utf8'), (_k, v) => (v === null ? NaN : v)) as RunRecord;
+}
+
+/**
+ * --from-dumps DIR: each run judged again on the whole record --dump wrote (exactly what the run
+ * judged when it ended: runTraining judges that record), so a lesson's claims stated after the runs
+ * were made are judged on them without running them again — and the record names the contract as it is now.
+ */
+function runFromDump(dir: string, id: string, variant: number, seed: number, engineName: string): LessonRun {
+  const l = LESSONS.find((x) => x.id === id)!;
+  const v = l.variants[variant];
+  const record = readRecord(join(dir, `${id}.${variant}.${seed}.json`));
+  const j = v.claim.judge(record);
+  const c = record.evals.filter((e) => e.contract);
+  const greedy = { start: c[0]?.heldout_accuracy ?? NaN, end: c.at(-1)?.heldout_accuracy ?? NaN };
+  return { lesson: id, variant, label: v.label, seed, verdict: j.state, value: j.number.value, interval: [j.number.lo, j.number.hi], steps: record.steps.length, sentence: j.sentence, evidence: j.evidence, measured: j.measured, seconds: NaN, greedy, engine: engineName };
+}
+
 /** Numbers back from JSON: a NaN was written as null. */
 const numbers = (r: Record<string, number | null> | undefined): Record<string, number> => Object.fromEntries(Object.entries(r ?? {}).map(([k, v]) => [k, typeof v === 'number' ? v : NaN]));
 const num = (x: unknown) => (typeof x === 'number' ? x : NaN);
@@ -83,7 +106,7 @@ async function engine(name: BackendName): Promise<string> {
 }
 
 /** One lesson variant on one seed, as the CLI runs it (its contract's evaluations, held-out greedy accuracy and pass@k, like the lab). */
-export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: BackendName; probes?: number[] } = {}): Promise<LessonRun> {
+export async function runLesson(id: string, variant: number, seed: number, o: { nullRun?: boolean; backend?: BackendName; probes?: number[]; dump?: string } = {}): Promise<LessonRun> {
   const lesson = LESSONS.find((l) => l.id === id)!;
   const v = lesson.variants[variant];
   const settings = { ...lessonSettings(lesson, defaultSettings(), variant), seed, ...(o.nullRun ? { learningRate: 0 } : {}) };
@@ -112,6 +135,9 @@ export async function runLesson(id: string, variant: number, seed: number, o: { 
     });
     be.dispose();
     s = summary!;
+    // --dump DIR: the run's whole record (its steps and its evaluations, every prompt's result), so a
+    // lesson's contrast verdict (rl/contrastVerdict.ts) can be judged on it later without running it again
+    if (o.dump && record) writeFileSync(join(o.dump, `${id}.${variant}.${seed}.json`), JSON.stringify(record));
     if (probes) {
       const probed = probes.map((k) => { const j = v.claim.judge(record!, { steps: k }); return { step: k, verdict: j.state, value: j.number.value, lo: j.number.lo, hi: j.number.hi }; });
       const l = s.lesson!;
@@ -222,9 +248,10 @@ async function main() {
   if (backend === 'dawn') (await import('./dawn.ts')).withDawnEnv();
   const probes = flag('probe')?.split(',').map(Number);
   const one = flag('one');
+  const dump = flag('dump');
   if (one) {
     const [id, v, seed] = one.split(':');
-    process.stdout.write(`${JSON.stringify(await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes }))}\n`);
+    process.stdout.write(`${JSON.stringify(await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes, dump }))}\n`);
     return;
   }
   const seeds = (flag('seeds') ?? '1,2,3,4,5,6').split(',').map(Number);
@@ -233,12 +260,16 @@ async function main() {
   const record = args.includes('--record') ? (flag('record')?.startsWith('--') === false ? flag('record')! : RECORDS_FILE) : null;
   if (record && seeds.some((s) => s < 1000)) throw new Error('--record takes fresh seeds only (1000 and up): seeds 1–6 chose the claims, they cannot judge them');
   const tasks: string[] = [];
-  for (const l of LESSONS.filter((x) => !only || only.includes(x.id))) for (let v = 0; v < l.variants.length; v++) for (const seed of seeds) tasks.push(`${l.id}:${v}:${seed}`);
+  const variants = flag('variants')?.split(',').map(Number); // --variants 0,1: only these (a lesson's question compares its first two)
+  for (const l of LESSONS.filter((x) => !only || only.includes(x.id))) for (let v = 0; v < l.variants.length; v++) if (!variants || variants.includes(v)) for (const seed of seeds) tasks.push(`${l.id}:${v}:${seed}`);
+  if (dump && args.includes('--resume')) tasks.splice(0, tasks.length, ...tasks.filter((t) => { const [id, v, seed] = t.split(':'); return !existsSync(join(dump, `${id}.${v}.${seed}.json`)); })); // --dump DIR --resume: only the runs not dumped yet
   const t0 = Date.now();
   const from = flag('from');
-  const runs = from ? readRuns(from.split(','), tasks) : jobs > 1
-    ? await inChildren(tasks, jobs, [...(nullRun ? ['--null'] : []), '--backend', backend, ...(probes ? ['--probe', probes.join(',')] : [])], args.includes('--json'))
-    : await tasks.reduce<Promise<LessonRun[]>>(async (acc, t) => { const [id, v, seed] = t.split(':'); return [...await acc, await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes })]; }, Promise.resolve([]));
+  const fromDumps = flag('from-dumps');
+  const runs = fromDumps ? tasks.map((t) => { const [id, v, seed] = t.split(':'); return runFromDump(fromDumps, id, Number(v), Number(seed), flag('engine') ?? 'CPU reference (Node)'); })
+    : from ? readRuns(from.split(','), tasks) : jobs > 1
+    ? await inChildren(tasks, jobs, [...(nullRun ? ['--null'] : []), '--backend', backend, ...(probes ? ['--probe', probes.join(',')] : []), ...(dump ? ['--dump', dump] : [])], args.includes('--json'))
+    : await tasks.reduce<Promise<LessonRun[]>>(async (acc, t) => { const [id, v, seed] = t.split(':'); return [...await acc, await runLesson(id, Number(v), Number(seed), { nullRun, backend, probes, dump })]; }, Promise.resolve([]));
   console.log(`engine: ${runs[0]?.engine}; ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s${nullRun ? ' (η = 0: null runs)' : ''}\n`);
   console.log('| lesson | variant | seed | verdict | claim number [90 % interval] | held-out greedy (256) | s |\n|---|---|---|---|---|---|---|');
   for (const r of runs) {
@@ -267,12 +298,28 @@ async function main() {
       console.log(`| ${t.lesson} | ${v.label} | ${c.what} ${c.side === 'above' ? '>' : '≤'} ${+c.threshold.toFixed(3)} | ${v.steps} | ${v.holds} | ${v.fails} | ${v.unclear} | ${f3(v.median_width)} |`);
     });
   }
+  // each lesson's question, judged as a claim of its own (rl/contrast.ts): per seed the paired
+  // difference with its interval, read from the runs' whole records (--dump / --from-dumps), and the
+  // class across the seeds (the pool's rule, class/pool.ts)
+  const dumps = flag('from-dumps') ?? dump;
   for (const l of LESSONS) {
-    const rs = runs.filter((r) => r.lesson === l.id);
-    if (!l.contrast || !rs.length) continue;
-    const { top, bottom, diffs } = contrastBySeed(l.contrast, rs.map((r) => ({ ...r, evidence: r.measured })), seeds);
+    const q = lessonQuestionVariants(l);
+    if (!l.contrast || !q || !runs.some((r) => r.lesson === l.id)) continue;
     const name = (v: number) => l.variants[v].short ?? l.variants[v].label;
-    console.log(`${l.id} contrast: ${l.contrast.what}, ${name(top)} − ${name(bottom)}, by seed: ${diffs.map((d) => d.toFixed(2)).join(', ')} (higher under ${name(top)} on ${diffs.filter((d) => d > 0).length} of ${seeds.length})`);
+    const rows: string[] = [];
+    const diffs: number[] = [];
+    for (const seed of seeds) {
+      const file = (v: number) => (dumps ? join(dumps, `${l.id}.${v}.${seed}.json`) : '');
+      if (!dumps || !existsSync(file(q.asked)) || !existsSync(file(q.against))) continue;
+      const rec = (v: number) => ({ variant: v, claim: l.variants[v].claim, run: readRecord(file(v)) });
+      const c = judgeContrast(l.contrast, rec(q.asked), rec(q.against), l.variants[q.asked].claim.steps);
+      diffs.push(c.value);
+      rows.push(`| ${l.id} | ${seed} | ${f3(c.askedValue)} | ${f3(c.againstValue)} | ${f3(c.value)} [${f3(c.lo)}, ${f3(c.hi)}] | ${c.outcome === null ? 'unclear' : OUTCOMES[c.outcome]} | ${c.state} |`);
+    }
+    if (!rows.length) continue;
+    const cc = classContrast(diffs, l.contrast.margin, expectedOutcome(l.contrast, q.asked, q.against));
+    console.log(`\n${l.id} contrast: ${l.contrast.what}, “${name(q.asked)}” − “${name(q.against)}”, margin ±${l.contrast.margin}\n| lesson | seed | ${name(q.asked)} | ${name(q.against)} | difference [90 % interval] | outcome | verdict |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+    console.log(`| ${l.id} | class of ${cc.n} | | | ${f3(cc.value)} [${f3(cc.lo)}, ${f3(cc.hi)}] (t) | ${cc.tooFew ? 'too few' : cc.outcome === null ? 'unclear' : OUTCOMES[cc.outcome]} | ${cc.state} |`);
   }
   const wrecks = unpromisedWrecks(runs);
   console.log(wrecks.length ? `held-out accuracy (greedy) fell more than ${UNPROMISED_WRECK} where the lesson promises no wreck: ${wrecks.join('; ')}` : `no run of a variant that promises no wreck lost more than ${UNPROMISED_WRECK} held-out accuracy (greedy)`);

@@ -11,7 +11,12 @@
  * not), n the verdict step it was judged at (the variant's: a run that never reached it has no
  * code), x the claim's number (claimNumber.ts), c the lesson's contrast number
  * (src/rl/contrast.ts; null where the lesson has none), optional p the prediction (0 higher, 1
- * about the same, 2 lower; question.ts). Numbers are rounded to 4 significant digits (the claim
+ * about the same, 2 lower; question.ts), optional d and t the lesson's contrast judged on this seed
+ * against the student's run of the question's other variant (d: asked − against; t: its outcome, 0
+ * higher, 1 about the same, 2 lower, 3 unclear: rl/contrast.ts), optional b 1 where the run started
+ * from the lesson's shipped base (what lets lesson 6's variants, on different tasks from different
+ * bases by design, pair: store/overlays.ts comparable). A code without d, t or b (made before they
+ * existed) still decodes. Numbers are rounded to 4 significant digits (the claim
  * number to more where 4 would move it across its threshold: the decoder checks the verdict against
  * it); NaN is null.
  * Nothing else: no name, no device, no time.
@@ -58,6 +63,10 @@ export interface ResultCode {
   contrast: number;
   /** 0 higher, 1 about the same, 2 lower; null: no prediction made. */
   prediction: 0 | 1 | 2 | null;
+  /** The lesson's contrast on this seed, asked − against, and its outcome (null: not judged with this run). */
+  pairedContrast?: { value: number; outcome: 0 | 1 | 2 | null } | null;
+  /** The run started from the lesson's shipped base (false: another checkpoint, or a code that does not say). */
+  shippedBase?: boolean;
 }
 
 const round4 = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : null);
@@ -115,6 +124,8 @@ function fromBase64(s: string): Uint8Array | null {
 export function encodeResult(r: ResultCode): string {
   const body: Record<string, unknown> = { a: r.app, l: r.lessonId, v: r.variant, s: r.seed, w: r.weights, h: VERDICT_CODE[r.verdict], k: r.contract, n: r.steps, x: claimDigits(r), c: round4(r.contrast) };
   if (r.prediction !== null) body.p = r.prediction;
+  if (r.pairedContrast) { body.d = round4(r.pairedContrast.value); body.t = r.pairedContrast.outcome ?? 3; }
+  if (r.shippedBase) body.b = 1;
   const payload = toBase64(new TextEncoder().encode(JSON.stringify(body)));
   return `${PREFIX}${payload}.${crc32Hex(PREFIX + payload)}`;
 }
@@ -126,8 +137,8 @@ const refuse = (why: string): Decoded => ({ ok: false, why });
 const VERDICT_CODE = { fails: 0, holds: 1, unclear: 2 } as const;
 const VERDICTS = ['fails', 'holds', 'unclear'] as const;
 const REQUIRED = ['a', 'l', 'v', 's', 'w', 'h', 'k', 'n', 'x', 'c'] as const;
-const ALLOWED = new Set<string>([...REQUIRED, 'p']);
-const FIELD_NAMES: Record<string, string> = { a: 'app version', l: 'lesson', v: 'variant', s: 'seed', w: 'starting weights', h: 'verdict', k: 'contract', n: 'steps', x: 'claim number', c: 'contrast number', p: 'prediction' };
+const ALLOWED = new Set<string>([...REQUIRED, 'p', 'd', 't', 'b']);
+const FIELD_NAMES: Record<string, string> = { a: 'app version', l: 'lesson', v: 'variant', s: 'seed', w: 'starting weights', h: 'verdict', k: 'contract', n: 'steps', x: 'claim number', c: 'contrast number', p: 'prediction', d: 'paired contrast', t: 'contrast outcome', b: 'base' };
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const numOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= MAX_NUMBER);
 const shown = (v: unknown) => describeValue(v).slice(0, 40);
@@ -182,6 +193,11 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
   if (r.n !== need) return refuse(`its verdict was judged at step ${r.n}, not at this lesson's verdict step ${need}: it cannot be pooled with this page's verdicts`);
   for (const k of ['x', 'c'] as const) if (!numOrNull(r[k])) return refuse(`its ${FIELD_NAMES[k]} must be a number within ±${MAX_NUMBER} or null, got ${shown(r[k])}`);
   if (r.p !== undefined && !isInt(r.p, 0, 2)) return refuse(`its prediction must be 0, 1 or 2, got ${shown(r.p)}`);
+  if ((r.d === undefined) !== (r.t === undefined)) return refuse('it has a paired contrast without its outcome, or an outcome without its contrast');
+  if (r.d !== undefined && !numOrNull(r.d)) return refuse(`its ${FIELD_NAMES.d} must be a number within ±${MAX_NUMBER} or null, got ${shown(r.d)}`);
+  if (r.t !== undefined && !isInt(r.t, 0, 3)) return refuse(`its contrast outcome must be 0, 1, 2 or 3, got ${shown(r.t)}`);
+  if (r.d !== undefined && !lesson.contrast) return refuse('it carries a paired contrast, yet this lesson compares no variants');
+  if (r.b !== undefined && r.b !== 1) return refuse(`its base must be 1 where given, got ${shown(r.b)}`);
   const x = r.x === null ? NaN : (r.x as number);
   const cn = claimNumber(lesson.id, r.v);
   if (r.h === 1 && cn && !onClaimSide(cn, x)) return refuse(`it says the claim held, yet its claim number ${shown(r.x)} is not ${cn.side} ${+cn.threshold.toFixed(3)}`);
@@ -190,6 +206,8 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
     result: {
       app: r.a, lessonId: lesson.id, variant: r.v, seed: r.s, weights: r.w, verdict: VERDICTS[r.h], held: r.h === 1, contract: r.k, steps: r.n,
       claim: x, contrast: r.c === null ? NaN : (r.c as number), prediction: r.p === undefined ? null : (r.p as 0 | 1 | 2),
+      ...(r.d === undefined ? {} : { pairedContrast: { value: r.d === null ? NaN : (r.d as number), outcome: r.t === 3 ? null : (r.t as 0 | 1 | 2) } }),
+      ...(r.b === 1 ? { shippedBase: true } : {}),
     },
   };
 }

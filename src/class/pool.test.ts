@@ -1,7 +1,8 @@
 /**
  * Pooling a class's codes: duplicates dropped, damaged ones refused by name, per lesson and
- * variant the runs and the held count, the contrast on seeds with both variants (same weights
- * only), and the predictions against the outcomes. 1,000 codes pool well within a generous bound.
+ * variant the runs and the held count, the class interval (Student-t, from five runs on), the
+ * contrast the class predicted judged across seeds by the card's rule (comparable runs only, by the
+ * card's one rule: lesson 6 pools), and the predictions scored against that class outcome.
  */
 import { describe, expect, it } from 'vitest';
 import { encodeResult } from './code.ts';
@@ -22,9 +23,11 @@ describe('class pool', () => {
     const l = p.lessons[0];
     expect(l.lessonId).toBe('mixed-groups');
     expect(l.variants.map((v) => [v.name, v.runs.length, v.held])).toEqual([['G = 2', 1, 1], ['G = 8', 2, 2]]);
-    expect(l.pairs).toEqual([{ seed: 11, asked: 0.82, against: 0.41, outcome: 0 }]);
+    expect(l.pairs).toHaveLength(1);
+    expect(l.pairs[0].seed).toBe(11);
+    expect(l.pairs[0].diff).toBeCloseTo(0.41, 10);
     expect(l.predicted).toEqual([1, 0, 1]);
-    expect(predictionLine(l)).toBe('1 of 2 predicted higher (1 lower); 1 of 1 seed with both variants came out higher.');
+    expect(predictionLine(l)).toBe('1 of 2 predicted higher (1 lower); the class\'s runs cannot tell yet (1 seed with both variants: too few runs to judge, it takes 5).');
     expect(poolCsv(p.lessons).split('\n')[1]).toBe('1,mixed-groups,0,G = 2,11,0123456789abcdef,40,holds,-0.05,"held-out accuracy (greedy), end − start",at or below −0.05,0.41,lower');
   });
 
@@ -45,14 +48,41 @@ describe('class pool', () => {
     // the contrast: paired on the six shared seeds, asked (G = 8) − against (G = 2)
     expect(clear.contrast!.n).toBe(6);
     expect(clear.contrast!.value).toBeCloseTo(0.8 + 0.025 - 0.4 - 0.0125, 10);
-    expect(contrastIntervalLine(clear, 'G = 8', 'G = 2')).toMatch(/^Paired on 6 shared seeds: G = 8 − G = 2, mean \+0\.41 \(90 % interval \+0\.\d\d to \+0\.\d\d\)\.$/);
+    expect(contrastIntervalLine(clear, 'G = 8', 'G = 2')).toMatch(/^Paired on 6 seeds: G = 8 − G = 2, mean \+0\.41 \(90 % interval \+0\.\d\d to \+0\.\d\d; a difference beyond ±0\.05 counts\): higher, as the lesson claims ✓\.$/);
+    expect([clear.contrast!.outcome, clear.contrast!.state]).toEqual([0, 'holds']);
     // a class whose numbers straddle the threshold: unclear; wholly on the other side: fails
     expect(poolPaste(g8([0.01, 0.06, -0.02, 0.09, 0.03, 0.05]).join(' ')).lessons[0].variants[0].verdict).toBe('unclear');
     expect(poolPaste(g8([0.01, -0.03, -0.02, 0.0, 0.02, -0.01]).join(' ')).lessons[0].variants[0].verdict).toBe('fails');
-    // one student: a mean, no interval, and no verdict but unclear
-    const one = poolPaste(g8([0.1]).join(' ')).lessons[0].variants[0];
-    expect(one.verdict).toBe('unclear');
-    expect(classVerdictLine(one)).toContain('no interval yet: it takes two students');
+    // below five students: a mean, no interval, and no verdict — too few runs to judge
+    const four = poolPaste(g8([0.08, 0.1, 0.09, 0.12]).join(' ')).lessons[0].variants[0];
+    expect(four.verdict).toBeNull();
+    expect(four.tooFew).toBe(true);
+    expect(classVerdictLine(four)).toContain('(no interval: too few runs to judge, it takes 5), interquartile mean +0.10; threshold above 0.03: too few runs to judge.');
+  });
+
+  it('the class\'s contrast is what it predicted: judged across seeds by the card\'s rule, and the predictions scored against it', () => {
+    // lesson 2 (Dr. GRPO against GRPO): per seed the long/short ratio; asked − against across six students
+    const code = (seed: number, variant: number, contrast: number, prediction: 0 | 1 | 2) => encodeResult(sample({ lessonId: 'length-bias', seed, variant, contrast, claim: contrast, verdict: 'unclear', prediction }));
+    const ratios: [number, number][] = [[0.5, 0.39], [0.3, 0.55], [0.25, 0.6], [0.35, 0.5], [0.2, 0.45], [0.3, 0.52]]; // seed 1 like seed 1009: GRPO above Dr. GRPO
+    const codes = ratios.flatMap(([grpo, dr], i) => [code(30 + i, 0, grpo, i < 4 ? 0 : 2), code(30 + i, 1, dr, i < 4 ? 0 : 2)]); // one student per seed, one prediction
+    const l = poolPaste(codes.join('\n')).lessons[0];
+    expect(l.pairs.map((x) => +x.diff.toFixed(2))).toEqual([-0.11, 0.25, 0.35, 0.15, 0.25, 0.22]);
+    expect(l.contrast!.n).toBe(6);
+    expect([l.contrast!.outcome, l.contrast!.state]).toEqual([0, 'holds']);
+    expect(predictionLine(l)).toBe('4 of 6 predicted higher (2 lower); the class\'s runs showed higher (6 seeds): 4 of 6 predicted it.');
+    // a code that carries its own judged contrast counts once for its seed, with that seed's outcome
+    const own = encodeResult(sample({ lessonId: 'length-bias', seed: 99, variant: 1, contrast: 0.6, claim: 0.6, verdict: 'holds', pairedContrast: { value: 0.3, outcome: null } }));
+    expect(poolPaste(own).lessons[0].pairs).toEqual([{ seed: 99, diff: 0.3, outcome: null }]);
+  });
+
+  it('lesson 6 pools: its variants start from their own shipped bases (different weights by design), as the card compares them', () => {
+    const code = (seed: number, variant: number, rise: number, shippedBase: boolean) => encodeResult(sample({ lessonId: 'scratchpad', seed, variant, contrast: rise, claim: rise, verdict: 'unclear', weights: variant ? 'bbbbbbbbbbbbbbbb' : 'aaaaaaaaaaaaaaaa', shippedBase }));
+    const seeds = [1, 2, 3, 4, 5];
+    const pooled = poolPaste(seeds.flatMap((s) => [code(s, 0, 0.6 + s / 100, true), code(s, 1, 0.05, true)]).join(' ')).lessons[0];
+    expect(pooled.pairs).toHaveLength(5);
+    expect([pooled.contrast!.outcome, pooled.contrast!.state]).toEqual([2, 'holds']); // "does not pay" lower, as the lesson claims
+    // from a checkpoint other than the shipped bases (or a code that does not say): the weights must match
+    expect(poolPaste(seeds.flatMap((s) => [code(s, 0, 0.6, false), code(s, 1, 0.05, false)]).join(' ')).lessons[0].pairs).toEqual([]);
   });
 
   it('no contrast across other starting weights', () => {

@@ -1,7 +1,7 @@
-/** The prediction question from a lesson's contrast, and the outcome on one seed. */
+/** The prediction question from a lesson's contrast, and the prediction scored against the contrast's own verdict. */
 import { describe, expect, it } from 'vitest';
 import { getLesson, LESSONS } from '../rl/lessons.ts';
-import { lessonQuestion, outcomeOf, outcomeSentence } from './question.ts';
+import { lessonQuestion, outcomeSentence } from './question.ts';
 
 describe('prediction question', () => {
   it('lesson 1 asks about G = 8 against G = 2 and expects higher; lesson 3 expects lower; no order where the lesson has none', () => {
@@ -11,6 +11,7 @@ describe('prediction question', () => {
     expect(q.expected).toBe(0);
     expect(lessonQuestion(getLesson('entropy-collapse')!)!.expected).toBe(2);
     expect(lessonQuestion(getLesson('kl-estimators')!)!.expected).toBeNull();
+    expect(lessonQuestion(getLesson('forgetting')!)!.expected).toBe(0); // the leash is expected to protect reverse: the fresh seeds judge it
     expect(lessonQuestion(getLesson('grpo-vs-best-of-n')!)).toBeNull(); // no contrast
     expect(LESSONS.filter((l) => lessonQuestion(l)).length).toBe(LESSONS.filter((l) => l.contrast).length);
   });
@@ -24,22 +25,19 @@ describe('prediction question', () => {
       expect(q.text, l.id).not.toMatch(/\bWith .* instead of /); // "With thinking does not pay instead of thinking pays"
       // the class results read the measured quantity back out of the question
       expect(q.text.replace(/^.*, the (.*) will be:$/, '$1'), l.id).toBe(l.contrast!.what);
-      const said = outcomeSentence(l, q, 0, 0.5, 0.25);
-      expect(said, l.id).toContain(`(0.50 in “${name(q.asked)}”, 0.25 in “${name(q.against)}”)`);
+      // every contrast states its margin, in the number's units (0 would make "about the same" unreachable)
+      expect(l.contrast!.margin, l.id).toBeGreaterThan(0);
     }
     // the clause-named variants that read wrong before
     expect(lessonQuestion(getLesson('scratchpad')!)!.text).toBe('Compared with the run “thinking pays”, in the run “thinking does not pay”, the rise of the thinking share will be:');
     expect(lessonQuestion(getLesson('reward-hacking')!)!.text).toBe('Compared with the run “weak verifier”, in the run “strict verifier”, the strict accuracy of the last steps will be:');
   });
 
-  it('the outcome: within a tenth of the larger is about the same', () => {
-    expect(outcomeOf(0.82, 0.41)).toBe(0);
-    expect(outcomeOf(0.41, 0.82)).toBe(2);
-    expect(outcomeOf(0.95, 1)).toBe(1);
-    expect(outcomeOf(0.89, 1)).toBe(2);
-    expect(outcomeOf(NaN, 1)).toBeNull();
-    const l1 = getLesson('mixed-groups')!;
-    expect(outcomeSentence(l1, lessonQuestion(l1)!, 2, 0.82, 0.41)).toBe('you predicted lower; on this seed: higher (0.82 in “G = 8”, 0.41 in “G = 2”) ✓ the lesson\'s claim.');
-    expect(outcomeSentence(l1, lessonQuestion(l1)!, 0, 0.3, 0.41)).toBe('you predicted higher; on this seed: lower (0.30 in “G = 8”, 0.41 in “G = 2”) ✗ not the lesson\'s claim on this seed.');
+  it('the prediction is scored against the contrast\'s verdict; an unclear one settles no prediction', () => {
+    expect(outcomeSentence(2, { outcome: 0 })).toBe('you predicted lower; the two runs on this seed showed higher — not what you predicted ✗.');
+    expect(outcomeSentence(0, { outcome: 0 })).toBe('you predicted higher; the two runs on this seed showed higher — as you predicted ✓.');
+    expect(outcomeSentence(1, { outcome: 1 })).toContain('showed about the same — as you predicted ✓');
+    expect(outcomeSentence(0, { outcome: null })).toBe('you predicted higher; the two runs on this seed cannot tell yet (the interval reaches across the margin): the class pool, with many seeds, can.');
+    expect(outcomeSentence(null, { outcome: 2 })).toBe('no prediction; the two runs on this seed showed lower.');
   });
 });

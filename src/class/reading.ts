@@ -1,28 +1,20 @@
 /**
- * The prediction's outcome on this seed, as the lesson card reads it: once the live run has its
- * verdict's steps, its contrast number beside that of a finished run of the question's other
- * variant that is comparable to it (same seed, same starting weights: store/overlays.ts), each
- * from its own claim evidence. Pure: the card's hook (ui/Predict.tsx) passes the store's state.
+ * The prediction's outcome on this seed, as the lesson card reads it: the live run's frozen
+ * contrast (judged once at its verdict step against a comparable run of the question's other
+ * variant: store/lessonContrast.ts), or which variant is still to run on this seed. Pure: the
+ * card's hook (ui/Predict.tsx) passes the store's state.
  */
-import type { Lesson } from '../rl/lessons.ts';
+import type { ContrastVerdict } from '../rl/contrast.ts';
+import { lessonQuestionVariants, type Lesson } from '../rl/lessons.ts';
 import type { LabState } from '../store/labStore.ts';
-import { comparable } from '../store/overlays.ts';
-import { lessonQuestion } from './question.ts';
+import { frozenFor } from '../store/verdictView.ts';
 
-/** Both numbers (asked: the question's variant, against: the lesson's first), or the variant still to run on this seed. */
-export type QuestionReading = { asked: number; against: number } | { other: number };
+/** The frozen contrast, or the variant still to run on this seed (null: no question, or no verdict yet). */
+export type QuestionReading = { contrast: ContrastVerdict } | { other: number };
 
-export function questionReading(s: Pick<LabState, 'steps' | 'evals' | 'runs' | 'liveOrigin'>, lesson: Lesson, variant: number): QuestionReading | null {
-  const q = lessonQuestion(lesson);
-  const claim = lesson.variants[variant]?.claim;
-  const live = s.liveOrigin;
-  if (!q || !claim || !lesson.contrast || !live || live.lessonId !== lesson.id || live.variant !== variant || s.steps.length < claim.steps) return null;
-  if (variant !== q.asked && variant !== q.against) return null;
-  const otherVariant = variant === q.asked ? q.against : q.asked;
-  const otherClaim = lesson.variants[otherVariant].claim;
-  const sib = s.runs.find((r) => r.origin.lessonId === lesson.id && r.origin.variant === otherVariant && r.steps.length >= otherClaim.steps && comparable(r.origin, live));
-  if (!sib) return { other: otherVariant };
-  const here = lesson.contrast.of(claim.judge({ steps: s.steps, evals: s.evals }).measured);
-  const there = lesson.contrast.of((sib.verdict ?? otherClaim.judge({ steps: sib.steps, evals: sib.evals })).measured); // its frozen verdict's numbers
-  return variant === q.asked ? { asked: here, against: there } : { asked: there, against: here };
+export function questionReading(s: Pick<LabState, 'verdict' | 'liveOrigin'>, lesson: Lesson, variant: number): QuestionReading | null {
+  const q = lessonQuestionVariants(lesson);
+  const frozen = frozenFor(s, lesson.id, variant);
+  if (!q || !frozen?.judged || (variant !== q.asked && variant !== q.against)) return null;
+  return frozen.contrast ? { contrast: frozen.contrast } : { other: variant === q.asked ? q.against : q.asked };
 }

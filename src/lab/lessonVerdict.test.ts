@@ -17,7 +17,7 @@ const settings = { ...lessonSettings(lesson, defaultSettings(), VARIANT), seed: 
 const steps = Array.from({ length: N }, (_, i) => ({ step: i, accuracy: 0.3, frac_mixed: 0.6, mixed_predicted: 0.7, kl_exact: 0.01 }) as StepMetrics);
 
 function host(evals: RunRecord['evals'], verdictStepEval: RunRecord['evals'][number]) {
-  let state = { liveOrigin: { lessonId: lesson.id, variant: VARIANT }, verdict: null, steps, evals, settings } as unknown as LabState;
+  let state = { liveOrigin: { lessonId: lesson.id, variant: VARIANT }, verdict: null, steps, evals, settings, runs: [], overlayRunId: null } as unknown as LabState;
   const calls = { evaluate: 0 };
   const v = new LessonVerdict({
     get: () => state,

@@ -7,6 +7,7 @@
 import { getLesson, LESSONS, settingsChangedFrom } from '../rl/lessons.ts';
 import type { Settings } from '../rl/settings.ts';
 import type { LabState } from '../store/labStore.ts';
+import { judgeLiveContrast } from '../store/lessonContrast.ts';
 
 export interface VerdictHost {
   get(): LabState;
@@ -68,7 +69,9 @@ export class LessonVerdict {
       if (!changed && missing && this.host.trainer()?.step === live.claim.steps) await this.host.evaluate();
       const now = this.host.get();
       const judged = changed ? null : claim.judge({ steps: now.steps, evals: now.evals });
-      this.host.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false } });
+      // the question's contrast, judged at the same step against a comparable run of its other variant (none yet: null)
+      const contrast = judged ? judgeLiveContrast(now, lesson, variant, { steps: now.steps, evals: now.evals }) : null;
+      this.host.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false, contrast } });
       this.host.requestSave();
     };
     return (this.judging ??= run().finally(() => { this.judging = null; }));

@@ -86,6 +86,8 @@ export interface Claim {
   frequency?: string;
   /** The verdict on a run at its verdict step; `steps` overrides it (the null test judges short runs). */
   judge(run: RunRecord, o?: { steps?: number; reps?: number }): ClaimVerdict;
+  /** The claim's numbers on a run (no interval): what its verdict quotes, read on the run up to its verdict step (a lesson's contrast reads these, resampled). */
+  evidence(run: RunRecord): Record<string, number>;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -194,14 +196,15 @@ function resampledEval<E extends RunRecord['evals'][number]>(e: E, idx: Int32Arr
  * 8 steps, where blocks only narrow the interval), its contract evaluations' prompts drawn with
  * replacement, the same prompts at both ends (paired).
  */
-export function resampleRun(run: RunRecord, draw: (n: number) => Int32Array): RunRecord {
+export function resampleRun(run: RunRecord, draw: (n: number) => Int32Array, prompts?: Int32Array): RunRecord {
   const n = run.steps.length, w = windowSize(n);
   const strata = n >= 2 * w ? [[0, w], [w, n - w], [n - w, n]] : [[0, n]];
   const steps: StepMetrics[] = [];
   for (const [a, b] of strata) if (b > a) for (const i of blockIndices(draw, b - a, stepBlockLength(b - a))) steps.push(run.steps[a + i]);
   const sized = run.evals.find((e) => e.per_prompt);
   if (!sized) return { steps, evals: run.evals };
-  const idx = draw(sized.per_prompt!.greedy.length);
+  // `prompts`: the indices another run drew (a contrast pairs two runs on the same held-out prompts)
+  const idx = prompts && prompts.length === sized.per_prompt!.greedy.length ? prompts : draw(sized.per_prompt!.greedy.length);
   return { steps, evals: run.evals.map((e) => (e.per_prompt && e.per_prompt.greedy.length === idx.length ? resampledEval(e, idx) : e)) };
 }
 
@@ -249,6 +252,7 @@ export function claim(o: {
     number: o.number,
     frequency: o.frequency,
     holdsOn: (e) => onSide(o.number.of(e)),
+    evidence: (run) => evidenceOf(truncateRun(run, o.steps)),
     judge(full, opts = {}) {
       const needed = opts.steps ?? o.steps;
       const run = truncateRun(full, needed);

@@ -4,7 +4,7 @@
  * without a leash), lesson 5's matched tokens and lesson 8's numbers. lessons.ts holds the lessons themselves, as data.
  */
 import { fmt2, signed } from './format.ts';
-import { claim, early, heldout, heldoutGreedy, late, overall, type Claim, type ClaimNumber, type RunRecord } from './claims.ts';
+import { claim, contractEvals, early, heldout, heldoutGreedy, late, overall, type Claim, type ClaimNumber, type RunRecord } from './claims.ts';
 import { matchedTokensSummary } from './matchedTokens.ts';
 import { detectStopSignals } from './stopSignals.ts';
 import type { EvalMetrics } from './metrics.ts';
@@ -208,30 +208,32 @@ export const dynamicClaim = (on: boolean, P: number, G: number): Claim => claim(
 
 /**
  * Forgetting without a leash. From a base that solves add and reverse, GRPO trains on add only;
- * reverse is evaluated at every evaluation (held-out pass@1, never trained on). Without a leash
- * the policy drifts wherever add's reward pulls it, and reverse pays: measured (WebGPU, 30 steps,
- * seeds 2–6) reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers
- * the policy samples — add's — so what it holds is the policy there: the KL to π_ref stayed at
- * 0.09–0.17 (β = 0: 0.23–1.41). On reverse, which it never samples, it protected only on some
- * seeds (falls 0.02–0.09, less than β = 0 on three of five): the lesson says so, and its leash
- * claim is about what the leash does hold, while add improves. The β = 0 claim asks only that add
- * is not wrecked (seeds 1 and 8 gained 0.01 or lost 0.02 on add in 30 steps while reverse fell
- * 0.03–0.04); a run that learned nothing fails both (reverse does not move, add does not rise).
+ * reverse is evaluated at every evaluation (held-out pass@1, never trained on), in full on the
+ * contract's prompts at step 0 and at the verdict step (the same prompts and draws at both ends, so
+ * its change is resampled in pairs like every held-out reading). Measured (WebGPU, 30 steps, seeds
+ * 2–6): reverse fell 0.03–0.13 at β = 0. The KL leash (β = 0.1) is computed on the answers the
+ * policy samples — add's — so what it holds is the policy there: the KL to π_ref over the last
+ * steps stayed at 0.09–0.17 (β = 0: 0.23–1.41; seeds 2–6, the figures the threshold of a fifth of a
+ * nat was read from). Each variant's claim is about what its β does: β = 0, reverse falls; the
+ * leash, the KL stays below a fifth of a nat (a number that moves with β, unlike add's gain, which
+ * it used to judge). Whether the leash protects reverse is the lesson's contrast (lessons.ts),
+ * judged on both runs of a seed. A run that learned nothing fails both: reverse does not move, and
+ * a policy that never left π_ref fails any claim.
  */
+export const LEASH_KL = 0.2;
 export const forgettingClaim = (leash: boolean): Claim => claim({
   text: leash
-    ? 'The KL leash holds the policy near the two-task base where it samples, on add: the KL to π_ref stays below a fifth of a nat while add\'s held-out pass@1 (sampled) rises. Reverse, which it never samples, is protected only sometimes: compare with β = 0 on the same seed.'
+    ? 'The KL leash holds the policy near the two-task base where it samples, on add: the KL to π_ref over the last steps stays below a fifth of a nat. Whether that protects reverse, which it never samples, is what the comparison with β = 0 on the same seed asks.'
     : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths, and the policy drifts from the two-task base.',
   steps: 30,
   mayWreck: true, // forgetting is the effect it shows
   measure: (r) => {
+    // reverse read in full at step 0 and at the verdict step (the contract's evaluations), else the first and last readings
+    const c = contractEvals(r);
     const w = r.evals.map((e) => e.watch?.pass1 ?? NaN);
-    const end = w.length >= 2 ? w.slice(Math.max(1, w.length - 2)).reduce((a, b) => a + b, 0) / Math.min(2, w.length - 1) : NaN;
-    return { watch_start: w.length ? w[0] : NaN, watch_end: end, kl_late: late(r, (m) => m.kl) };
+    return { watch_start: c ? c.start.watch?.pass1 ?? NaN : w.length ? w[0] : NaN, watch_end: c ? c.end.watch?.pass1 ?? NaN : w.length >= 2 ? w[w.length - 1] : NaN, kl_late: late(r, (m) => m.kl) };
   },
-  // β = 0: forgetting with add not wrecked (on some seeds add gains little in 30 steps at β = 0, while reverse still falls);
-  // the leash: what it holds (the KL on add's samples) while add gains
-  number: leash ? above(HELDOUT_GAIN + ' (add)', heldoutGain, 0.02) : below('reverse\'s held-out pass@1, end − start (never trained on)', diff('watch_end', 'watch_start'), -0.02),
+  number: leash ? below('KL to π_ref over the last steps (nats)', key('kl_late'), LEASH_KL) : below('reverse\'s held-out pass@1, end − start (never trained on)', diff('watch_end', 'watch_start'), -0.02),
   sentence: (e) => `add (trained): held-out pass@1 ${fmt2(e.heldout_pass1_start)} → ${fmt2(e.heldout_pass1_end)}; reverse (never trained on): ${fmt2(e.watch_start)} → ${fmt2(e.watch_end)}; KL to π_ref ${fmt2(e.kl_late)}`,
   hint: leash ? 'Raise β: the leash is the KL term\'s weight.' : 'Run more steps: the drift grows with every update.',
 });

@@ -78,7 +78,7 @@ export const LESSONS: Lesson[] = [
       'mostly noise and held-out accuracy (greedy) falls after a few tens of steps, while at G = 8 or 16 held-out pass@1 (sampled) rises. The format ' +
       'reward is off: with it, std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
-    contrast: { what: 'mixed share of the groups', of: (e) => e.frac_mixed, rank: [0, 1, 2] },
+    contrast: { what: 'mixed share of the groups', of: (e) => e.frac_mixed, rank: [0, 1, 2], margin: 0.05 }, // seeds 2–6: G = 16 − G = 2 by +0.54 to +0.66
     ownTask: true,
   },
   {
@@ -104,7 +104,7 @@ export const LESSONS: Lesson[] = [
       'seeds). The length drift this causes is ' +
       'small and noisy at this scale: watch the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
-    contrast: { what: 'long/short Δ log π per token of wrong answers', of: (e) => e.long_over_short, rank: [0, 1] },
+    contrast: { what: 'long/short Δ log π per token of wrong answers', of: (e) => e.long_over_short, rank: [0, 1], margin: 0.05 }, // seeds 1–6 at 15 steps: GRPO 0.18–0.40, Dr. GRPO 0.42–0.60
   },
   {
     id: 'entropy-collapse',
@@ -129,7 +129,7 @@ export const LESSONS: Lesson[] = [
       'entropy up. Compare the two variants on the entropy and KL charts (the previous run stays as an overlay). At this ' +
       'scale the leash slows the collapse; it does not undo it.',
     charts: ['entropy', 'kl', 'groups'],
-    contrast: { what: 'entropy fall (nats, first to last steps)', of: (e) => e.entropy_early - e.entropy_late, rank: [1, 0] },
+    contrast: { what: 'entropy fall (nats, first to last steps)', of: (e) => e.entropy_early - e.entropy_late, rank: [1, 0], margin: 0.02 }, // a step's entropy wanders a few hundredths by itself; seeds 2–6: β = 0 − β = 1 by +0.02 to +0.15
   },
   {
     id: 'reward-hacking',
@@ -153,7 +153,7 @@ export const LESSONS: Lesson[] = [
       'gap widens and answers grow. Run it longer and the answers turn into digit dumps: reward stays up while strict ' +
       'accuracy falls. The strict variant is the control.',
     charts: ['reward', 'length'],
-    contrast: { what: 'strict accuracy of the last steps', of: (e) => e.accuracy_end, rank: [0, 1] },
+    contrast: { what: 'strict accuracy of the last steps', of: (e) => e.accuracy_end, rank: [0, 1], margin: 0.03 }, // seeds 2–6: strict − weak by +0.36 to +0.45
   },
   {
     id: 'grpo-vs-best-of-n',
@@ -215,7 +215,7 @@ export const LESSONS: Lesson[] = [
       'cannot yet write reliably. There thinking does not pay, and it does not spread. Length grows where it pays, not ' +
       'because RL likes length. Watch the thinking chart.',
     charts: ['thinking', 'length', 'reward'],
-    contrast: { what: 'rise of the thinking share', of: (e) => e.think_late - e.think_early, rank: [1, 0] },
+    contrast: { what: 'rise of the thinking share', of: (e) => e.think_late - e.think_early, rank: [1, 0], margin: 0.05 }, // seeds 2–6: pays − does not by +0.52 to +0.78
   },
   {
     id: 'kl-estimators',
@@ -246,7 +246,7 @@ export const LESSONS: Lesson[] = [
       'the noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
       'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
-    contrast: { what: 'mean relative error of the estimator to the exact KL (lower is closer)', of: (e) => e.relative_error, rank: [0, 0] }, // the lesson says which wins depends on how far π_θ moved
+    contrast: { what: 'mean relative error of the estimator to the exact KL (lower is closer)', of: (e) => e.relative_error, rank: [0, 0], margin: 0.05 }, // the lesson says which wins depends on how far π_θ moved
   },
   {
     id: 'process-reward',
@@ -288,7 +288,7 @@ export const LESSONS: Lesson[] = [
       'steps it pays are not yet the way to the answer. A dense reward shapes the route; where the route is the way to ' +
       'the answer (lesson 6\'s one-digit steps) both rewards spread thinking. Run both variants, compare the thinking chart.',
     charts: ['thinking', 'reward', 'length'],
-    contrast: { what: 'thinking share of the last steps', of: (e) => e.think_late, rank: [0, 1] },
+    contrast: { what: 'thinking share of the last steps', of: (e) => e.think_late, rank: [0, 1], margin: 0.05 },
   },
   {
     id: 'dynamic-sampling',
@@ -310,7 +310,7 @@ export const LESSONS: Lesson[] = [
       'resampling buys little for the tokens it costs: per generated token, which variant gains more depends on the seed ' +
       '(the line under the verdict gives ten). A harder base, or a smaller G, leaves more groups unmixed and makes it pay more.',
     charts: ['groups', 'passk', 'tokens'],
-    contrast: { what: 'held-out pass@1 (sampled) gained per 100k generated tokens', of: (e) => (gain(e) / Math.max(1, e.tokens_generated)) * 1e5, rank: [0, 0] }, // no expected order: per token, which gains more depended on the seed at this scale (seeds 2–11 on WebGPU: higher under dynamic sampling on 4 of 10)
+    contrast: { what: 'held-out pass@1 (sampled) gained per 100k generated tokens', of: (e) => (gain(e) / Math.max(1, e.tokens_generated)) * 1e5, rank: [0, 0], margin: 0.1 }, // no expected order: per token, which gains more depended on the seed at this scale (seeds 2–11 on WebGPU: higher under dynamic sampling on 4 of 10)
   },
   {
     id: 'small-pool',
@@ -332,7 +332,7 @@ export const LESSONS: Lesson[] = [
       'the reward and held-out accuracy move together (in 30 steps both rise a few points, or neither does). The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
-    contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0] },
+    contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0], margin: 0.05 }, // seeds 2–6: small pool − whole split by +0.32 to +0.53
   },
   {
     id: 'forgetting',
@@ -353,12 +353,24 @@ export const LESSONS: Lesson[] = [
       'reversal on some seeds and not on others. Whether to use a reference penalty is a measured design choice: run ' +
       'both variants on the same seed and compare how far reversal falls, at the gain on addition each one bought.',
     charts: ['passk', 'kl', 'reward'],
-    contrast: { what: 'reverse\'s held-out pass@1 at the end (never trained on)', of: (e) => e.watch_end, rank: [0, 0] }, // no expected order: the leash protects reverse only on some seeds (the lesson says so)
+    // the leash measured where the lesson is about it: reverse's change under β = 0.1 minus under β = 0 (both
+    // from the same base, read on the same reverse prompts and draws). The chapter expects the leash to protect
+    // (higher); at this scale it did on three of seeds 2–6 (reverse fell 0.03–0.13 at β = 0, 0.02–0.09 with it):
+    // the fresh seeds judge it (src/rl/records/forgetting.json)
+    contrast: { what: 'change in reverse\'s held-out pass@1 (never trained on)', of: (e) => e.watch_end - e.watch_start, rank: [0, 1], margin: 0.02 },
   },
 ];
 
 export function getLesson(id: string): Lesson | undefined {
   return LESSONS.find((l) => l.id === id);
+}
+
+/**
+ * The two variants a lesson's question compares (its contrast, contrast.ts): the second (asked)
+ * against the first (against). Null for a lesson with no contrast or a single variant.
+ */
+export function lessonQuestionVariants(lesson: Lesson): { asked: number; against: number } | null {
+  return lesson.contrast && lesson.variants.length >= 2 ? { asked: 1, against: 0 } : null;
 }
 
 /** The settings a lesson (and one of its variants) sets on top of a base. */

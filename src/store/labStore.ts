@@ -10,6 +10,7 @@ import type { Settings } from '../rl/settings.ts';
 import type { AnswerInspection, StepGeometry } from '../rl/inspection.ts';
 import type { ObjectiveComparison } from '../rl/counterfactual.ts';
 import type { ClaimVerdict } from '../rl/claims.ts';
+import type { ContrastVerdict } from '../rl/contrast.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/metrics.ts';
 import type { StopSignal } from '../rl/stopSignals.ts';
 import type { BackendPref } from './url.ts';
@@ -136,6 +137,12 @@ export interface FrozenVerdict {
   judged: ClaimVerdict | null;
   /** The student chose "Continue past the verdict": Play trains on, and later steps are marked as after it. */
   continued: boolean;
+  /**
+   * The lesson's contrast (what its question asks the class to predict), judged at the same step
+   * against a comparable run of the question's other variant already at its verdict (rl/contrast.ts);
+   * null: no such run yet, or the lesson asks no question (absent in runs saved before it existed).
+   */
+  contrast?: ContrastVerdict | null;
 }
 
 export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';

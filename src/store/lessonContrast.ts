@@ -1,35 +1,35 @@
 /**
- * The lesson card's contrast line: the live run beside a finished sibling run of the page (the one
- * overlaid on the charts, else the newest) — the same lesson, another variant, comparable (same seed, the same starting weights by their hash, task as its variant sets:
- * overlays.ts) — read by the lesson's contrast (src/rl/contrast.ts) on each run's own claim
- * evidence. The sibling is judged by its own variant's claim, on its recorded steps and
- * evaluations, exactly as its card judged it. Pure: the card calls it.
+ * The lesson's contrast for the live run: the question's other variant, run on the same seed from
+ * comparable weights (one rule: rl/comparable.ts) and already at its verdict step (the one overlaid
+ * on the charts, else the newest), judged against the live run at the same step (rl/contrast.ts).
+ * Judged once, when the live run's verdict is frozen (lab/lessonVerdict.ts); the card, the
+ * presenter, the tour, the prediction and the share code read the frozen contrast. Pure.
  */
-import { contrastSentence, readContrast } from '../rl/contrast.ts';
+import { judgeContrast, type ContrastVerdict } from '../rl/contrast.ts';
+import type { RunRecord } from '../rl/claims.ts';
 import type { Lesson } from '../rl/lessons.ts';
-import type { LabState } from './labStore.ts';
+import { lessonQuestionVariants } from '../rl/lessons.ts';
+import type { LabState, SavedRun } from './labStore.ts';
 import { comparable } from './overlays.ts';
 
-export interface ContrastLine {
-  sentence: string;
-  /** As the lesson expects (✓), not (✗), or no expectation / a number missing (null). */
-  asExpected: boolean | null;
-  runId: number;
+/** The finished run the live one is compared with (null: none comparable at its verdict step, or the lesson asks nothing). */
+export function contrastSibling(s: Pick<LabState, 'runs' | 'liveOrigin' | 'overlayRunId'>, lesson: Lesson, variant: number): SavedRun | null {
+  const q = lessonQuestionVariants(lesson);
+  const live = s.liveOrigin;
+  if (!q || !live || live.lessonId !== lesson.id || live.variant !== variant || (variant !== q.asked && variant !== q.against)) return null;
+  const other = variant === q.asked ? q.against : q.asked;
+  const steps = lesson.variants[other].claim.steps;
+  const siblings = s.runs.filter((r) => r.origin.lessonId === lesson.id && r.origin.variant === other && r.steps.length >= steps && comparable(r.origin, live));
+  return siblings.find((r) => r.id === s.overlayRunId) ?? siblings[0] ?? null;
 }
 
-export function lessonContrast(s: Pick<LabState, 'runs' | 'liveOrigin' | 'stepsCompleted' | 'overlayRunId'>, lesson: Lesson, variant: number, liveEvidence: Record<string, number>): ContrastLine | null {
-  const c = lesson.contrast;
-  const live = s.liveOrigin;
-  if (!c || !live || live.lessonId !== lesson.id || live.variant !== variant) return null;
-  const siblings = s.runs.filter((r) => r.origin.lessonId === lesson.id && r.origin.variant !== variant && r.steps.length > 0 && lesson.variants[r.origin.variant] && comparable(r.origin, live));
-  const sib = siblings.find((r) => r.id === s.overlayRunId) ?? siblings[0]; // the one overlaid on the charts, else the newest
-  if (!sib) return null;
-  const evidence = (sib.verdict ?? lesson.variants[sib.origin.variant].claim.judge({ steps: sib.steps, evals: sib.evals })).measured; // its frozen verdict's numbers, unrounded
-  const reading = readContrast(c, { variant, evidence: liveEvidence }, { variant: sib.origin.variant, evidence });
-  const names = lesson.variants.map((v) => v.short ?? v.label);
-  const steps = sib.steps.at(-1)!.step + 1;
-  // judged, like a verdict, only once both runs have their verdict's steps (before: the numbers so far)
-  const until = Math.max(lesson.variants[variant].claim.steps, lesson.variants[sib.origin.variant].claim.steps);
-  const pending = s.stepsCompleted < lesson.variants[variant].claim.steps || steps < lesson.variants[sib.origin.variant].claim.steps;
-  return { sentence: contrastSentence(c, reading, { name: sib.name, runId: sib.id, steps }, names, pending ? until : null), asExpected: pending ? null : reading.asExpected, runId: sib.id };
+/** The contrast of the live run (its record up to now) with its sibling, at the lesson's verdict step (null: no sibling). */
+export function judgeLiveContrast(s: Pick<LabState, 'runs' | 'liveOrigin' | 'overlayRunId'>, lesson: Lesson, variant: number, live: RunRecord, o: { reps?: number } = {}): ContrastVerdict | null {
+  const sib = contrastSibling(s, lesson, variant);
+  const q = lessonQuestionVariants(lesson);
+  if (!sib || !q || !lesson.contrast) return null;
+  const here = { variant, claim: lesson.variants[variant].claim, run: live };
+  const there = { variant: sib.origin.variant, claim: lesson.variants[sib.origin.variant].claim, run: { steps: sib.steps, evals: sib.evals } };
+  const [asked, against] = variant === q.asked ? [here, there] : [there, here];
+  return judgeContrast(lesson.contrast, asked, against, lesson.variants[variant].claim.steps, o);
 }

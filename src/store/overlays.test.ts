@@ -4,7 +4,7 @@ import { defaultSettings } from '../rl/settings.ts';
 import { CONFIGS, paramLayout } from '../model/config.ts';
 import { initWeights } from '../model/init.ts';
 import { startingWeightsId, weightsId } from '../model/weightsId.ts';
-import { lessonContrast } from './lessonContrast.ts';
+import { contrastSibling } from './lessonContrast.ts';
 import { comparable, keptRuns, nextOverlayId, overlayName, runOrigin, shownOverlays, startedOrigin, type RunOrigin } from './overlays.ts';
 import { runFigures, stepZeroSentence } from './views.ts';
 
@@ -62,11 +62,11 @@ describe('comparable: a finished run is overlaid only beside runs of its own exp
     expect(startedOrigin(free('add'), config, null).weights).toBe(init);
     // and the lesson contrast (lessonContrast.ts) reads comparable: a sibling from other weights is no contrast
     const lesson = getLesson('mixed-groups')!;
-    const steps = Array.from({ length: 31 }, (_, i) => ({ step: i, reward_mean: 0.5, frac_reward_zero_std: 0.5 } as never));
+    const steps = Array.from({ length: 40 }, (_, i) => ({ step: i, reward_mean: 0.5, frac_reward_zero_std: 0.5 } as never));
     const sibling = { id: 1, name: '1 · G = 2', origin: b, pinned: false, steps, evals: [] as never[] } as never;
-    expect(lessonContrast({ runs: [sibling], liveOrigin: a, stepsCompleted: 0, overlayRunId: 1 }, lesson, 0, {})).toBeNull();
+    expect(contrastSibling({ runs: [sibling], liveOrigin: a, overlayRunId: 1 }, lesson, 0)).toBeNull();
     const same = { ...(sibling as object), origin: lessonRun('mixed-groups', 1, 1, null, init) } as never;
-    expect(lessonContrast({ runs: [same], liveOrigin: a, stepsCompleted: 0, overlayRunId: 1 }, lesson, 0, {})).not.toBeNull();
+    expect(contrastSibling({ runs: [same], liveOrigin: a, overlayRunId: 1 }, lesson, 0)).not.toBeNull();
   });
 
   it('a lesson whose variants are different tasks (6: modsum and its digitsum control) compares them, each on its own task only', () => {

@@ -59,7 +59,18 @@ function prescribed(lesson: Lesson, variant: number): { task: string; difficulty
 }
 
 /**
- * Can `run` be drawn beside `live` without pretending they are the same experiment? Same lesson
+ * A lesson run's origin as a share code tells it (the class pool): the task and difficulty its
+ * variant sets (a run on others is not judged, so has no code), its seed and starting weights, and
+ * whether it started from the lesson's shipped base (base '' as a page's own origin says it; a code
+ * that does not say is compared by its weights alone).
+ */
+export function codeOrigin(lesson: Lesson, variant: number, seed: number, weights: string, shippedBase: boolean): RunOrigin {
+  return { lessonId: lesson.id, variant, ...prescribed(lesson, variant), seed, base: shippedBase ? '' : 'not said', weights };
+}
+
+/**
+ * Can `run` be drawn beside `live` without pretending they are the same experiment? The one rule
+ * for comparing two runs: the charts' overlay, the lesson card's contrast and the class pool's pairs. Same lesson
  * (both none: free play), same seed, same task and difficulty, and the same starting weights by
  * their identity (the hash, whatever the checkpoint was called). In a lesson whose variants are
  * different tasks (lesson 6's control), siblings on the tasks their variants set are comparable

@@ -12,7 +12,8 @@ import type { LabState, SavedRun } from './labStore.ts';
 import { overlayName, runOrigin, type RunOrigin } from './overlays.ts';
 import { TOUR, numberShown, quotedAnswers, quotedNumbers, tourIndex, type TourInput } from './tour.ts';
 import { chartReadout, readoutText } from './presenterView.ts';
-import { lessonContrast } from './lessonContrast.ts';
+import { contrastSentence } from '../rl/contrast.ts';
+import { judgeLiveContrast } from './lessonContrast.ts';
 import { heldoutWindowNote } from './verdictWindow.ts';
 import { labSearch, parseLabUrl } from './url.ts';
 import recorded from './tour.recorded.json';
@@ -227,7 +228,8 @@ function presenterText(s: TourInput, chart: Parameters<typeof chartReadout>[0]):
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
   const claim = lesson?.variants[s.lessonVariant]?.claim;
   const v = claim?.judge(s);
-  const contrast = lesson && v && s.runs && s.liveOrigin !== undefined ? lessonContrast({ runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted ?? s.steps.length, overlayRunId: s.overlayRunId ?? null }, lesson, s.lessonVariant, v.measured) : null;
+  const frozen = s.verdict?.contrast && lesson?.contrast ? s.verdict.contrast : null; // the contrast frozen with the verdict (store/lessonContrast.ts)
+  const contrast = frozen && lesson?.contrast ? { sentence: contrastSentence(lesson.contrast, frozen, lesson.variants.map((x) => x.short ?? x.label)) } : null;
   return [
     ...(chartReadout(chart, s) ?? []).map(readoutText),
     ...s.signals.filter((x) => x.chart === chart).map((x) => x.message),
@@ -261,24 +263,30 @@ describe('class tour: every number a chart stop quotes is on the presenter\'s sc
 });
 
 describe('class tour: a lesson\'s contrast with a sibling variant', () => {
-  it('3: after G = 2 and then G = 8 on the same seed, the stop quotes the lesson card\'s contrast line, with both runs\' numbers', () => {
+  it('3: after G = 2 and then G = 8 on the same seed, the stop quotes the contrast frozen with the verdict, with both runs\' numbers', () => {
     const g2 = R['mixed-groups'];
     const lesson = getLesson('mixed-groups')!;
+    const N = lesson.variants[1].claim.steps;
     const origin = (variant: number): RunOrigin => runOrigin(g2.settings, { id: lesson.id, variant }, null);
-    // the G = 2 run finished (kept in the runs list); the live run is G = 8 from the same base and seed, its steps with more mixed groups
-    const sibling = { id: 1, label: 'Run 1', name: overlayName(origin(0), 1), origin: origin(0), pinned: false, settings: g2.settings, steps: g2.steps, evals: g2.evals } as unknown as SavedRun;
-    const g8Steps = g2.steps.map((m) => ({ ...m, frac_mixed: Math.min(1, m.frac_mixed + 0.4) }));
-    const live = { ...g2, lessonVariant: 1, settings: { ...g2.settings, numGenerations: 8 }, steps: g8Steps, runs: [sibling], liveOrigin: origin(1), stepsCompleted: g8Steps.length, overlayRunId: null } as TourInput;
+    // the recorded run, stretched to the verdict step: the G = 2 run finished (kept in the runs list); the live run is G = 8 from the same base and seed, with more mixed groups
+    const g2Steps = Array.from({ length: N }, (_, i) => ({ ...g2.steps[i % g2.steps.length], step: i }));
+    const sibling = { id: 1, label: 'Run 1', name: overlayName(origin(0), 1), origin: origin(0), pinned: false, settings: g2.settings, steps: g2Steps, evals: g2.evals } as unknown as SavedRun;
+    const g8Steps = g2Steps.map((m) => ({ ...m, frac_mixed: Math.min(1, m.frac_mixed + 0.4) }));
+    const base = { ...g2, lessonVariant: 1, settings: { ...g2.settings, numGenerations: 8 }, steps: g8Steps, runs: [sibling], liveOrigin: origin(1), stepsCompleted: N, overlayRunId: null } as TourInput;
+    const contrast = judgeLiveContrast({ runs: [sibling], liveOrigin: origin(1), overlayRunId: null }, lesson, 1, { steps: g8Steps, evals: g2.evals }, { reps: 200 })!;
+    const live = { ...base, verdict: { lessonId: lesson.id, variant: 1, step: N, judged: lesson.variants[1].claim.judge(base), continued: false, contrast } } as TourInput;
     const text = stop('mixed-groups').say(live).text;
-    const shares = [avg(g8Steps.map((m) => m.frac_mixed)), avg(g2.steps.map((m) => m.frac_mixed))];
-    expect(text).toContain(`Against the other variant: mixed share of the groups: ${f(shares[0])} in this run, ${f(shares[1])} in 1 · G = 2 (run 1, ${g2.steps.at(-1)!.step + 1} steps, same seed)`);
+    const shares = [avg(g8Steps.map((m) => m.frac_mixed)), avg(g2Steps.map((m) => m.frac_mixed))];
+    expect(text).toContain(`The comparison the question asks about: At step ${N}, mixed share of the groups: ${f(shares[0])} in “G = 8”, ${f(shares[1])} in “G = 2”: difference +0.40`);
+    expect(text).toContain('— higher, as the lesson claims ✓.');
     // without a sibling: the button to rerun with larger groups, on G = 2 only
     expect(stop('mixed-groups').say(g2).text).toContain('The lesson card\'s G = 8 button reruns it with larger groups.');
     // in the presenter view the lesson card (and its button) is not on the screen: the stop says where it is
     const presenting = stop('mixed-groups').say({ ...g2, presenter: { item: 0 } }).text;
     expect(presenting).not.toContain('The lesson card\'s G = 8 button reruns it');
     expect(presenting).toContain('To rerun it with larger groups, leave the presenter view (Esc twice) and press the lesson card\'s G = 8 button.');
-    expect(stop('mixed-groups').say({ ...live, runs: [] }).text).not.toContain('Against the other variant');
+    // no contrast frozen (no sibling when the verdict was judged): no line
+    expect(stop('mixed-groups').say({ ...live, verdict: { ...live.verdict!, contrast: null } }).text).not.toContain('The comparison the question asks about');
   });
 });
 

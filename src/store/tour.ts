@@ -26,8 +26,8 @@ import { DEFAULT_STOP_OPTIONS, heldoutMeasure, type StopSignal } from '../rl/sto
 import { SIGNAL_LABELS } from '../rl/doctor.ts';
 import { PHASES, type AnswerView, type GroupView, type InspectorState, type LabState } from './labStore.ts';
 import { firstLast, heldoutPoints, type PresenterChart } from './presenterView.ts';
-import { lessonContrast } from './lessonContrast.ts';
-import { liveVerdict } from './verdictView.ts';
+import { contrastSentence } from '../rl/contrast.ts';
+import { frozenFor, liveVerdict } from './verdictView.ts';
 
 /** What a stop's button does (src/lab/tour.ts runs it through the session's own actions). */
 export type TourAction =
@@ -182,15 +182,12 @@ const loadLesson = (id: string, why: string): TourSay => {
 };
 const playTo = (step: number): TourAction => ({ kind: 'play-until', step, label: `▶ Play to step ${step}` });
 
-/** " Against G = 2 on the same seed: …" — the lesson's contrast with a finished sibling variant (lessonContrast.ts), or null. */
+/** " The comparison the question asks about: …" — the live run's frozen contrast with the other variant (store/lessonContrast.ts), or null. */
 function contrastWithSibling(s: TourInput, id: string): string | null {
   const lesson = getLesson(id);
-  const claim = lesson?.variants[s.lessonVariant]?.claim;
-  if (!lesson || !claim || !s.runs || s.liveOrigin === undefined) return null;
-  const v = liveVerdict(s, id, s.lessonVariant, claim); // the frozen verdict once judged: never a re-judged longer run
-  if (!v) return null;
-  const line = lessonContrast({ runs: s.runs, liveOrigin: s.liveOrigin, stepsCompleted: s.stepsCompleted ?? s.steps.length, overlayRunId: s.overlayRunId ?? null }, lesson, s.lessonVariant, v.measured);
-  return line ? ` Against the other variant: ${line.sentence}` : null;
+  const frozen = s.verdict && s.liveOrigin ? frozenFor({ verdict: s.verdict, liveOrigin: s.liveOrigin }, id, s.lessonVariant) : null;
+  if (!lesson?.contrast || !frozen?.judged || !frozen.contrast) return null;
+  return ` The comparison the question asks about: ${contrastSentence(lesson.contrast, frozen.contrast, lesson.variants.map((v) => v.short ?? v.label))}`;
 }
 
 /** "0.40 at step 0 → 0.34 at step 11": a line's first and last points, as the chart's readout gives them. */

@@ -27,13 +27,18 @@ import './class.css';
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
-/** "On the 12 seeds with both G = 8 and G = 2 (same starting weights): G = 8 − G = 2, median +0.41; higher on 11, lower on 1." */
+/**
+ * "Contrast (mixed share of the groups) on the 12 seeds with both G = 8 and G = 2: G = 8 − G = 2,
+ * median +0.41; on its own seed (judged with its interval): higher on 9, unclear on 2."
+ */
 export function contrastLine(l: LessonPool, what: string, asked: string, against: string): string {
-  const d = l.pairs.map((p) => p.asked - p.against).filter(Number.isFinite);
-  if (!l.pairs.length) return `Contrast (${what}): no seed has both ${asked} and ${against} from the same starting weights yet.`;
-  const counts = [0, 1, 2].map((c) => l.pairs.filter((p) => p.outcome === c).length);
-  const by = counts.map((n, c) => (n ? `${CHOICES[c]} on ${n}` : '')).filter(Boolean).join(', ');
-  return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against} (same starting weights): ${asked} − ${against}, median ${d.length ? signed(median(d), 2, 'precision') : '–'}; ${asked} came out ${by || 'unmeasured'}.`;
+  const d = l.pairs.map((p) => p.diff).filter(Number.isFinite);
+  if (!l.pairs.length) return `Contrast (${what}): no seed has both ${asked} and ${against} from comparable starting weights yet.`;
+  const judged = l.pairs.filter((p) => p.outcome !== undefined);
+  const counts = [0, 1, 2].map((c) => judged.filter((p) => p.outcome === c).length);
+  const unclear = judged.filter((p) => p.outcome === null).length;
+  const by = [...counts.map((n, c) => (n ? `${CHOICES[c]} on ${n}` : '')), unclear ? `unclear on ${unclear}` : ''].filter(Boolean).join(', ');
+  return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against}: ${asked} − ${against}, median ${d.length ? signed(median(d), 2, 'precision') : '–'}${judged.length ? `; each seed judged on its own two runs: ${by}` : ''}.`;
 }
 
 function LessonResults({ l, stripHeight, dot }: { l: LessonPool; stripHeight?: number; dot?: number }) {

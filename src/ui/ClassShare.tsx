@@ -29,6 +29,8 @@ export function useResultCode(lesson: Lesson, variant: number): string | null {
       app: APP_VERSION, lessonId: lesson.id, variant, seed: live.seed, weights: live.weights, verdict: v.state as 'holds' | 'fails' | 'unclear', held: v.state === 'holds', contract: contractHash(lesson), steps: frozen.step,
       claim: cn ? cn.of(v.measured) : NaN, contrast: lesson.contrast ? lesson.contrast.of(v.measured) : NaN,
       prediction: p === 0 || p === 1 || p === 2 ? p : null,
+      pairedContrast: frozen.contrast ? { value: frozen.contrast.value, outcome: frozen.contrast.outcome } : null,
+      shippedBase: live.base === '',
     });
   }, [lesson, variant, frozen, live]);
 }

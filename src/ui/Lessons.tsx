@@ -8,7 +8,7 @@ import { createElement, useEffect, useMemo, useRef, useState, type CSSProperties
 import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } from '../rl/lessons.ts';
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
-import { lessonContrast } from '../store/lessonContrast.ts';
+import { contrastSentence } from '../rl/contrast.ts';
 import { recordSentence } from '../rl/lessonRecords.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { frozenFor, VERDICT_WORDS } from '../store/verdictView.ts';
@@ -88,10 +88,7 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
   // before the step: the numbers so far (judge() says pending); after it, the frozen verdict only
   const v = useMemo(() => (frozen ? frozen.judged : claim && !blind ? claim.judge({ steps, evals }) : null), [frozen, claim, blind, steps, evals]);
   const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
-  const runs = useLab((s) => s.runs);
-  const liveOrigin = useLab((s) => s.liveOrigin);
-  const overlayRunId = useLab((s) => s.overlayRunId);
-  const contrast = useMemo(() => (frozen?.judged ? lessonContrast({ runs, liveOrigin, stepsCompleted: frozen.step, overlayRunId }, lesson, variant, frozen.judged.measured) : null), [frozen, runs, liveOrigin, overlayRunId, lesson, variant]);
+  const contrast = frozen?.judged && frozen.contrast && lesson.contrast ? frozen.contrast : null; // judged once with the verdict (store/lessonContrast.ts)
   if (!claim) return null;
   const id = compact ? 'presenter-verdict' : 'lesson-verdict';
   const claimLine = !compact && !blind && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>;
@@ -115,7 +112,7 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
         <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>Windows: {j.number.window}.</p>
         {state === 'unclear' && j.settle && <p className="note" data-testid={compact ? undefined : 'lesson-verdict-settle'}>What would settle it: {withCode(j.settle)}</p>}
         {state === 'fails' && j.hint && !compact && <p className="note">Try: {withCode(j.hint)}</p>}
-        {contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-expected={String(contrast.asExpected)}><strong>Against the other variant:</strong> {withCode(contrast.sentence)}</p>}
+        {contrast && lesson.contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-state={contrast.state}><strong>The comparison the question asks about:</strong> {withCode(contrastSentence(lesson.contrast, contrast, lesson.variants.map((x) => x.short ?? x.label)))}</p>}
         {!compact && (frozen.continued
           ? <p className="note after-verdict" data-testid="lesson-after-verdict">{after > 0 ? `${after} step${after === 1 ? '' : 's'} after the verdict (${after === 1 ? `step ${frozen.step}` : `steps ${frozen.step}–${done - 1}`} on the charts): the charts go on; the verdict above stays as judged at step ${frozen.step}.` : `Continued past the verdict: later steps are after it; the verdict above stays as judged at step ${frozen.step}.`}</p>
           : <p className="note"><button className="small" onClick={() => void lab.continuePastVerdict()} data-testid="lesson-continue">Continue past the verdict</button> {notice ?? 'Play stopped at the verdict step. Training on is allowed; the verdict stays as judged.'}</p>)}

@@ -19,13 +19,11 @@ export function usePredictions(): [Record<string, Prediction>, (lessonId: string
   return [useStore(predictionStore, (s) => s.all), choosePrediction];
 }
 
-/** The question's two numbers on this seed once the live run has its verdict (src/class/reading.ts). */
+/** The question's frozen contrast on this seed once the live run has its verdict (src/class/reading.ts). */
 export function useQuestionReading(lesson: Lesson, variant: number): QuestionReading | null {
-  const steps = useLab((s) => s.steps);
-  const evals = useLab((s) => s.evals);
-  const runs = useLab((s) => s.runs);
+  const verdict = useLab((s) => s.verdict);
   const liveOrigin = useLab((s) => s.liveOrigin);
-  return useMemo(() => questionReading({ steps, evals, runs, liveOrigin }, lesson, variant), [lesson, variant, steps, evals, runs, liveOrigin]);
+  return useMemo(() => questionReading({ verdict, liveOrigin }, lesson, variant), [lesson, variant, verdict, liveOrigin]);
 }
 
 /**
@@ -65,8 +63,8 @@ export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }
       {choice !== null && (
         <p className="prediction" data-testid="prediction">
           <strong>Your prediction</strong> ({q.text.replace(/ will be:$/, '')}):{' '}
-          {reading && 'asked' in reading
-            ? outcomeSentence(lesson, q, choice, reading.asked, reading.against)
+          {reading && 'contrast' in reading
+            ? outcomeSentence(choice, reading.contrast)
             : reading && 'other' in reading
               ? `you predicted ${CHOICES[choice]}; run ${lesson.variants[reading.other].short ?? lesson.variants[reading.other].label} on this seed too (its button below) to see how the two compare.`
               : `you predicted ${CHOICES[choice]} — compared with the outcome once this lesson's runs reach their verdicts.`}
