@@ -12,7 +12,7 @@ import { sample } from '../src/class/testSample.ts';
 const shots = process.env.PRESENTER_SHOTS ?? 'test-results';
 
 // A class's lesson 1 results, as the students' "Share result" codes (src/class/code.ts): five seeds
-// with both G = 2 and G = 8 (one G = 8 run misses its claim; one seed came out lower), pasted in
+// with both G = 2 and G = 8 (one G = 8 run misses its claim; one seed's G = 8 reads lower), pasted in
 // chat text with one altered code.
 const CLASS = [4127, 9311, 512, 2048, 777].flatMap((seed, i) => [
   sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02, 0.12, 0.05][i], held: i !== 2, contrast: [0.82, 0.77, 0.4, 0.85, 0.8][i], prediction: i < 3 ? 0 : 2 }),
@@ -139,7 +139,9 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await expect(page.getByTestId('class-variant-1')).toContainText('G = 8: 5 runs, 4 held ✓');
   const strip = page.getByTestId('class-strip-1');
   await expect(strip.locator('.recharts-scatter-symbol')).toHaveCount(5);
-  await expect(page.getByTestId('class-predictions')).toContainText('3 of 5 predicted higher (2 lower); 4 of 5 seeds with both variants came out higher.');
+  // what the class predicted, judged: the five seeds' paired differences, their t interval clear of the margin: higher
+  await expect(page.getByTestId('class-predictions')).toContainText('3 of 5 predicted higher (2 lower); the class\'s runs showed higher (5 seeds): 3 of 5 predicted it.');
+  await expect(page.getByTestId('class-contrast')).toContainText('Paired on 5 seeds: G = 8 − G = 2, mean +0.31 (90 % interval +0.07 to +0.54; a difference beyond ±0.05 counts): higher, as the lesson claims ✓.');
   // large and readable on the projector: the lines in the presenter's type, the strip plots tall, their ticks large
   expect(await px(page, 'class-predictions')).toBeGreaterThanOrEqual(24);
   expect((await strip.locator('.recharts-wrapper').boundingBox())!.height).toBeGreaterThanOrEqual(150);

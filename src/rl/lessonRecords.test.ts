@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LESSONS, getLesson } from './lessons.ts';
 import { contractHash } from './lessonContract.ts';
-import { LESSON_RECORDS, lessonRecord, recordSentence, type LessonRecord } from './lessonRecords.ts';
+import { LESSON_RECORDS, lessonRecord, recordSentence, spreadSentence, type LessonRecord } from './lessonRecords.ts';
 
 describe('lesson records', () => {
   it('every lesson has a record of its contract as it is now, on ten fresh seeds, by the engine\'s real name', () => {
@@ -34,5 +34,16 @@ describe('lesson records', () => {
     const s = recordSentence(l, rec)!;
     expect(s).toMatch(/^Recorded once on 3 fresh seeds \(1001–1003; CPU reference, run outside the browser\), at step 40: G = 2: holds on 3, fails on 0, unclear on 0; G = 8: holds on 0, fails on 2, unclear on 1;/);
     expect(s).toMatch(/the claim of G = 8 failed more often than it held: the record disagrees with the claim, and the claim was not re-tuned to it\.$/);
+  });
+
+  it('after one run\'s verdict the card says how far the seeds spread beyond one run\'s interval, from the record', () => {
+    const l = getLesson('mixed-groups')!;
+    const runs = (values: number[], half: number) => values.map((value, i) => ({ seed: 1001 + i, verdict: 'holds', value, lo: value - half, hi: value + half }));
+    const rec = (values: number[], half: number): LessonRecord => ({ lesson: l.id, hash: contractHash(l), engine: 'CPU reference (Node)', seeds: values.map((_, i) => 1001 + i), variants: [{ label: 'G = 2', steps: 40, holds: 5, fails: 0, unclear: 0, median_width: 2 * half, runs: runs(values, half) }] });
+    // sd 0.158 across seeds against a standard error of 0.1645 / 1.6449 = 0.1 per run: 1.6 times
+    expect(spreadSentence(l, 0, rec([0.1, 0.3, 0.5, 0.2, 0.4], 0.1645))).toBe('One run\'s interval speaks of its own prompts and steps, not of every seed: across the 5 fresh seeds of the record, this variant\'s number spread 1.6 times as far as one run\'s interval implies. The class pool, across seeds, is the test.');
+    expect(spreadSentence(l, 0, rec([0.1, 0.3, 0.5, 0.2, 0.4], 0.3))).toContain('spread about as far as one run');
+    expect(spreadSentence(l, 0, null)).toBeNull();
+    expect(spreadSentence(l, 1, rec([0.1, 0.2, 0.3], 0.1))).toBeNull(); // no such variant in the record
   });
 });

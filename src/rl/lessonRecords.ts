@@ -19,6 +19,7 @@ import smallPool from './records/small-pool.json';
 import forgetting from './records/forgetting.json';
 import { type Lesson } from './lessons.ts';
 import { contractHash } from './lessonContract.ts';
+import { seedSpread } from './seedSpread.ts';
 
 export interface LessonRecord {
   lesson: string;
@@ -69,4 +70,17 @@ export function recordSentence(lesson: Lesson, r: LessonRecord | null = lessonRe
   const against = r.variants.filter((v) => v.fails > v.holds).map((v) => v.label);
   return `Recorded once on ${r.seeds.length} fresh seeds (${seedList(r.seeds)}; ${engineWords(r.engine)}), at step ${r.variants[0].steps}: ${parts.join('; ')}.` +
     (against.length ? ` On these seeds the claim of ${against.join(' and ')} failed more often than it held: the record disagrees with the claim, and the claim was not re-tuned to it.` : '');
+}
+
+/**
+ * After one run's verdict: how far its interval speaks for the claim. "One run's interval speaks of
+ * its own prompts and steps: across the 10 fresh seeds of the record, this variant's number spread
+ * 1.7 times as far as one run's interval implies — the class pool is the test." (null: no record).
+ */
+export function spreadSentence(lesson: Lesson, variant: number, r: LessonRecord | null = lessonRecord(lesson)): string | null {
+  const v = r?.variants[variant];
+  const f = v ? seedSpread(v) : null;
+  if (!r || f === null) return null;
+  const how = f < 1.15 ? 'about as far as' : `${f.toFixed(1)} times as far as`;
+  return `One run's interval speaks of its own prompts and steps, not of every seed: across the ${r.seeds.length} fresh seeds of the record, this variant's number spread ${how} one run's interval implies. The class pool, across seeds, is the test.`;
 }

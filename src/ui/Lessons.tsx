@@ -9,7 +9,7 @@ import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } 
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { contrastSentence } from '../rl/contrast.ts';
-import { recordSentence } from '../rl/lessonRecords.ts';
+import { recordSentence, spreadSentence } from '../rl/lessonRecords.ts';
 import { heldoutWindowNote } from '../store/verdictWindow.ts';
 import { frozenFor, VERDICT_WORDS } from '../store/verdictView.ts';
 import { useSession } from './session.tsx';
@@ -89,6 +89,7 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
   const v = useMemo(() => (frozen ? frozen.judged : claim && !blind ? claim.judge({ steps, evals }) : null), [frozen, claim, blind, steps, evals]);
   const changed = useMemo(() => settingsChangedFrom(lesson, variant, settings), [lesson, variant, settings]);
   const contrast = frozen?.judged && frozen.contrast && lesson.contrast ? frozen.contrast : null; // judged once with the verdict (store/lessonContrast.ts)
+  const spread = useMemo(() => spreadSentence(lesson, variant), [lesson, variant]);
   if (!claim) return null;
   const id = compact ? 'presenter-verdict' : 'lesson-verdict';
   const claimLine = !compact && !blind && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>;
@@ -110,6 +111,7 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
         <p className="verdict-line" data-testid={compact ? undefined : 'lesson-verdict-number'}>Verdict at step {frozen.step}, judged once: {VERDICT_WORDS[state]}.</p>
         <p className="verdict-sentence" data-testid={compact ? undefined : 'lesson-verdict-sentence'}>{withCode(j.sentence)}</p>
         <p className="note verdict-window" data-testid={compact ? 'presenter-verdict-window' : 'lesson-verdict-window'}>Windows: {j.number.window}.</p>
+        {!compact && spread && <p className="note" data-testid="lesson-verdict-spread">{spread}</p>}
         {state === 'unclear' && j.settle && <p className="note" data-testid={compact ? undefined : 'lesson-verdict-settle'}>What would settle it: {withCode(j.settle)}</p>}
         {state === 'fails' && j.hint && !compact && <p className="note">Try: {withCode(j.hint)}</p>}
         {contrast && lesson.contrast && <p className="contrast" data-testid={compact ? 'presenter-contrast' : 'lesson-contrast'} data-state={contrast.state}><strong>The comparison the question asks about:</strong> {withCode(contrastSentence(lesson.contrast, contrast, lesson.variants.map((x) => x.short ?? x.label)))}</p>}
