@@ -7,6 +7,7 @@ import { defaultSettings } from '../rl/settings.ts';
 import type { RunRecord } from '../rl/claims.ts';
 import type { StepMetrics } from '../rl/metrics.ts';
 import { contractEval } from '../rl/testing/contractEval.ts';
+import { runSettingsHash } from '../rl/contract.ts';
 import type { LabState } from '../store/labStore.ts';
 import { LessonVerdict } from './lessonVerdict.ts';
 
@@ -14,10 +15,11 @@ const lesson = getLesson('mixed-groups')!;
 const VARIANT = 1; // G = 8: its claim reads held-out pass@1 at step 0 and at the verdict step
 const N = lesson.variants[VARIANT].claim.steps;
 const settings = { ...lessonSettings(lesson, defaultSettings(), VARIANT), seed: 5 };
-const steps = Array.from({ length: N }, (_, i) => ({ step: i, accuracy: 0.3, frac_mixed: 0.6, mixed_predicted: 0.7, kl_exact: 0.01 }) as StepMetrics);
+const HASH = runSettingsHash(lessonSettings(lesson, defaultSettings(), VARIANT)); // the variant's, whatever the seed
+const steps = Array.from({ length: N }, (_, i) => ({ step: i, accuracy: 0.3, frac_mixed: 0.6, mixed_predicted: 0.7, kl_exact: 0.01, settings_hash: HASH }) as StepMetrics);
 
-function host(evals: RunRecord['evals'], verdictStepEval: RunRecord['evals'][number]) {
-  let state = { liveOrigin: { lessonId: lesson.id, variant: VARIANT }, verdict: null, steps, evals, settings, runs: [], overlayRunId: null } as unknown as LabState;
+function host(evals: RunRecord['evals'], verdictStepEval: RunRecord['evals'][number], runSteps = steps) {
+  let state = { liveOrigin: { lessonId: lesson.id, variant: VARIANT }, verdict: null, steps: runSteps, evals, settings, runs: [], overlayRunId: null } as unknown as LabState;
   const calls = { evaluate: 0 };
   const v = new LessonVerdict({
     get: () => state,
@@ -48,5 +50,18 @@ describe('LessonVerdict', () => {
     await lost.v.judgeIfDue();
     expect(lost.calls.evaluate).toBe(1);
     expect(lost.state().verdict!.judged).toEqual(whole.state().verdict!.judged);
+  });
+
+  it('a run that was not the variant throughout is not judged: a knob moved during the run and back, or one the lesson does not pin', async () => {
+    const moved = (k: number, over: Partial<typeof settings>) => steps.map((m) => (m.step >= k && m.step < k + 3 ? { ...m, settings_hash: runSettingsHash({ ...settings, ...over }) } : m));
+    for (const [runSteps, at] of [[moved(12, { learningRate: 2e-3 }), 12], [moved(0, { entropyCoef: 0.01 }), 0], [moved(30, { lossType: 'dr_grpo' }), 30]] as const) {
+      const h = host([e0, eN], eN, runSteps as StepMetrics[]);
+      await h.v.judgeIfDue();
+      expect(h.state().verdict).toMatchObject({ judged: null, offVariant: `step ${at} ran with settings other than the variant's (a knob was moved during the run)` });
+    }
+    // another seed (and another evaluation cadence) is still the variant
+    const h = host([e0, eN], eN, steps.map((m) => ({ ...m, settings_hash: runSettingsHash({ ...settings, seed: 99, evalEvery: 3 }) })));
+    await h.v.judgeIfDue();
+    expect(h.state().verdict!.judged!.state).toBe('holds');
   });
 });

@@ -4,7 +4,7 @@
  * the step Play stops at until the student continues past it. Engine-free: the session hands it
  * the store and its trainer's step.
  */
-import { getLesson, LESSONS, settingsChangedFrom } from '../rl/lessons.ts';
+import { getLesson, LESSONS, settingsChangedFrom, stepOffVariant } from '../rl/lessons.ts';
 import type { Settings } from '../rl/settings.ts';
 import type { LabState } from '../store/labStore.ts';
 import { judgeLiveContrast } from '../store/lessonContrast.ts';
@@ -62,7 +62,11 @@ export class LessonVerdict {
     if (!live || this.host.get().verdict || !t || t.step < live.claim.steps) return this.settled();
     const run = async () => {
       const { lesson, variant, claim } = live;
-      const changed = settingsChangedFrom(lesson, variant, this.host.trainer()?.settings ?? this.host.get().settings).length > 0;
+      const current = this.host.trainer()?.settings ?? this.host.get().settings;
+      // the variant throughout: its knobs now, and every step's settings (a knob moved and back, or one the lesson does not show, is not the variant)
+      const off = stepOffVariant(lesson, variant, current, this.host.get().steps.slice(0, claim.steps));
+      const changed = settingsChangedFrom(lesson, variant, current).length > 0 || off !== null;
+      const offVariant = off !== null ? `step ${off} ran with settings other than the variant's (a knob was moved during the run)` : undefined;
       // judged with its verdict-step evaluation, never without it: one an engine loss skipped is
       // re-run from the committed state (the trainer is at the verdict step: Play stops there)
       const missing = !this.host.get().evals.some((e) => e.step === live.claim.steps && e.contract);
@@ -71,7 +75,7 @@ export class LessonVerdict {
       const judged = changed ? null : claim.judge({ steps: now.steps, evals: now.evals });
       // the question's contrast, judged at the same step against a comparable run of its other variant (none yet: null)
       const contrast = judged ? judgeLiveContrast(now, lesson, variant, { steps: now.steps, evals: now.evals }) : null;
-      this.host.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false, contrast } });
+      this.host.set({ verdict: { lessonId: lesson.id, variant, step: claim.steps, judged, continued: false, contrast, ...(offVariant ? { offVariant } : {}) } });
       this.host.requestSave();
     };
     return (this.judging ??= run().finally(() => { this.judging = null; }));

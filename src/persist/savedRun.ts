@@ -15,6 +15,7 @@ import { getLesson } from '../rl/lessons.ts';
 import { defaultSettings, type Settings } from '../rl/settings.ts';
 import type { EvalMetrics, StepMetrics } from '../rl/trainer.ts';
 import type { ClaimVerdict } from '../rl/claims.ts';
+import type { ContrastVerdict } from '../rl/contrast.ts';
 import type { FrozenVerdict, SavedRun } from '../store/labStore.ts';
 import type { RunOrigin } from '../store/overlays.ts';
 import { validateSettingsObject } from './settingsFile.ts';
@@ -186,6 +187,29 @@ const readFrozen: Reader<FrozenVerdict> = (src, p) => {
     step: num(src, at(p, 'step'), whole(0, SAVED_RUN_LIMITS.steps)),
     judged: orNull(src, at(p, 'judged'), readVerdict),
     continued: bool(src, at(p, 'continued')),
+    ...optionalFields(src, p),
+  };
+};
+
+/** A frozen verdict's contrast (rl/contrast.ts ContrastVerdict) and its "not the variant" note, where the record has them. */
+function optionalFields(src: unknown, p: Path): Pick<FrozenVerdict, 'contrast' | 'offVariant'> {
+  const out: Pick<FrozenVerdict, 'contrast' | 'offVariant'> = {};
+  const contrast = optional(src, at(p, 'contrast'), null, (s2, q) => orNull(s2, q, readContrast));
+  if (contrast) out.contrast = contrast;
+  const off = optional(src, at(p, 'offVariant'), null, (s2, q) => str(s2, q, { max: SAVED_RUN_LIMITS.nameChars }));
+  if (off !== null) out.offVariant = off;
+  return out;
+}
+
+const outcomeOrNull = (src: unknown, q: Path) => orNull(src, q, (s3, r) => num(s3, r, whole(0, 2)) as 0 | 1 | 2);
+const readContrast: Reader<ContrastVerdict> = (src, q) => {
+  obj(src, q);
+  const n = (k: string) => num(src, at(q, k), { nonFinite: true });
+  return {
+    asked: num(src, at(q, 'asked'), whole(0, 63)), against: num(src, at(q, 'against'), whole(0, 63)),
+    askedValue: n('askedValue'), againstValue: n('againstValue'), value: n('value'), lo: n('lo'), hi: n('hi'), margin: num(src, at(q, 'margin')),
+    outcome: outcomeOrNull(src, at(q, 'outcome')), expected: outcomeOrNull(src, at(q, 'expected')),
+    state: oneOf(src, at(q, 'state'), ['holds', 'fails', 'unclear', 'open'] as const), step: num(src, at(q, 'step'), whole(0, SAVED_RUN_LIMITS.steps)), paired: bool(src, at(q, 'paired')),
   };
 };
 

@@ -36,6 +36,15 @@ export const PINNED: readonly (keyof Settings)[] = [
   'learningRate', 'warmupSteps', 'numIterations', 'promptsPerStep', 'numGenerations', 'temperature', 'beta', 'measureKl', 'evalEvery', 'maxCompletionLength', 'formatReward',
 ];
 
+/** The settings that shape neither the objective nor the data a run trains on: which seed it draws, and how often it evaluates between the contract's readings. */
+export const NOT_RUN_SHAPING: readonly (keyof Settings)[] = ['seed', 'evalEvery'];
+
+/** A run's settings as one 32-bit number: every setting but NOT_RUN_SHAPING (what each step records, metrics.ts settings_hash). */
+export function runSettingsHash(s: Settings): number {
+  const shaping = Object.fromEntries(Object.entries(s).filter(([k]) => !NOT_RUN_SHAPING.includes(k as keyof Settings)));
+  return parseInt(hash32(stableJson(shaping)), 16);
+}
+
 /** JSON with sorted keys (a stable text to hash). */
 export function stableJson(x: unknown): string {
   if (Array.isArray(x)) return `[${x.map(stableJson).join(',')}]`;

@@ -7,6 +7,7 @@ import { mixedGroupProbability } from '../tasks/metrics.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { Rollout } from './rollout.ts';
 import type { Settings } from './settings.ts';
+import { runSettingsHash } from './contract.ts';
 
 /** What the update phase did: averaged objective metrics over the µ inner epochs, and each epoch's own. */
 export interface UpdateResult {
@@ -26,6 +27,12 @@ export interface UpdateResult {
 /** Every number of a step, by TRL's names where TRL has one. */
 export interface StepMetrics {
   step: number;
+  /**
+   * The settings this step ran with, as a hash of every one that shapes the run (contract.ts
+   * runSettingsHash: all but the seed and the evaluation cadence): a lesson run is judged as its
+   * variant only if every step's hash is the variant's (absent in runs recorded before it existed).
+   */
+  settings_hash?: number;
   reward: number;
   reward_std: number;
   frac_reward_zero_std: number;
@@ -168,6 +175,7 @@ export function stepMetrics(rollout: Rollout, u: UpdateResult, s: Settings, numT
     mixed_predicted: mixedGroupProbability(pBar, G),
     mixed_predicted_per_prompt: rollout.groups.length ? rollout.groups.reduce((a, g) => a + mixedGroupProbability(g.correct.filter(Boolean).length / g.correct.length, G), 0) / rollout.groups.length : NaN,
     accuracy: pBar,
+    settings_hash: runSettingsHash(s),
     entropy: m.entropy ?? NaN,
     // measured only where π_ref was evaluated (β > 0 in the loss, or measureKl): otherwise NaN, drawn as a gap, never a 0 that looks measured
     kl: s.algorithm !== 'rft' && ((s.klMode === 'loss' && s.beta !== 0) || s.measureKl) ? (m.kl ?? NaN) : NaN,

@@ -143,6 +143,8 @@ export interface FrozenVerdict {
    * null: no such run yet, or the lesson asks no question (absent in runs saved before it existed).
    */
   contrast?: ContrastVerdict | null;
+  /** Not judged because a step ran with settings other than the variant's, though they are the variant's now: the step, in words (absent: judged, or the knobs still differ). */
+  offVariant?: string;
 }
 
 export type RunStatus = 'loading' | 'ready' | 'running' | 'paused' | 'error';

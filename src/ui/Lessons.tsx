@@ -93,12 +93,13 @@ export function Verdict({ lesson, variant, rate, compact = false, blind = false 
   if (!claim) return null;
   const id = compact ? 'presenter-verdict' : 'lesson-verdict';
   const claimLine = !compact && !blind && <p><strong>Claim:</strong> {withCode(claim.text)}{claim.frequency ? ` (${claim.frequency})` : ''}</p>;
-  if (changed.length && !(frozen && frozen.judged)) {
+  if ((changed.length || frozen?.offVariant) && !(frozen && frozen.judged)) {
     const want = lessonSettings(lesson, defaultSettings(), variant);
+    const why = changed.length ? `this run's ${changed.map((k) => `${settingLabel(k)} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}` : frozen!.offVariant;
     return (
       <div className="claim claim-pending" data-testid={id} data-state="changed" role="status" aria-live="polite">
         {claimLine}
-        <p className="verdict-line">Not judged: this run's {changed.map((k) => `${settingLabel(k)} is ${String(settings[k])} (the variant sets ${String(want[k])})`).join(', ')}. The claim is about the variant as set: press its button to restart it.</p>
+        <p className="verdict-line">Not judged: {why}. The claim is about the variant as set: press its button to restart it.</p>
       </div>
     );
   }
