@@ -10,6 +10,12 @@ const BUILD_DIR = `node_modules/.rlvr-e2e-build-${port}`;
 export default defineConfig({
   testDir: 'e2e',
   timeout: 240_000,
+  // An expectation waits for what it expects; these bounds are hang guards, not speed checks (a
+  // spec's own `timeout:` is for what takes longer: a run, an evaluation). Playwright's 5 s default
+  // and the specs' own 1-10 s are short for a loaded 2-core machine (two CPU-bound processes
+  // beside the suite make the page several times slower).
+  // A test that measures speed says so with its own clock (cpu-workers.spec.ts: the page's performance.now()).
+  expect: { timeout: 30_000, toPass: { timeout: 30_000 } },
   fullyParallel: false,
   // two test files at a time (CI has 2 cores): most of a test is one renderer thread waiting on
   // its own work, so a second worker takes the suite from about 12.7 to 7.9 minutes on a loaded

@@ -108,7 +108,7 @@ async function quotedOnScreen(page: Page, id: string) {
     const shown = await screenText(page);
     const missing = [...quotedNumbers(said).filter((q) => !numberShown(q, shown.spaced)), ...quotedAnswers(said).filter((t) => !shown.joined.includes(t))];
     expect(missing, `${id}: quoted but not on the screen — ${said}`).toEqual([]);
-  }).toPass({ timeout: 5_000 });
+  }).toPass(); // retried until it holds, within the config's bound (expect.toPass)
 }
 
 /** The stop shown is `n` (1-based), with its title; its element is on screen under the spotlight; the card quotes the store's numbers. */
@@ -130,7 +130,7 @@ async function checkStop(page: Page, n: number, shot: string, live: boolean | 'e
     await expect(async () => {
       const [a, b] = [await spot.boundingBox(), await target.boundingBox()];
       expect(Math.abs(a!.x + 6 - b!.x) + Math.abs(a!.y + 6 - b!.y)).toBeLessThan(4); // the outline sits on the element
-    }).toPass({ timeout: 5_000 });
+    }).toPass(); // the spotlight follows the element ten times a second: retried within the config's bound
     if (visible) await quotedOnScreen(page, stop.id);
   } else {
     await expect(card(page)).toHaveAttribute('data-live', 'false');

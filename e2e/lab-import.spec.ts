@@ -29,9 +29,9 @@ test('a TRL run beside a browser run: overlay, doctor marks, unknown keys, a log
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/?backend=cpu&promptsPerStep=4');
   await settled(page);
-  // a browser run of a few seconds to draw beside the imported one
+  // a browser run of a few steps to draw beside the imported one (three, however long they take here)
   await page.getByRole('button', { name: /Play/ }).click();
-  await page.waitForTimeout(6000);
+  await page.waitForFunction(() => (window as any).__lab.store.getState().stepsCompleted >= 3, null, { timeout: 120_000 });
   await page.getByRole('button', { name: /Pause/ }).click();
   await expect(page.getByTestId('run-status')).toContainText('paused');
   const done = Number(/paused · (\d+) step/.exec((await page.getByTestId('run-status').textContent()) ?? '')?.[1]);

@@ -103,7 +103,7 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await page.getByRole('button', { name: LESSON.variants[1].label }).click();
   await settled(page, (s) => s.lessonVariant === 1);
   await expect(page.getByTestId('recent-runs')).toContainText(`verdict at step ${N}`);
-  await expect.poll(() => keptRuns(page), { timeout: 10_000 }).toBe(1); // kept in this browser before the reload, not lost with the page
+  await expect.poll(() => keptRuns(page)).toBe(1); // kept in this browser before the reload, not lost with the page
   await page.reload();
   await settled(page);
   await expect(page.getByTestId('recent-runs')).toContainText(`verdict at step ${N}`);

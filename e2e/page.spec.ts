@@ -156,7 +156,7 @@ test('page shows the WebGPU adapter and a reward curve that gains points', async
     const ticks = await card.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return { v: Number(el.textContent), x: r.x + r.width / 2 }; }));
     const [t0, t1] = [ticks[0], ticks.at(-1)!];
     const under = t0.v + ((b.x + b.width * 0.7 - t0.x) * (t1.v - t0.v)) / (t1.x - t0.x);
-    await expect.poll(async () => Math.abs(Number(/^step (\d+)/.exec((await tip.textContent()) ?? '')?.[1]) - under), { timeout: 2_000 }).toBeLessThanOrEqual(1);
+    await expect.poll(async () => Math.abs(Number(/^step (\d+)/.exec((await tip.textContent()) ?? '')?.[1]) - under)).toBeLessThanOrEqual(1);
     const text = (await tip.textContent()) ?? '';
     const step = Number(/^step (\d+)/.exec(text)?.[1]);
     const value = await page.evaluate(([st, k]) => (window as any).__lab.store.getState().steps.find((m: any) => m.step === st)?.[k], [step, key] as const);
