@@ -5,16 +5,30 @@
  * Infinity via 1e999, nested junk, long lists, prototype keys), re-encode the header and
  * recompute the checksum, and decode. Every case must either decode or be refused with a
  * CheckpointError whose message is a sentence — never a TypeError or a raw JavaScript message —
- * and quickly. A mutated header may decode only where the format allows it (free-form metadata,
+ * with bounded work. A mutated header may decode only where the format allows it (free-form metadata,
  * unknown extra fields, or a value equal to the original): that proves every field is checked.
+ *
+ * Bounded work is counted, not timed (a timed bound fails on a loaded machine; speed lives in
+ * `npm run bench`): the layouts the decoder builds are recorded (a header beyond CHECKPOINT_LIMITS
+ * must be refused before its layout is built), and an oversized list is refused by its length
+ * cap and deep metadata by its depth cap, before they are walked. The times are still printed.
  */
-import { describe, expect, it } from 'vitest';
-import { assemble, CheckpointError, decodeCheckpoint, encodeCheckpoint, fnv1a32 } from './checkpoint.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { assemble, CHECKPOINT_LIMITS, CheckpointError, decodeCheckpoint, encodeCheckpoint, fnv1a32 } from './checkpoint.ts';
 import type { ModelConfig } from './config.ts';
 import { paramLayout } from './config.ts';
 import { initWeights } from './init.ts';
 import { Rng } from './rng.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
+
+/** Every config the decoder built a layout for (paramLayout: its only way to build one). */
+const built = vi.hoisted(() => [] as ModelConfig[]);
+vi.mock('./config.ts', async (importOriginal) => {
+  const m = await importOriginal<typeof import('./config.ts')>();
+  return { ...m, paramLayout: (c: ModelConfig) => (built.push({ ...c }), m.paramLayout(c)) };
+});
+/** A config beyond what a header may ask for: building its layout is the work CHECKPOINT_LIMITS prevents. */
+const beyondLimits = (c: ModelConfig) => (['vocabSize', 'seqLen', 'dModel', 'nHeads', 'nLayers'] as const).filter((k) => !(c[k] >= 1 && c[k] <= CHECKPOINT_LIMITS[k]));
 
 type Seg = string | number;
 const config: ModelConfig = { vocabSize: VOCAB_SIZE, seqLen: 4, dModel: 8, nHeads: 2, nLayers: 1 };
@@ -103,6 +117,15 @@ function encodeHeader(header: unknown, data: Uint8Array, recomputeChecksum: bool
 interface Outcome { name: string; path: string; accepted: boolean; code?: string; message?: string; ms: number }
 
 function run(name: string, path: Seg[], bytes: Uint8Array): Outcome {
+  built.length = 0;
+  const o = decodeOne(name, path, bytes);
+  // bounded work: no layout was built for a config beyond the header's limits
+  const beyond = built.filter((c) => beyondLimits(c).length);
+  if (beyond.length) expect(beyond.map((c) => beyondLimits(c).map((k) => `${k}=${c[k]}`).join(', ')), `${o.path} ← ${name}: layouts built beyond CHECKPOINT_LIMITS`).toEqual([]);
+  return o;
+}
+
+function decodeOne(name: string, path: Seg[], bytes: Uint8Array): Outcome {
   const t0 = performance.now();
   try {
     decodeCheckpoint(bytes);
@@ -161,14 +184,26 @@ describe('checkpoint decoder, structured fuzz from a real checkpoint', () => {
     const groups = new Map<string, Outcome[]>();
     for (const o of refused) groups.set(o.code!, [...(groups.get(o.code!) ?? []), o]);
     const byCode = [...groups].map(([code, os]) => ({ code, cases: os.length, example: os[Math.floor(os.length / 2)].message!.slice(0, 130) }));
-    console.log(`checkpoint header fuzz: ${paths.length} paths, ${outcomes.length} cases (${refused.length} refused, ${outcomes.length - refused.length} decoded) in ${ms.toFixed(0)} ms; slowest case ${Math.max(...outcomes.map((o) => o.ms)).toFixed(1)} ms`);
+    console.log(`checkpoint header fuzz: ${paths.length} paths, ${outcomes.length} cases (${refused.length} refused, ${outcomes.length - refused.length} decoded) in ${ms.toFixed(0)} ms; slowest case ${Math.max(...outcomes.map((o) => o.ms)).toFixed(1)} ms (for information: speed lives in the bench)`);
     console.table(byCode);
     console.table([...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 8).map((o) => ({ path: o.path, name: o.name, ms: o.ms.toFixed(1) })));
     expect(paths.length).toBeGreaterThan(100);
     for (const must of ['config.nLayers', 'layout.tensors[16].offset', 'layout.tensors[0].shape[1]', 'layout.numParams', 'checksum', 'dataBytes', 'hasOptimizer', 'metadata.settings.beta']) expect(paths.map(pathText)).toContain(must);
     expect(outcomes.length).toBeGreaterThan(3000);
     expect(refused.length).toBeGreaterThan(2000);
-    expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(250);
+    // bounded work, not time: run() saw no layout built beyond CHECKPOINT_LIMITS; every config value
+    // beyond them (1e6, 2^32, 2^53, 1e308) was refused as a header field, before any layout…
+    const bigConfig = outcomes.filter((o) => /^config\.\w+$/.test(o.path) && ['1e6', '2^32', '2^53', '1e308'].includes(o.name));
+    expect(bigConfig.length).toBe(20);
+    for (const o of bigConfig) expect(`${o.code}: ${o.message}`, `${o.path} ← ${o.name}`).toMatch(new RegExp(`^header-malformed: .*header field ${o.path.replace('.', '\\.')} must be a whole number between 1 and \\d+`));
+    // …the 20,000-item list where the tensors or a shape go was refused by its length, before an item was read…
+    const longLists = outcomes.filter((o) => /^layout\.tensors(\[\d+\]\.shape)?$/.test(o.path) && o.name === 'long list');
+    expect(longLists.length).toBe(1 + (header as { layout: { tensors: unknown[] } }).layout.tensors.length); // the list, and each tensor's shape
+    for (const o of longLists) expect(o.message ?? 'decoded', o.path).toMatch(new RegExp(`header field ${o.path.replace(/[.[\]]/g, '\\$&')} must be a list of (1 to ${CHECKPOINT_LIMITS.shapeRank}|at most ${CHECKPOINT_LIMITS.tensors}) items, got a list of 20000`));
+    // …and the 5000-deep list in the free-form metadata by the depth cap
+    const deep = outcomes.filter((o) => o.path.startsWith('metadata.') && o.name === 'deep list');
+    expect(deep.length).toBeGreaterThan(5);
+    for (const o of deep) expect(o.message ?? 'decoded', o.path).toMatch(/header field metadata must be nested at most 32 levels deep/);
   });
 
   it('random byte damage in the header (checksum kept valid): refused in a sentence or decoded, never a TypeError', () => {

@@ -8,10 +8,16 @@
  * Every field is walked recursively and replaced by hostile values (every wrong type, null,
  * missing, huge, negative, fractional, NaN/Infinity where the format carries them, nested junk,
  * long lists, prototype keys). Every case must be accepted or refused with a sentence (never a
- * throw, never a raw JavaScript message), quickly; and the acceptance must agree with an oracle
- * of what the format allows, so a field left unchecked shows up as "accepted".
+ * throw, never a raw JavaScript message), with bounded work; and the acceptance must agree with an
+ * oracle of what the format allows, so a field left unchecked shows up as "accepted".
+ *
+ * Bounded work is counted, not timed (a timed bound fails on a loaded machine; speed lives in
+ * `npm run bench`): a settings file is parsed once, and not at all past MAX_SETTINGS_FILE_BYTES
+ * (JSON.parse is counted); a saved run's oversized list is refused by its length cap before an
+ * item is read (the objects read are counted); unknown settings are named at most
+ * MAX_NAMED_UNKNOWN times. The times are still printed.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeCheckpoint } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
@@ -20,9 +26,28 @@ import { defaultSettings, parseSetting, SETTINGS, SETTINGS_BY_KEY, type Settings
 import { GrpoTrainer } from '../rl/trainer.ts';
 import { runJson } from '../store/exports.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
-import { SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord } from './savedRun.ts';
-import { parseSettingsFile, settingsFileText } from './settingsFile.ts';
+import { SAVED_RUN_FORMAT, SAVED_RUN_LIMITS, SAVED_RUN_VERSION, validateSavedRun, type SavedRunRecord } from './savedRun.ts';
+import { MAX_NAMED_UNKNOWN, MAX_SETTINGS_FILE_BYTES, parseSettingsFile, settingsFileText } from './settingsFile.ts';
 import { allPaths, get, isPlain, MISSING, pathText, setAt, withKey, type Seg } from '../testing/structuredFuzz.ts';
+
+/** Work done by a decoder: JSON texts parsed (and their characters), objects read by the typed readers (src/model/validate.ts obj). */
+const work = vi.hoisted(() => ({ parses: 0, parsedChars: 0, objects: 0 }));
+vi.mock('../model/validate.ts', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../model/validate.ts')>();
+  return { ...m, obj: (...a: Parameters<typeof m.obj>) => (work.objects++, m.obj(...a)) };
+});
+const realParse = JSON.parse;
+beforeAll(() => {
+  JSON.parse = (text: string, reviver?: Parameters<typeof realParse>[1]) => {
+    work.parses++;
+    work.parsedChars += String(text).length;
+    return realParse(text, reviver);
+  };
+});
+afterAll(() => {
+  JSON.parse = realParse;
+});
+const resetWork = () => Object.assign(work, { parses: 0, parsedChars: 0, objects: 0 });
 
 const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'Symbol('];
 
@@ -96,15 +121,19 @@ function fuzzSettingsFile(label: string, doc: Record<string, unknown>, cases: Ca
   const paths = allPaths(doc);
   const MARK = 'HOSTILE-VALUE-MARK';
   const decode = (name: string, p: Seg[], text: string, want: 'accept' | 'refuse' | 'either') => {
+    const bytes = new TextEncoder().encode(text);
     const t0 = performance.now();
     let r: ReturnType<typeof parseSettingsFile>;
+    resetWork();
     try {
-      r = parseSettingsFile(`${label}.json`, new TextEncoder().encode(text));
+      r = parseSettingsFile(`${label}.json`, bytes);
     } catch (e) {
       throw new Error(`${label} ${pathText(p)} ← ${name}: threw ${String(e)}`);
     }
     const ms = performance.now() - t0;
     const where = `${label} ${pathText(p)} ← ${name}`;
+    // bounded work: the text is parsed at most once, whatever it holds (a run export's steps and evals are not read)
+    if (work.parses > 1 || work.parsedChars > text.length) expect(work, `${where}: JSON parsed more than once`).toMatchObject({ parses: 1, parsedChars: text.length });
     if (r.ok) {
       const keys = Object.keys(r.settings).sort().join();
       const invalid = Object.entries(r.settings).filter(([k, v]) => !SETTINGS_BY_KEY[k] || !parseSetting(SETTINGS_BY_KEY[k], String(v)).ok);
@@ -252,7 +281,25 @@ describe('decoders of outside data, structured fuzz from real inputs', () => {
     summarize('settings file fuzz', paths, cases, ms);
     expect(cases.length).toBeGreaterThan(3000);
     expect(cases.filter((c) => !c.accepted).length).toBeGreaterThan(1000);
-    expect(Math.max(...cases.map((c) => c.ms))).toBeLessThan(250);
+  });
+
+  it('settings files past the caps: refused unparsed past MAX_SETTINGS_FILE_BYTES, unknown keys named at most MAX_NAMED_UNKNOWN times', () => {
+    const file = JSON.parse(settingsFileText(defaultSettings())) as Record<string, unknown>;
+    // one byte over the cap (a real file with a long free-form field): refused by its size, before it is decoded or parsed
+    const text = JSON.stringify({ ...file, note: '' });
+    const big = new TextEncoder().encode(JSON.stringify({ ...file, note: 'x'.repeat(MAX_SETTINGS_FILE_BYTES - text.length + 1) }));
+    expect(big.length).toBe(MAX_SETTINGS_FILE_BYTES + 1);
+    resetWork();
+    const r = parseSettingsFile('big.json', big);
+    expect(r.ok ? 'loaded' : r.error).toBe(`big.json was not loaded: the file has ${MAX_SETTINGS_FILE_BYTES + 1} bytes, more than a settings file can have (${MAX_SETTINGS_FILE_BYTES}). Nothing was changed.`);
+    expect(work.parses).toBe(0);
+    // twenty thousand unknown settings: read once, named MAX_NAMED_UNKNOWN times and counted
+    const many = { ...file, settings: { ...(file.settings as object), ...Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`zz${i}`, i])) } };
+    const m = parseSettingsFile('many.json', new TextEncoder().encode(JSON.stringify(many)));
+    if (!m.ok) expect.fail(m.error);
+    expect(m.notices.filter((n) => /zz\d/.test(n))).toHaveLength(MAX_NAMED_UNKNOWN);
+    expect(m.notices.join('\n')).toContain(`ignored ${20_000 - MAX_NAMED_UNKNOWN} more unknown settings`);
+    expect(m.notices.length).toBeLessThanOrEqual(MAX_NAMED_UNKNOWN + 1);
   });
 
   it('saved runs (as the autosave writes them): every field × every hostile value, agreeing with the format', () => {
@@ -267,7 +314,7 @@ describe('decoders of outside data, structured fuzz from real inputs', () => {
       const c0 = performance.now();
       let r: ReturnType<typeof validateSavedRun>;
       try {
-        r = validateSavedRun(x, expectVocab);
+        r = validateSavedRun(x, expectVocab); // its work is bounded by SAVED_RUN_LIMITS, checked below and in the next test
       } catch (e) {
         throw new Error(`${where}: threw ${String(e)}`);
       }
@@ -303,7 +350,31 @@ describe('decoders of outside data, structured fuzz from real inputs', () => {
     expect(paths.length).toBeGreaterThan(80);
     expect(cases.length).toBeGreaterThan(4000);
     expect(cases.filter((c) => !c.accepted).length).toBeGreaterThan(2000);
-    expect(Math.max(...cases.map((c) => c.ms))).toBeLessThan(250);
+    // bounded work, not time: where the record holds a list, a 20,000- or 10,000,000-item one is refused by its length (before an item is read)
+    const lists = new Set(paths.filter((p) => Array.isArray(get(record, p))).map(pathText));
+    const oversized = cases.filter((c) => lists.has(c.path) && (c.name === 'long list' || c.name === 'sparse huge list'));
+    expect(oversized.length).toBeGreaterThanOrEqual(2 * 3); // steps, evals, evals[i].samples
+    console.log(`saved run fuzz: oversized lists refused by their length at ${[...lists].join(', ')}`);
+    for (const c of oversized) expect(c.error ?? 'accepted', `${c.path} ← ${c.name}`).toMatch(new RegExp(`${c.path.replace(/[.[\]]/g, '\\$&')} must be a list of at most (${SAVED_RUN_LIMITS.points}|${SAVED_RUN_LIMITS.samples}) items, got a list of ${c.name === 'long list' ? 20_000 : 10_000_000}`));
+  });
+
+  it('saved runs past the caps: a history or sample list one item too long is refused before its items are read', () => {
+    const expectVocab = { vocabSize: VOCAB_SIZE };
+    resetWork();
+    expect(validateSavedRun(record, expectVocab).ok).toBe(true);
+    const whole = work.objects; // objects read in the whole real record
+    // real items, so that reading them would succeed: only the length cap stops the reader
+    const over: [string, unknown, number][] = [
+      ['steps', setAt(record, ['steps'], new Array(SAVED_RUN_LIMITS.points + 1).fill(record.steps[0])), SAVED_RUN_LIMITS.points],
+      ['evals', setAt(record, ['evals'], new Array(SAVED_RUN_LIMITS.points + 1).fill(record.evals[0])), SAVED_RUN_LIMITS.points],
+      ['evals[0].samples', setAt(record, ['evals', 0, 'samples'], new Array(SAVED_RUN_LIMITS.samples + 1).fill(record.evals[0].samples[0])), SAVED_RUN_LIMITS.samples],
+    ];
+    for (const [where, x, cap] of over) {
+      resetWork();
+      const r = validateSavedRun(x, expectVocab);
+      expect(work.objects, `${where}: objects read`).toBeLessThanOrEqual(whole); // no more than the real record's: the items were not read
+      expect(r.ok ? 'resumed' : r.error, where).toContain(`${where} must be a list of at most ${cap} items, got a list of ${cap + 1}`);
+    }
   });
 
   it('saved runs: not a record at all, and damaged checkpoint bytes', () => {

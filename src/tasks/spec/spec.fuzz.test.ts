@@ -11,14 +11,28 @@
  * must be refused; an accepted spec must round-trip (validateSpec(spec) gives it back) and its
  * task must generate, at every difficulty, prompts whose reference response the verifier
  * accepts. The counts are printed.
+ *
+ * Bounded work is counted, not timed (a timed bound fails on a loaded machine; speed lives in
+ * `npm run bench`): the prompts validateSpec renders to check a spec by generating are counted
+ * (at most ENUM_LIMIT a level, plus the examples), an oversized expression or data list must be
+ * refused by its size cap (unread), and a deep expression by the depth cap.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Rng } from '../../model/rng.ts';
-import { LanguageError, evaluate, parseExpression, typeOf, type Type, type Value } from './language.ts';
-import { INTERNAL_ERROR, validateSpec } from './spec.ts';
+import { LanguageError, evaluate, MAX_DEPTH, MAX_EXPR_CHARS, parseExpression, typeOf, type Type, type Value } from './language.ts';
+import { ENUM_LIMIT, EXAMPLES, INTERNAL_ERROR, MAX_DATA_ROWS, MAX_LEVELS, validateSpec } from './spec.ts';
 import { taskFromSpec } from './task.ts';
 import { allPaths, isPlain, MISSING, pathText, setAt, withKey, type Seg } from '../../testing/structuredFuzz.ts';
+
+/** Prompts rendered (vars.ts render: spec.ts's only way to make a prompt). */
+const work = vi.hoisted(() => ({ rendered: 0 }));
+vi.mock('./vars.ts', async (importOriginal) => {
+  const m = await importOriginal<typeof import('./vars.ts')>();
+  return { ...m, render: (...a: Parameters<typeof m.render>) => (work.rendered++, m.render(...a)) };
+});
+/** What validateSpec may render for one spec: per level, the enumeration (ENUM_LIMIT), the random examples and the edge values. */
+const MAX_RENDERED = MAX_LEVELS * (ENUM_LIMIT + 2 * EXAMPLES);
 
 const BAD_WORDS = ['TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'undefined', 'Cannot read', 'is not a function', 'is not iterable', '[object Object]', 'Unexpected token', 'NaN', 'Infinity', 'Symbol('];
 
@@ -47,17 +61,20 @@ function allowedKinds(p: Seg[]): Kind[] | undefined {
   return rules[t];
 }
 
-interface Case { where: string; accepted: boolean; error?: string; ms: number }
+interface Case { where: string; accepted: boolean; error?: string; ms: number; rendered: number }
 
 function check(spec: unknown, where: string, cases: Case[], mustRefuse = false): void {
   const t0 = performance.now();
   let r: ReturnType<typeof validateSpec>;
+  work.rendered = 0;
   try {
     r = validateSpec(spec);
   } catch (e) {
     throw new Error(`${where}: threw ${String(e)}`);
   }
   const ms = performance.now() - t0;
+  const rendered = work.rendered;
+  if (rendered > MAX_RENDERED) expect(rendered, `${where}: prompts rendered by validateSpec`).toBeLessThanOrEqual(MAX_RENDERED); // bounded work
   if (r.ok) {
     if (mustRefuse) expect(`accepted`, where).toBe('refused');
     const again = validateSpec(JSON.parse(JSON.stringify(r.spec)));
@@ -75,13 +92,14 @@ function check(spec: unknown, where: string, cases: Case[], mustRefuse = false):
     if (/[<>]|&/.test(r.error) || r.error.includes('\n')) problems.push('markup or a newline');
     if (problems.length) expect(problems, `${where}: ${r.error}`).toEqual([]);
   }
-  cases.push({ where, accepted: r.ok, error: r.ok ? undefined : r.error, ms });
+  cases.push({ where, accepted: r.ok, error: r.ok ? undefined : r.error, ms, rendered });
 }
 
 function summarize(title: string, cases: Case[], ms: number): void {
   const refused = cases.filter((c) => !c.accepted);
   const slowest = cases.reduce((a, c) => (c.ms > a.ms ? c : a), cases[0]);
-  console.log(`${title}: ${cases.length} cases (${refused.length} refused, ${cases.length - refused.length} accepted) in ${ms.toFixed(0)} ms; slowest ${slowest.ms.toFixed(1)} ms (${slowest.where})`);
+  const most = cases.reduce((a, c) => (c.rendered > a.rendered ? c : a), cases[0]);
+  console.log(`${title}: ${cases.length} cases (${refused.length} refused, ${cases.length - refused.length} accepted) in ${ms.toFixed(0)} ms; slowest ${slowest.ms.toFixed(1)} ms (${slowest.where}; for information); at most ${most.rendered} prompts rendered (${most.where})`);
   const seen = new Set<string>();
   const examples = refused.filter((c) => { const k = c.error!.split(':')[0]; if (seen.has(k)) return false; seen.add(k); return true; });
   console.table(examples.slice(0, 12).map((c) => ({ case: c.where.slice(0, 50), error: c.error!.slice(0, 140) })));
@@ -159,7 +177,16 @@ describe('task-spec decoder, structured fuzz', () => {
     const ms = performance.now() - t0;
     summarize('validateSpec on mutated real specs', cases, ms);
     expect(cases.length).toBeGreaterThan(1500);
-    expect(Math.max(...cases.map((c) => c.ms))).toBeLessThan(1000);
+    // bounded work, counted: check() held every case to MAX_RENDERED prompts, and a shipped spec reached the enumeration cap…
+    expect(Math.max(...cases.map((c) => c.rendered))).toBeGreaterThan(ENUM_LIMIT);
+    // …and an oversized expression or data list is refused by its size cap, before it is parsed or read
+    const sized = (re: RegExp) => cases.filter((c) => re.test(c.where));
+    const longExpr = sized(/ (answer|scratchpad\[\d+\]) ← (long string|deep parens)$/);
+    const longData = sized(/ data ← (long list|sparse huge list)$/);
+    expect(longExpr.length).toBeGreaterThanOrEqual(4);
+    expect(longData.length).toBe(2);
+    for (const c of longExpr) expect(c.error, c.where).toMatch(new RegExp(`the expression is \\d+ characters long, at most ${MAX_EXPR_CHARS} are allowed`));
+    for (const c of longData) expect(c.error, c.where).toMatch(new RegExp(`has \\d+ pairs, at most ${MAX_DATA_ROWS} are allowed`));
   });
 
   it('random specs from a small grammar: accepted ones build working tasks, refused ones say why', () => {
@@ -174,16 +201,18 @@ describe('task-spec decoder, structured fuzz', () => {
     expect(cases.length - accepted).toBeGreaterThan(100);
   });
 
-  it('the expression parser on mutated and random expressions: a value or a LanguageError, bounded', () => {
+  it('the expression parser on mutated and random expressions: a value or a LanguageError, bounded by the length and depth caps', () => {
     const rng = new Rng(99);
     const types = new Map<string, Type>([['a', { t: 'int' }], ['b', { t: 'int' }], ['w', { t: 'str', letters: true }]]);
     const env = new Map<string, Value>([['a', 7], ['b', 0], ['w', 'abba']]);
     const seeds = ['a*7', 'min(a, b) + abs(-a) % 3', 'reverse(w) + len(w)', 'count(w, "b") * (a - b) / 2', 'first(w) + last(sort(w))', '"x" + a + b'];
     const soup = 'ab w 0123456789 +-*/%(),"minaxbslenrvtcoufi';
-    let parsed = 0, typed = 0, valued = 0, refused = 0;
+    let parsed = 0, typed = 0, valued = 0, refused = 0, tooLong = 0, tooDeep = 0;
     let slowest = 0;
     const t0 = performance.now();
-    for (let i = 0; i < 20_000; i++) {
+    // short but deep (parentheses, minus signs, function calls): within the length cap, so only the depth cap can refuse them
+    const deepShort = [17, 40, 90].flatMap((d) => [`${'('.repeat(d)}a${')'.repeat(d)}`, `${'-'.repeat(d)}a`, `${'abs('.repeat(Math.min(d, 30))}a${')'.repeat(Math.min(d, 30))}`]);
+    for (let i = 0; i < 20_000 + deepShort.length; i++) {
       let src: string;
       if (i % 4 === 0) src = Array.from({ length: rng.int(30) }, () => soup[rng.int(soup.length)]).join('');
       else if (i % 4 === 1) src = randomExpr(rng, [...types]);
@@ -199,7 +228,9 @@ describe('task-spec decoder, structured fuzz', () => {
         src = s.join('');
       }
       if (i % 1000 === 0) src = '('.repeat(rng.int(5000)) + 'a' + ')'.repeat(rng.int(5000));
+      if (i >= 20_000) src = deepShort[i - 20_000];
       const c0 = performance.now();
+      let why = '';
       try {
         const n = parseExpression(src);
         parsed++;
@@ -211,15 +242,19 @@ describe('task-spec decoder, structured fuzz', () => {
         if (!(e instanceof LanguageError)) throw new Error(`${JSON.stringify(src)}: threw ${String(e)}`);
         if (BAD_WORDS.some((w) => e.message.includes(w)) || e.message.length < 10) expect(e.message, src).toBe('a sentence');
         refused++;
+        why = e.message;
+        if (why.startsWith(`the expression is ${src.length} characters long, at most ${MAX_EXPR_CHARS} are allowed`)) tooLong++;
+        if (why.startsWith(`the expression nests deeper than ${MAX_DEPTH} levels`)) tooDeep++;
       }
       slowest = Math.max(slowest, performance.now() - c0);
+      // bounded, not timed: an expression over the length cap is refused unread (the 5000-deep ones), a short deep one by the depth cap
+      if (src.length > MAX_EXPR_CHARS && !why.startsWith('the expression is ')) expect(why, `${src.slice(0, 30)}… (${src.length} characters)`).toMatch(/^the expression is \d+ characters long/);
+      if (i >= 20_000 && !why.startsWith('the expression nests deeper')) expect(why, src).toMatch(/^the expression nests deeper/);
     }
-    console.log(`expressions: 20000 (${parsed} parsed, ${typed} type-checked, ${valued} evaluated, ${refused} refused with a LanguageError) in ${(performance.now() - t0).toFixed(0)} ms; slowest ${slowest.toFixed(2)} ms`);
+    console.log(`expressions: ${20_000 + deepShort.length} (${parsed} parsed, ${typed} type-checked, ${valued} evaluated, ${refused} refused with a LanguageError: ${tooLong} too long, ${tooDeep} too deep) in ${(performance.now() - t0).toFixed(0)} ms; slowest ${slowest.toFixed(2)} ms (for information: speed lives in the bench)`);
     expect(valued).toBeGreaterThan(2000);
     expect(refused).toBeGreaterThan(2000);
-    // bounded, not fast: a parser with catastrophic backtracking or unbounded recursion takes
-    // seconds to minutes on the 5000-deep inputs; 2 s leaves room for a loaded 2-core CI machine
-    // (one expression took 205 ms there under a 200 ms bound). Speed itself lives in the bench.
-    expect(slowest).toBeLessThan(2000);
+    expect(tooLong).toBeGreaterThanOrEqual(15); // most of the 20 '('×rng.int(5000) inputs
+    expect(tooDeep).toBeGreaterThanOrEqual(deepShort.length);
   });
 });
