@@ -171,15 +171,41 @@ export function RewardChart() {
 
 const TRL_GROUPS: TrlSeries[] = [{ name: 'mixed = 1 − frac_reward_zero_std (pass/fail rewards)', value: (m) => m.frac_mixed, color: C.blue }];
 
-export function GroupsChart() {
-  return (
-    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages. Dashed: 1 − p̄^G − (1 − p̄)^G at the batch pass rate p̄; dotted: averaged over the prompts at their own rates from G answers each (low: so few answers). The gap is Jensen's: see the theory panel." yDomain={UNIT} series={[
+/** The groups chart's lines, made once: a new array at each render would give its legend new content, and recharts would lay the chart out again. */
+const GROUPS_SERIES: Series[] = [
       { name: 'mixed', value: (m) => m.frac_mixed, color: C.blue },
       { name: 'mixed, predicted (batch pass rate)', value: (m) => m.mixed_predicted, color: C.black, dash: '5 4', width: 2 },
       { name: 'predicted, each prompt at its own rate (plug-in)', value: (m) => m.mixed_predicted_per_prompt, color: C.black, dash: '1 3', width: 2 },
       { name: 'all pass', value: (m) => m.frac_all_pass, color: C.green, width: 2 },
       { name: 'all fail', value: (m) => m.frac_all_fail, color: C.vermillion, width: 2 },
-    ]} trl={TRL_GROUPS} />
+    ];
+/** The entropy chart's lines, made once: a new array at each render would give its legend new content, and recharts would lay the chart out again. */
+const ENTROPY_SERIES: Series[] = [
+      { name: 'entropy', value: (m) => m.entropy, color: C.purple },
+    ];
+/** The length chart's lines, made once: a new array at each render would give its legend new content, and recharts would lay the chart out again. */
+const LENGTH_SERIES: Series[] = [
+      { name: 'correct (tokens)', value: (m) => m.length_correct_mean, color: C.green },
+      { name: 'incorrect (tokens)', value: (m) => m.length_incorrect_mean, color: C.vermillion, dash: '6 3' },
+    ];
+/** The thinking chart's lines, made once: a new array at each render would give its legend new content, and recharts would lay the chart out again. */
+const THINKING_SERIES: Series[] = [
+      { name: 'share thinking', value: (m) => m.think_fraction, color: C.blue, width: 3 },
+      { name: 'accuracy, thinking', value: (m) => m.accuracy_think, color: C.green },
+      { name: 'accuracy, direct', value: (m) => m.accuracy_direct, color: C.vermillion, dash: '6 3' },
+    ];
+/** The kl chart's lines, made once: a new array at each render would give its legend new content, and recharts would lay the chart out again. */
+const KL_SERIES: Series[] = [
+      { name: 'KL (estimator)', value: (m) => m.kl, color: C.black },
+      { name: 'KL, exact (Σ over vocabulary)', value: (m) => m.kl_exact, color: C.blue, dash: '6 3' },
+      { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
+      { name: 'clipped high', value: (m) => m['clip_ratio/high_mean'], color: C.sky, dash: '5 3', width: 2 },
+      { name: 'clipped (any)', value: (m) => m['clip_ratio/region_mean'], color: C.purple, dash: '2 3', width: 2 },
+    ];
+
+export function GroupsChart() {
+  return (
+    <StepLines id="groups" title="All-pass / all-fail / mixed groups" question="How many groups teach anything? Only mixed groups have non-zero advantages. Dashed: 1 − p̄^G − (1 − p̄)^G at the batch pass rate p̄; dotted: averaged over the prompts at their own rates from G answers each (low: so few answers). The gap is Jensen's: see the theory panel." yDomain={UNIT} series={GROUPS_SERIES} trl={TRL_GROUPS} />
   );
 }
 
@@ -187,9 +213,7 @@ const TRL_ENTROPY: TrlSeries[] = [{ name: 'entropy', value: (m) => m.entropy, co
 
 export function EntropyChart() {
   return (
-    <StepLines id="entropy" title="Entropy (nats per token)" question="Is the policy still exploring? A collapse means groups stop being mixed and learning stalls." yDomain={[0, 'auto']} series={[
-      { name: 'entropy', value: (m) => m.entropy, color: C.purple },
-    ]} trl={TRL_ENTROPY} />
+    <StepLines id="entropy" title="Entropy (nats per token)" question="Is the policy still exploring? A collapse means groups stop being mixed and learning stalls." yDomain={[0, 'auto']} series={ENTROPY_SERIES} trl={TRL_ENTROPY} />
   );
 }
 
@@ -200,10 +224,7 @@ const TRL_LENGTH: TrlSeries[] = [
 
 export function LengthChart() {
   return (
-    <StepLines id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." yDomain={[0, 'auto']} series={[
-      { name: 'correct (tokens)', value: (m) => m.length_correct_mean, color: C.green },
-      { name: 'incorrect (tokens)', value: (m) => m.length_incorrect_mean, color: C.vermillion, dash: '6 3' },
-    ]} trl={TRL_LENGTH} />
+    <StepLines id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." yDomain={[0, 'auto']} series={LENGTH_SERIES} trl={TRL_LENGTH} />
   );
 }
 
@@ -212,11 +233,7 @@ export function ThinkingChart() {
   const task = useLab((s) => s.settings.task);
   if (!getTask(task).processReward) return null; // tasks with checkable scratchpad steps are the ones that can think
   return (
-    <StepLines id="thinking" title="Thinking: share and what it pays" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={UNIT} series={[
-      { name: 'share thinking', value: (m) => m.think_fraction, color: C.blue, width: 3 },
-      { name: 'accuracy, thinking', value: (m) => m.accuracy_think, color: C.green },
-      { name: 'accuracy, direct', value: (m) => m.accuracy_direct, color: C.vermillion, dash: '6 3' },
-    ]} />
+    <StepLines id="thinking" title="Thinking: share and what it pays" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={UNIT} series={THINKING_SERIES} />
   );
 }
 
@@ -229,13 +246,7 @@ const TRL_KL: TrlSeries[] = [
 
 export function KlChart() {
   return (
-    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary; both stay empty where π_ref is not evaluated (β = 0 with “Measure KL at β = 0” off)." yWidth={72} series={[
-      { name: 'KL (estimator)', value: (m) => m.kl, color: C.black },
-      { name: 'KL, exact (Σ over vocabulary)', value: (m) => m.kl_exact, color: C.blue, dash: '6 3' },
-      { name: 'clipped low', value: (m) => m['clip_ratio/low_mean'], color: C.orange, width: 2 },
-      { name: 'clipped high', value: (m) => m['clip_ratio/high_mean'], color: C.sky, dash: '5 3', width: 2 },
-      { name: 'clipped (any)', value: (m) => m['clip_ratio/region_mean'], color: C.purple, dash: '2 3', width: 2 },
-    ]} trl={TRL_KL} />
+    <StepLines id="kl" title="KL to π_ref and clip fractions" question="How far has the policy moved from the base, and how often does the clip stop the gradient? The estimator (k1 or k3, from the sampled tokens) beside the exact KL over the whole vocabulary; both stay empty where π_ref is not evaluated (β = 0 with “Measure KL at β = 0” off)." yWidth={72} series={KL_SERIES} trl={TRL_KL} />
   );
 }
 
