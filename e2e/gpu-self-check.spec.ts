@@ -111,4 +111,14 @@ test('self-check in the page: once per GPU and model for the session, not again 
   await expect(line).toContainText('Self-check: passed on this GPU earlier in this session', { timeout: 120_000 });
   await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
   console.log(`reset: ${Date.now() - t0} ms to a new engine; ${(await line.textContent())?.match(/Self-check:[^;]*; not run again\./)?.[0]}`);
+  await expect(line).toContainText(/Kernel forms(?: timed on this GPU|: no family fully timed on this GPU) for 16 rows/); // the run's prompts × G = 4 × 4, not a default
+
+  // a run of 256 rows (64 prompts × G = 4): no self-check again, but its kernel forms timed at its own rows
+  const t1 = Date.now();
+  await page.evaluate(() => { const st = (window as any).__lab.store; st.setState({ settings: { ...st.getState().settings, promptsPerStep: 64 } }); });
+  await page.getByRole('button', { name: /Reset/ }).click();
+  await expect(line).toContainText(/Kernel forms(?: timed on this GPU|: no family fully timed on this GPU) for 256 rows/, { timeout: 120_000 });
+  await expect(line).toContainText('Self-check: passed on this GPU earlier in this session');
+  await expect(page.getByTestId('run-status')).toContainText('paused · 0 steps', { timeout: 120_000 });
+  console.log(`256 rows: ${Date.now() - t1} ms to the new run; ${(await line.textContent())?.match(/Kernel forms[^]*$/)?.[0]}`);
 });

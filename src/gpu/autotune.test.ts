@@ -4,8 +4,8 @@
 // a tune cut short is cached as unfinished and completed by the next visit's, and the record is
 // filed by rows class (a lesson at 256 rows does not read one timed at 32).
 import { describe, expect, it } from 'vitest';
-import { autotuneKey, autotuneSentence, parseCachedReport, runTune, timeForms, tuneRowsClass, tuneWithCache, type AutotuneReport, type TuneHooks } from './autotune.ts';
-import type { FormFamily, Forms } from './forms.ts';
+import { autotuneKey, autotuneSentence, parseCachedReport, retuneWithCache, runTune, timeForms, tuneRowsClass, tuneWithCache, type AutotuneReport, type TuneHooks } from './autotune.ts';
+import { sameForms, type FormFamily, type Forms } from './forms.ts';
 import type { WebGPUBackend } from './backend.ts';
 
 /**
@@ -133,7 +133,7 @@ describe('autotune: a tune cut short', () => {
     const v1 = await visit(store, 1000);
     expect(v1.report.families.map((x) => [x.family, x.timed])).toEqual([['matmul', true], ['reduction', false], ['attention', false], ['decode', false]]);
     expect(v1.stored).toMatchObject({ finished: false, forms: { ...PASSED, matmul: 'direct' } });
-    expect(autotuneSentence(v1.report)).toMatch(/\. The reductions, the attention and the decode were not timed within the budget: they keep their defaults \(the workgroup-tree reductions, the tiled attention .* and the fused decode block\) until the next visit times them\.$/);
+    expect(autotuneSentence(v1.report)).toMatch(/\. The reductions, the attention and the decode were not timed within the budget: they keep their defaults \(the workgroup-tree reductions, the tiled attention .* and the fused decode block\) until they are timed, in the lab's idle time or on the next visit\.$/);
     // visit 2: the matmul is kept as timed, the other three are timed now; the record is final
     const v2 = await visit(store, 1000);
     expect(v2.timedNow).toBe(true);
@@ -201,5 +201,104 @@ describe('autotune: the cached record', () => {
     expect(key()).toBe(key(32));
     expect([1, 24, 32, 33, 256].map(tuneRowsClass)).toEqual([1, 32, 32, 64, 256]);
     expect(parseCachedReport({ ...stored, key: key(32) }, key(256))).toBeNull(); // a lesson at 256 rows does not read the choice timed at 32
+  });
+});
+
+describe('autotune: a tune finished in idle time, one family a slice', () => {
+  it('times only the first family not timed yet; the others keep what the record had of them; slices resume until final', async () => {
+    const f = fake({ tiled: 50, direct: 40, plain: 400, workgroup: 20, row: 10, fused: 100, ops: 30 });
+    // the visit's own tune, cut short in the matmul: tiled and direct timed, plain not
+    let rec: AutotuneReport = { ...(await runTune(SPECS, f.h, { budgetMs: 300, resume: null })), forms: PASSED, budgetMs: 300, rows: 32, source: 'timed', key: 'k' };
+    expect(rec.families[0].candidates.map((c) => c.ms)).toEqual([50, 40, null]);
+    const slices: string[][] = [];
+    for (let i = 0; i < 8 && !rec.finished; i++) {
+      const before = { ...f.familyRuns };
+      rec = { ...rec, ...(await runTune(SPECS, f.h, { budgetMs: 300, resume: rec, families: 1 })) };
+      slices.push(Object.keys(f.familyRuns).filter((k) => f.familyRuns[k] !== before[k]));
+      // one family at most per slice; a family not reached keeps its untimed record, its first form
+      expect(rec.families.filter((x) => !x.timed).every((x) => x.chosen === SPECS.find((s) => s.family === x.family)!.forms[0])).toBe(true);
+    }
+    // the decode's fused form spends its slice (warm-up and two timed runs of 100 ms): op-by-op in the next
+    expect(slices).toEqual([['matmul'], ['reduction'], ['attention'], ['decode'], ['decode']]);
+    expect(f.familyRuns.matmul).toBe(4 + 3 + 2); // tiled and direct on the visit, plain alone in its slice (warm-up, one timed run)
+    expect(rec.finished).toBe(true);
+    expect(rec.families.map((x) => x.chosen)).toEqual(['direct', 'row', 'row', 'ops']);
+    expect(rec.families.map((x) => !!x.earlier)).toEqual([true, true, true, false]); // each slice keeps what earlier slices timed
+    expect(autotuneSentence({ ...rec, source: 'idle' })).toMatch(/^Kernel forms timed on this GPU for 32 rows with the latest of them in the lab's idle time, the fastest that passed kept: the direct matmul/);
+  });
+
+  it('a slice cut short in its family keeps the forms it timed for the next slice', async () => {
+    const f = fake({ tiled: 50, direct: 40, plain: 400, workgroup: 20, row: 10, fused: 100, ops: 30 });
+    const first = await runTune(SPECS, f.h, { budgetMs: 100, resume: null, families: 1 });
+    expect(first.families[0]).toMatchObject({ timed: false, candidates: [{ form: 'tiled', ms: 50 }, { form: 'direct', ms: null }, { form: 'plain', ms: null }] });
+    expect(Object.keys(f.familyRuns)).toEqual(['matmul']);
+    const rec = { ...first, forms: PASSED, budgetMs: 100, rows: 32, source: 'timed' as const, key: 'k' };
+    const second = await runTune(SPECS, f.h, { budgetMs: 100, resume: rec, families: 1 });
+    expect(second.families[0].candidates.map((c) => c.ms)).toEqual([50, 40, null]);
+    expect(f.runs.tiled).toBe(2); // its warm-up and one timed run in the first slice, not timed again
+  });
+});
+
+describe('autotune: an idle-time slice that a step waits for', () => {
+  it('starts no run once stop says so: the step waits for the run under way only; a form stopped after its warm-up stays untimed', async () => {
+    const f = fake({ tiled: 50, direct: 40, plain: 400 });
+    let wanted = false;
+    // a step is pressed during direct's warm-up (the 4th run of the family: tiled's warm-up and 3 timed runs came first)
+    const h = { ...f.h, run: async (family: FormFamily) => { await f.h.run(family); if (f.familyRuns.matmul === 5) wanted = true; }, stop: () => wanted };
+    const [m] = await timeForms([MATMUL], h);
+    expect(m).toMatchObject({ timed: false, chosen: 'tiled', candidates: [{ form: 'tiled', ms: 50 }, { form: 'direct', ms: null }, { form: 'plain', ms: null }] });
+    expect([f.runs.tiled, f.runs.direct, f.runs.plain]).toEqual([4, 1, undefined]); // direct: its warm-up, no timed run
+    expect(f.chosen).toEqual({});
+  });
+});
+
+describe('autotune: the tune for a run of other rows (retuneWithCache)', () => {
+  const KNOWN: Forms = PASSED;
+  const CACHED: Forms = { matmul: 'direct', reduction: 'row', attention: 'row', decode: 'ops' };
+  const record = (forms: Forms, finished: boolean): AutotuneReport => ({
+    families: SPECS.map((s) => ({ family: s.family, candidates: s.forms.map((form) => ({ form, ms: 1 })), chosen: forms[s.family], work: 'w', timed: finished })),
+    forms, ms: 0, compileMs: 0, budgetMs: 2000, rows: 256, finished, source: 'cache', key: 'k256',
+  });
+  async function run(cached: AutotuneReport | null, failing: Forms[] = []) {
+    const checked: Forms[] = [];
+    let timed = 0;
+    const put: AutotuneReport[] = [];
+    const r = await retuneWithCache(KNOWN, cached, {
+      key: 'k256',
+      cache: { get: async () => null, put: async (_k, x) => { put.push(x); } },
+      time: async (resume) => { timed++; return { ...record(CACHED, true), source: 'timed', ms: 10, families: record(CACHED, true).families.map((x) => ({ ...x, earlier: !!resume })) }; },
+      check: async (f) => { checked.push(f); return failing.some((x) => sameForms(x, f)) ? { forms: f, what: 'loss', worst: 9 } : null; },
+    });
+    return { ...r, checked, timed, put };
+  }
+
+  it('a final record cached for these rows in other forms: those forms checked, then used as they are (nothing timed)', async () => {
+    const r = await run(record(CACHED, true));
+    expect(r.checked).toEqual([CACHED]);
+    expect(r.timed).toBe(0);
+    expect(r.report.forms).toEqual(CACHED);
+    expect(r.cachedFailed).toBeNull();
+  });
+
+  it('cached forms that fail the check: the forms that passed stay, and the tune starts over from them', async () => {
+    const r = await run(record(CACHED, true), [CACHED]);
+    expect(r.cachedFailed).toMatchObject({ forms: CACHED });
+    expect(r.timed).toBe(1);
+    expect(r.report.forms).toEqual(KNOWN); // the timed choice is CACHED again, and fails again
+    expect(r.failed).toMatchObject({ forms: CACHED });
+  });
+
+  it('no record for these rows: timed from the forms that passed, the choice checked and cached', async () => {
+    const r = await run(null);
+    expect(r.timed).toBe(1);
+    expect(r.checked).toEqual([CACHED]);
+    expect(r.report.forms).toEqual(CACHED);
+    expect(r.put.map((x) => x.forms)).toEqual([CACHED]);
+  });
+
+  it('an unfinished record in the forms that passed: resumed, no extra check before', async () => {
+    const r = await run(record(KNOWN, false));
+    expect(r.checked).toEqual([CACHED]); // the tuned choice only
+    expect(r.timed).toBe(1);
   });
 });

@@ -27,7 +27,10 @@
  * family's `timed` and the forms' times so far), and the next visit's self-check times the rest,
  * keeping what was timed, until the record is final (tuneWithCache). The cache is per adapter,
  * browser version, model shape and rows class (`autotuneKey`; the lab's cache is IndexedDB,
- * src/persist/idb.ts). Nothing here runs in a training step: a step only reads the forms it was left with.
+ * src/persist/idb.ts). Within a visit, the rest of a tune cut short is timed in the lab's idle time,
+ * one family at most per slice (tuneSlice, src/lab/idleTune.ts), the run's forms unchanged; and a run
+ * of a rows class not timed yet this session gets the tune alone as it starts (retuneWithCache,
+ * selfCheck.ts retune). Nothing here runs in a training step: a step only reads the forms it was left with.
  */
 import type { ModelConfig } from '../model/config.ts';
 import { Rng } from '../model/rng.ts';
@@ -78,8 +81,8 @@ export interface AutotuneReport {
   rows: number;
   /** Every family timed: the cache keeps it as final. False: cut short by the budget; the next visit times the rest. */
   finished: boolean;
-  /** 'timed' here and now (all or part of it: see each family's `earlier`), or 'cache' (an earlier visit's final record, for the same key). */
-  source: 'timed' | 'cache';
+  /** 'timed' here and now (all or part of it: see each family's `earlier`), 'idle' (the latest family timed in the lab's idle time: tuneSlice), or 'cache' (a final record read back, for the same key). */
+  source: 'timed' | 'idle' | 'cache';
   /** What the cache files it under: adapter, browser version, model shape, rows class. */
   key: string;
 }
@@ -102,6 +105,10 @@ export interface AutotuneOptions {
   compiling?: Promise<void>;
   /** An unfinished record of this key for the forms `be` runs: its timed families are kept, the others timed. */
   resume?: AutotuneReport | null;
+  /** The most families timed by this call, the first ones not timed yet (default all): an idle-time slice times one (tuneSlice). */
+  families?: number;
+  /** True when the engine is wanted (a step waits for an idle-time slice): the timing ends after the run under way. */
+  stop?: () => boolean;
   /** The clock (tests). */
   now?: () => number;
 }
@@ -226,7 +233,8 @@ export async function autotune(be: WebGPUBackend, o: AutotuneOptions = {}): Prom
       run: (family) => (family === 'decode' ? be.sample(decode).then(() => {}) : work.run(family)),
       chosen: (family, form) => { (best as Record<FormFamily, string>)[family] = form; },
       now: o.now ?? (() => performance.now()),
-    }, { budgetMs, resume: o.resume ?? null });
+      stop: o.stop,
+    }, { budgetMs, resume: o.resume ?? null, families: o.families });
     return { ...tune, forms: { ...best }, budgetMs, rows, source: 'timed', key: autotuneKey(be, o) };
   } finally {
     applyForms(ops, best);
@@ -245,6 +253,8 @@ export interface TuneHooks {
   /** The family's fastest, as soon as it is known (later families run beside it). */
   chosen: (family: FormFamily, form: string) => void;
   now: () => number;
+  /** True when the engine is wanted elsewhere: no run starts after the one under way (a form not timed yet stays untimed). */
+  stop?: () => boolean;
 }
 
 /** A family to time: its forms (the current one first), what is timed, and the forms an earlier visit timed (`known`, ms). */
@@ -253,18 +263,21 @@ export interface FamilySpec { family: FormFamily; forms: string[]; work: string;
 /**
  * The tune on `h`: the families `resume` timed are kept as they were (and the forms it timed of a
  * family cut short), the others' candidates are compiled, then the clock starts and the rest is
- * timed within `budgetMs` (timeForms).
+ * timed within `budgetMs` (timeForms). With `families`, only that many of the rest are timed (the
+ * first ones); the others keep what `resume` had of them, untimed.
  */
-export async function runTune(specs: FamilySpec[], h: TuneHooks, o: { budgetMs: number; resume: AutotuneReport | null }): Promise<Pick<AutotuneReport, 'families' | 'ms' | 'compileMs' | 'finished'>> {
+export async function runTune(specs: FamilySpec[], h: TuneHooks, o: { budgetMs: number; resume: AutotuneReport | null; families?: number }): Promise<Pick<AutotuneReport, 'families' | 'ms' | 'compileMs' | 'finished'>> {
   const resumed = new Map((o.resume?.families ?? []).map((f) => [f.family, f]));
   const earlier = (s: FamilySpec) => (resumed.get(s.family)?.timed ? { ...resumed.get(s.family)!, earlier: true } : null);
   const known = (s: FamilySpec) => Object.fromEntries((resumed.get(s.family)?.candidates ?? []).filter((c) => c.ms !== null && s.forms.includes(c.form)).map((c) => [c.form, c.ms!]));
-  const todo = specs.filter((s) => !earlier(s)).map((s) => ({ ...s, known: known(s) }));
+  const todo = specs.filter((s) => !earlier(s)).map((s) => ({ ...s, known: known(s) })).slice(0, o.families ?? specs.length);
+  /** A family left for a later call: its forms timed so far, its first form kept. */
+  const later = (s: FamilySpec): TunedFamily => ({ family: s.family, candidates: s.forms.map((form) => ({ form, ms: known(s)[form] ?? null })), chosen: s.forms[0], work: s.work, timed: false });
   const c0 = h.now();
   if (todo.length) await h.compile(todo.map((s) => s.family));
   const t0 = h.now();
   const timed = await timeForms(todo, { ...h, deadline: t0 + o.budgetMs });
-  const families = specs.map((s) => earlier(s) ?? timed.find((f) => f.family === s.family)!);
+  const families = specs.map((s) => earlier(s) ?? timed.find((f) => f.family === s.family) ?? later(s));
   return { families, ms: h.now() - t0, compileMs: t0 - c0, finished: families.every((f) => f.timed) };
 }
 
@@ -274,9 +287,11 @@ export async function runTune(specs: FamilySpec[], h: TuneHooks, o: { budgetMs: 
  * (its warm-up), then up to RUNS times — the first always, the others before the deadline — the
  * fastest run counting; a form DROP_FACTOR× the family's best so far after a run is out. A family
  * with a form not timed keeps its first form (`timed` false: a resumed tune times the rest).
- * `chosen` hears each timed family's fastest as soon as it is known.
+ * `chosen` hears each timed family's fastest as soon as it is known. Once `stop` says so, no run
+ * starts (an idle-time slice that a step waits for: the step waits for one run at most); a form
+ * stopped before its first timed run stays untimed.
  */
-export async function timeForms(families: FamilySpec[], h: Pick<TuneHooks, 'prepare' | 'run' | 'chosen' | 'now'> & { deadline: number }): Promise<TunedFamily[]> {
+export async function timeForms(families: FamilySpec[], h: Pick<TuneHooks, 'prepare' | 'run' | 'chosen' | 'now' | 'stop'> & { deadline: number }): Promise<TunedFamily[]> {
   const out: TunedFamily[] = [];
   let deadline = h.deadline;
   /** Set a form; its compiling is not charged to the budget. */
@@ -290,16 +305,17 @@ export async function timeForms(families: FamilySpec[], h: Pick<TuneHooks, 'prep
     let [fastest, chosen] = [Infinity, forms[0]];
     for (const form of forms) {
       let ms: number | null = known[form] ?? null;
-      if (ms === null && h.now() < deadline) {
+      if (ms === null && h.now() < deadline && !h.stop?.()) {
         await prepare(family, form);
         await h.run(family); // the warm-up, untimed
         ms = Infinity;
-        for (let i = 0; i < RUNS && (i === 0 || h.now() < deadline); i++) {
+        for (let i = 0; i < RUNS && (i === 0 || h.now() < deadline) && !h.stop?.(); i++) {
           const t = h.now();
           await h.run(family);
           ms = Math.min(ms, h.now() - t);
           if (ms > DROP_FACTOR * fastest) break;
         }
+        if (ms === Infinity) ms = null; // stopped after its warm-up: not timed
       }
       candidates.push({ form, ms });
       if (ms !== null && ms < fastest) [fastest, chosen] = [ms, form];
@@ -340,6 +356,47 @@ export async function tuneWithCache(passed: Forms, cached: AutotuneReport | null
   return { report, failed };
 }
 
+/**
+ * The tune for a run of other rows on an engine whose forms `known` passed this session's check
+ * (selfCheck.ts retune): a record cached for these rows in other forms has them checked first
+ * (they passed: they are the forms to time from, and a final record is used as it is; they
+ * failed: `known` stays, and everything is timed from it), then tuneWithCache.
+ */
+export async function retuneWithCache(known: Forms, cached: AutotuneReport | null, d: Parameters<typeof tuneWithCache>[2]): Promise<{ report: AutotuneReport; failed: CheckFailure | null; cachedFailed: CheckFailure | null }> {
+  let passed = known;
+  let cachedFailed: CheckFailure | null = null;
+  if (cached && !sameForms(cached.forms, known)) {
+    cachedFailed = await d.check(cached.forms);
+    if (!cachedFailed) passed = cached.forms;
+  }
+  return { ...(await tuneWithCache(passed, cachedFailed ? null : cached, d)), cachedFailed };
+}
+
+/**
+ * One slice of an unfinished tune, in the lab's idle time (src/lab/idleTune.ts): the next family not
+ * timed yet (`families`, default one), within `budgetMs`, resumed from the record cached for `be`'s
+ * key and rows. The engine goes on running the forms it ran (a run never changes form mid-way: the
+ * choice is checked against the CPU reference and taken when the next run starts, retune, or on the
+ * next visit, selfCheck). The record is cached with the choice so far: each timed family's fastest.
+ * Returns the record (unchanged when it was final), or null when there is none for this key.
+ */
+export async function tuneSlice(be: WebGPUBackend, o: AutotuneOptions & { cache: AutotuneCache }): Promise<AutotuneReport | null> {
+  const key = autotuneKey(be, o);
+  const rec = parseCachedReport(await o.cache.get(key).catch(() => null), key);
+  if (!rec || rec.finished) return rec;
+  const running = formsOf(be.ctx.ops);
+  let r: AutotuneReport;
+  try {
+    r = await autotune(be, { ...o, resume: rec, families: o.families ?? 1 });
+  } finally {
+    applyForms(be.ctx.ops, running);
+  }
+  const forms = { ...running, ...Object.fromEntries(r.families.filter((f) => f.timed).map((f) => [f.family, f.chosen])) } as Forms;
+  const report = { ...r, forms, source: 'idle' as const };
+  await o.cache.put(key, report).catch(() => {});
+  return report;
+}
+
 const msText = (ms: number | null) => (ms === null ? 'not timed' : ms < 10 ? `${ms.toFixed(2)} ms` : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 /** Each family in a word, for the sentence. */
 const FAMILY_WORDS: Record<FormFamily, string> = { matmul: 'the matmul', reduction: 'the reductions', attention: 'the attention', decode: 'the decode' };
@@ -357,7 +414,7 @@ export function autotuneSentence(r: AutotuneReport): string {
   });
   const before = timed.filter((f) => f.earlier);
   const spent = `${msText(r.ms)} of timing, budget ${msText(r.budgetMs)}${r.compileMs >= 1 ? `, after ${msText(r.compileMs)} of compiling` : ''}`;
-  const how = r.source === 'cache' ? 'on an earlier visit (not timed again)' : before.length ? `(${names(before)} on an earlier visit; this visit: ${spent})` : `now (${spent})`;
+  const how = r.source === 'cache' ? 'earlier (not timed again: on an earlier visit, or in this one\'s idle time)' : r.source === 'idle' ? 'with the latest of them in the lab\'s idle time' : before.length ? `(${names(before)} on an earlier visit; this visit: ${spent})` : `now (${spent})`;
   let s = timed.length ? `Kernel forms timed on this GPU for ${r.rows} rows ${how}, the fastest that passed kept: ${parts.join('; ')}.` : `Kernel forms: no family fully timed on this GPU for ${r.rows} rows yet (${spent}).`;
   if (kept.length) {
     const which = listed(kept.map((f) => {
@@ -365,7 +422,7 @@ export function autotuneSentence(r: AutotuneReport): string {
       return `${FAMILY_WORDS[f.family]}${soFar.length ? ` (so far ${times(soFar)})` : ''}`;
     }));
     const defaults = listed(kept.map((f) => wordFor(f.family, f.chosen as never)));
-    s += ` ${which[0].toUpperCase()}${which.slice(1)} ${kept.length > 1 ? 'were' : 'was'} not timed within the budget: ${kept.length > 1 ? 'they keep their defaults' : 'it keeps its default'} (${defaults}) until the next visit times ${kept.length > 1 ? 'them' : 'it'}.`;
+    s += ` ${which[0].toUpperCase()}${which.slice(1)} ${kept.length > 1 ? 'were' : 'was'} not timed within the budget: ${kept.length > 1 ? 'they keep their defaults' : 'it keeps its default'} (${defaults}) until ${kept.length > 1 ? 'they are' : 'it is'} timed, in the lab's idle time or on the next visit.`;
   }
   return s;
 }

@@ -39,7 +39,9 @@
  * the fault is in a kernel every form shares (sampling, the losses, AdamW) and no mix is tried.
  * The engine's weights and AdamW state are put back afterwards. If no combination passes, the
  * caller runs the CPU reference. The lab
- * runs it once per adapter and model shape in a session (src/lab/engine.ts CheckedAdapters).
+ * runs it once per adapter and model shape in a session (src/lab/engine.ts CheckedAdapters), its
+ * autotune at the run's rows (prompts × G); a run of another rows class on an engine checked in
+ * this session gets the tune alone at its rows (retune), not the whole check again.
  *
  * Split by job: this file walks the ladder of forms (and hands the passing forms to the autotune,
  * autotune.ts); selfCheckWork.ts runs the work on both engines; selfCheckCompare.ts holds the
@@ -47,8 +49,8 @@
  */
 import { Comparer, Mismatch } from '../model/selfCheckCompare.ts';
 import type { WebGPUBackend } from './backend.ts';
-import { LEVELS, WORDS, formsAvailable, formsOf, applyForms, wordFor, type FormFamily, type Forms } from './forms.ts';
-import { autotune, autotuneKey, autotuneSentence, parseCachedReport, precompileCandidates, tuneWithCache, type AutotuneOptions, type AutotuneReport } from './autotune.ts';
+import { LEVELS, WORDS, formsAvailable, formsOf, applyForms, sameForms, wordFor, type FormFamily, type Forms } from './forms.ts';
+import { autotune, autotuneKey, autotuneSentence, parseCachedReport, precompileCandidates, retuneWithCache, tuneWithCache, type AutotuneOptions, type AutotuneReport } from './autotune.ts';
 import { compareOnce, referenceRun } from './selfCheckWork.ts';
 
 /** The families of the ladder (the decode has its own step: see selfCheck). */
@@ -135,6 +137,32 @@ export interface SelfCheckOptions {
   autotune?: AutotuneOptions;
 }
 
+/** One run of the check with forms `f` from `weights` (the engine's weights, AdamW state and π_ref are left as the check left them). */
+async function checkForms(be: WebGPUBackend, reference: Awaited<ReturnType<typeof referenceRun>>, weights: Float32Array, f: Forms) {
+  applyForms(be.ctx.ops, f);
+  await be.setWeights(weights);
+  await be.setOptimizerState({ step: 0, m: new Float32Array(weights.length), v: new Float32Array(weights.length) });
+  await be.snapshotReference();
+  const c = new Comparer(reference);
+  const trace: NonNullable<typeof be.ctx.ops.trace> = [];
+  const at = { sampling: false };
+  be.ctx.ops.trace = trace;
+  try {
+    await compareOnce(be, reference, c, at);
+  } catch (e) {
+    if (!(e instanceof Mismatch)) {
+      c.first ??= `error: ${(e as Error).message.slice(0, 120)}`;
+      c.worst = Infinity;
+    }
+  } finally {
+    be.ctx.ops.trace = null;
+  }
+  if (c.first === null && c.worst <= 1) return { ok: true, c, kernels: new Set(trace.map((d) => d.kernel)).size, fusedDecodeFailed: false, failure: null };
+  const failure = { forms: f, what: c.first ?? 'no numbers', worst: c.firstRatio || c.worst };
+  const fusedRan = trace.some((d) => d.kernel === 'decode_block') || c.first?.startsWith('error: ');
+  return { ok: false, c, kernels: 0, fusedDecodeFailed: at.sampling && f.decode === 'fused' && !!fusedRan, failure };
+}
+
 /**
  * Check `be` against the CPU reference from its current weights, replacing failing kernel forms
  * by safer ones; `be`'s weights, AdamW state and π_ref come back as they were. The reference's
@@ -160,28 +188,9 @@ export async function selfCheck(be: WebGPUBackend, o: SelfCheckOptions = {}): Pr
   const referenceMs = performance.now() - r0;
   /** One run of the check with forms `f`: what disagreed first (null: passed), whether it got to the sampling and ran the fused decode. */
   const attempt = async (f: Forms) => {
-    applyForms(be.ctx.ops, f);
-    await be.setWeights(saved.weights);
-    await be.setOptimizerState({ step: 0, m: new Float32Array(saved.weights.length), v: new Float32Array(saved.weights.length) });
-    await be.snapshotReference();
-    const c = new Comparer(reference);
-    const trace: NonNullable<typeof be.ctx.ops.trace> = [];
-    const at = { sampling: false };
-    be.ctx.ops.trace = trace;
-    try {
-      await compareOnce(be, reference, c, at);
-    } catch (e) {
-      if (!(e instanceof Mismatch)) {
-        c.first ??= `error: ${(e as Error).message.slice(0, 120)}`;
-        c.worst = Infinity;
-      }
-    } finally {
-      be.ctx.ops.trace = null;
-    }
-    if (c.first === null && c.worst <= 1) return { ok: true, c, kernels: new Set(trace.map((d) => d.kernel)).size, fusedDecodeFailed: false };
-    failures.push({ forms: f, what: c.first ?? 'no numbers', worst: c.firstRatio || c.worst });
-    const fusedRan = trace.some((d) => d.kernel === 'decode_block') || c.first?.startsWith('error: ');
-    return { ok: false, c, kernels: 0, fusedDecodeFailed: at.sampling && f.decode === 'fused' && !!fusedRan };
+    const r = await checkForms(be, reference, saved.weights, f);
+    if (r.failure) failures.push(r.failure);
+    return r;
   };
   let tuned: AutotuneReport | null = null;
   /** The tuned forms that gave wrong numbers (the ones that passed before them are kept). */
@@ -265,4 +274,54 @@ export async function selfCheck(be: WebGPUBackend, o: SelfCheckOptions = {}): Pr
     ok: passed !== null, forms, kernels: passed?.kernels ?? 0, numbers: passed?.c.numbers ?? 0, worst: passed?.c.worst ?? Infinity, worstAbs: passed?.c.worstAbs ?? Infinity,
     tensors: passed?.c.tensors ?? [], nearTies: passed?.c.nearTies ?? 0, failures, sentence, ms, referenceMs, autotune: tuned, tunedFailure: tunedFailed,
   };
+}
+
+/**
+ * The kernel forms for a run of other rows on an engine whose check passed in this session
+ * (`known`: that check's report, at another rows class): no ladder, the tune alone at `o.rows`
+ * (autotune.ts retuneWithCache) — a record cached for these rows is used (its forms checked first
+ * when they differ from the ones that passed), else the forms are timed (an unfinished record
+ * resumed), and a choice other than the forms that passed is kept only if it passes the check too.
+ * The CPU reference is computed only when a check is needed. `be`'s weights, AdamW state and
+ * π_ref come back as they were (π_ref as a copy of the weights: the lab calls it before a run takes its π_ref).
+ */
+export async function retune(be: WebGPUBackend, known: SelfCheckReport, o: AutotuneOptions): Promise<SelfCheckReport> {
+  const t0 = performance.now();
+  const saved = { weights: await be.getWeights(), optimizer: await be.getOptimizerState() };
+  const k = be.ctx.kernels;
+  const key = autotuneKey(be, o);
+  const read = o.cache ? parseCachedReport(await o.cache.get(key).catch(() => null), key) : null;
+  const cached = read && formsAvailable(k, read.forms) ? read : null;
+  let reference: Promise<Awaited<ReturnType<typeof referenceRun>>> | null = null;
+  let referenceMs = 0;
+  let passed = { forms: known.forms, kernels: known.kernels, numbers: known.numbers, worst: known.worst, worstAbs: known.worstAbs, tensors: known.tensors, nearTies: known.nearTies };
+  let t: Awaited<ReturnType<typeof retuneWithCache>>;
+  try {
+    t = await retuneWithCache(known.forms, cached, {
+      key, cache: o.cache,
+      time: async (resume) => {
+        applyForms(be.ctx.ops, resume?.forms ?? passed.forms);
+        await be.setWeights(saved.weights);
+        return autotune(be, { ...o, resume });
+      },
+      check: async (f) => {
+        reference ??= (async () => { const r0 = performance.now(); const r = await referenceRun(be.config, saved.weights); referenceMs = performance.now() - r0; return r; })();
+        const r = await checkForms(be, await reference, saved.weights, f);
+        if (r.failure) return r.failure;
+        passed = { forms: f, kernels: r.kernels, numbers: r.c.numbers, worst: r.c.worst, worstAbs: r.c.worstAbs, tensors: r.c.tensors, nearTies: r.c.nearTies };
+        return null;
+      },
+    });
+  } finally {
+    await be.setWeights(saved.weights);
+    await be.setOptimizerState(saved.optimizer);
+    await be.snapshotReference();
+  }
+  const forms = t.report.forms; // a choice that failed the check is not in it: the forms that passed stay
+  applyForms(be.ctx.ops, forms);
+  if (!sameForms(passed.forms, forms)) passed = { ...known, forms };
+  const failures = [t.cachedFailed, t.failed].filter((x): x is NonNullable<typeof x> => !!x);
+  let sentence = autotuneSentence(t.report);
+  if (t.failed) sentence += ` The fastest combination gave wrong numbers (${t.failed.what}), so the forms checked first stay.`;
+  return { ...known, ...passed, forms, ok: true, failures, sentence, ms: performance.now() - t0, referenceMs, autotune: t.report, tunedFailure: t.failed };
 }

@@ -116,6 +116,8 @@ export function debugHooks(session: LabSession) {
       if (engine instanceof WorkerGpuBackend) await engine.countPipelines().catch(() => 0);
       return { pipelines: pipelineStats.created + WorkerGpuBackend.pipelinesCompiled(), selfChecks: session.engines.selfChecks };
     },
+    /** Where the loaded run's autotune stands: its rows, the families timed, final or not, idle-time slices run (src/lab/idleTune.ts). */
+    tuneState: () => session.engines.tuneState(),
     savesSettled: () => session.autosave.settled(),
     /** Write no more saves: the run saved last stays the saved run while this one goes on. */
     holdSaves: () => session.autosave.hold(),

@@ -2,7 +2,8 @@
  * Engine choice and recovery for the lab: which weights a run starts from (an imported
  * checkpoint, the task's shipped base, or a fresh init), which engine runs it (WebGPU when it
  * can train here, else the CPU reference, with a sentence saying why; its self-check runs once
- * per adapter and model shape in a session), and rebuilding a lost GPU engine (or a stopped
+ * per adapter and model shape in a session, its kernel forms timed at the run's rows — prompts × G —
+ * and timed again, alone, for a run of another rows class: fitRows), and rebuilding a lost GPU engine (or a stopped
  * worker) from the run's committed state (checked again). Both engines run off the page's thread:
  * WebGPU in its own worker with its shader compiling, self-check and autotune
  * (src/worker/gpuEngine.ts), the CPU reference on background workers, one per core
@@ -10,9 +11,10 @@
  * the engine runs on the page, with one sentence.
  */
 import type { Backend } from '../model/backend.ts';
-import { selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
+import { retune, selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
 import { KernelFormsStore } from '../persist/idb.ts';
-import { autotuneSentence } from '../gpu/autotune.ts';
+import { autotuneSentence, tuneRowsClass } from '../gpu/autotune.ts';
+import { sameForms } from '../gpu/forms.ts';
 import type { WebGPUBackend } from '../gpu/backend.ts';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { CONFIGS, paramLayout, type ModelConfig } from '../model/config.ts';
@@ -78,24 +80,30 @@ export async function startingWeights(s: Settings, imported: ImportedModel | nul
   }
 }
 
-/** The engine for `pref`: WebGPU if it is here and can run a GRPO update, else the CPU reference (the reason goes into `notices`). */
-export async function chooseEngine(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress, checked: CheckedAdapters): Promise<Backend> {
+/** The rows a run's rollouts and updates have (prompts × G): the autotune times its kernel forms on these. */
+export const runRows = (s: Pick<Settings, 'promptsPerStep' | 'numGenerations'>): number => s.promptsPerStep * s.numGenerations;
+
+/**
+ * The engine for `pref`: WebGPU if it is here and can run a GRPO update, else the CPU reference (the reason goes into `notices`).
+ * `rows`: the run's rows (runRows), the shapes its kernel forms are timed on.
+ */
+export async function chooseEngine(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress, checked: CheckedAdapters, rows: number): Promise<Backend> {
   const hasGpu = typeof navigator !== 'undefined' && 'gpu' in navigator && !!navigator.gpu;
   if (pref !== 'cpu' && hasGpu) {
     try {
       progress({ label: 'Compiling shaders…', fraction: 0 });
       const gpu = await webgpuEngine(config, seed, weights, notices, (p) => progress({ label: `Compiling shaders ${p.done}/${p.total}…`, fraction: p.done / Math.max(1, p.total) }));
-      // the engine checks itself against the CPU reference with this adapter's kernel forms, once per adapter and model shape
-      const known = checked.get(gpu);
-      if (known) {
-        await useForms(gpu, known.forms);
-        notices.push(checked.sentence(known));
+      // the engine checks itself against the CPU reference with this adapter's kernel forms, once per adapter and model shape;
+      // the forms are timed at the run's rows (for a rows class not timed yet in this session: the tune alone)
+      const fitted = await fitRows(gpu, rows, checked, progress);
+      if (fitted !== null) {
+        notices.push(fitted);
         return gpu;
       }
-      const check = await checkGpu(gpu, (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }));
+      const check = await checkGpu(gpu, (i, n) => progress({ label: `Self-check against the CPU reference (${i + 1} of at most ${n})…`, fraction: i / n }), rows);
       notices.push(check.sentence);
       if (check.ok) {
-        checked.remember(gpu, check);
+        checked.remember(gpu, rows, check);
         return gpu;
       }
       gpu.dispose();
@@ -130,9 +138,12 @@ async function webgpuEngine(config: ModelConfig, seed: number, weights: Float32A
   }
 }
 
-/** The self-check and autotune (with the IndexedDB cache of kernel forms) where the engine is. */
-const checkGpu = (gpu: GpuEngine, onProgress?: (i: number, n: number) => void): Promise<SelfCheckReport> =>
-  gpu instanceof WorkerGpuBackend ? gpu.selfCheck(onProgress) : selfCheck(gpu, { onProgress, autotune: { cache: new KernelFormsStore() } });
+/** The self-check and autotune at `rows` rows (with the IndexedDB cache of kernel forms) where the engine is. */
+const checkGpu = (gpu: GpuEngine, onProgress: ((i: number, n: number) => void) | undefined, rows: number): Promise<SelfCheckReport> =>
+  gpu instanceof WorkerGpuBackend ? gpu.selfCheck(onProgress, rows) : selfCheck(gpu, { onProgress, autotune: { cache: new KernelFormsStore(), rows } });
+/** The tune alone at `rows` rows where the engine is (its forms passed `known`'s check this session). */
+const retuneGpu = (gpu: GpuEngine, known: SelfCheckReport, rows: number): Promise<SelfCheckReport> =>
+  gpu instanceof WorkerGpuBackend ? gpu.retune(known, rows) : retune(gpu, known, { cache: new KernelFormsStore(), rows });
 const useForms = async (gpu: GpuEngine, f: Forms) => (gpu instanceof WorkerGpuBackend ? gpu.setForms(f) : setForms(gpu, f));
 const adapterOf = (gpu: GpuEngine) => (gpu instanceof WorkerGpuBackend ? gpu.description : gpu.ctx.description);
 
@@ -164,39 +175,75 @@ export async function cpuEngine(config: ModelConfig, seed: number, weights: Floa
 
 /**
  * The kernel forms that passed the self-check, per adapter and model shape, for the page's
- * session: a reset, a lesson or a variant reuses them; a lost device checks again.
+ * session, each timed per rows class (autotune.ts tuneRowsClass: 24 and 32 rows share one, 32 and
+ * 256 do not): a reset, a lesson or a variant of the same rows class reuses them; one of another
+ * rows class gets its own tune (fitRows); a lost device checks again.
  */
 export class CheckedAdapters {
-  private readonly passed = new Map<string, SelfCheckReport>();
+  private readonly passed = new Map<string, Map<number, SelfCheckReport>>();
   /** The CPU engine's workers could not start on this page (cpuEngine): later runs do not try again. */
   workersFailed = false;
   private key(be: Backend): string {
     return `${adapterOf(be as GpuEngine)}|${JSON.stringify(be.config)}`;
   }
-  get(be: Backend): SelfCheckReport | undefined {
-    return this.passed.get(this.key(be));
+  /** The report for this adapter, model shape and rows class (a run of `rows` rows). */
+  get(be: Backend, rows: number): SelfCheckReport | undefined {
+    return this.passed.get(this.key(be))?.get(tuneRowsClass(rows));
   }
-  remember(be: Backend, report: SelfCheckReport): void {
-    this.passed.set(this.key(be), report);
+  /** The latest report for this adapter and model shape, at any rows class: its forms passed the check in this session. */
+  shape(be: Backend): SelfCheckReport | undefined {
+    return [...(this.passed.get(this.key(be))?.values() ?? [])].at(-1);
   }
+  remember(be: Backend, rows: number, report: SelfCheckReport): void {
+    const byRows = this.passed.get(this.key(be)) ?? new Map<number, SelfCheckReport>();
+    byRows.delete(tuneRowsClass(rows)); // the latest last (shape)
+    byRows.set(tuneRowsClass(rows), report);
+    this.passed.set(this.key(be), byRows);
+  }
+  /** Every rows class of this adapter and model shape (a lost device checks again). */
   forget(be: Backend): void {
     this.passed.delete(this.key(be));
   }
   sentence(r: SelfCheckReport): string {
-    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.${r.autotune ? ` ${autotuneSentence(r.autotune)}` : ''}`;
+    return `Self-check: passed on this GPU earlier in this session (${r.kernels} kernels against the CPU reference, worst error ${r.worstAbs.toExponential(0)}); not run again.${r.autotune ? ` ${autotuneSentence(r.autotune)}` : ''}`
+      + (r.tunedFailure ? ` The fastest combination gave wrong numbers (${r.tunedFailure.what}), so the forms checked first stay.` : '');
   }
 }
 
-/** A new WebGPU engine that passed a fresh self-check (the kernel forms it settled on stay set). */
-async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array, checked: CheckedAdapters): Promise<Backend> {
+/**
+ * The kernel forms for a run of `rows` rows on `gpu`, whose adapter and model shape passed the
+ * check in this session: the forms chosen for this rows class, else the tune alone at these rows
+ * (retune: the cache's record for them, or timed now; a choice checked against the CPU reference
+ * before it is kept). Also when an idle-time tune (src/lab/idleTune.ts) chose other forms for this
+ * rows class: they are checked, and taken, here, as the run starts (the rest timed, if the record is
+ * unfinished, as on a new visit). Returns the
+ * engine line's sentence; null when this adapter and shape were never checked in this session.
+ */
+export async function fitRows(gpu: GpuEngine, rows: number, checked: CheckedAdapters, progress?: Progress): Promise<string | null> {
+  const known = checked.get(gpu, rows);
+  const unchecked = !!known?.autotune && !sameForms(known.autotune.forms, known.forms); // an idle-time choice, not checked yet
+  if (known && !unchecked) {
+    await useForms(gpu, known.forms);
+    return checked.sentence(known);
+  }
+  const base = known ?? checked.shape(gpu);
+  if (!base) return null;
+  progress?.({ label: `Timing the kernel forms for ${rows} rows…` });
+  const r = await retuneGpu(gpu, base, rows);
+  checked.remember(gpu, rows, r);
+  return checked.sentence(r);
+}
+
+/** A new WebGPU engine that passed a fresh self-check, its forms timed at `rows` rows (the kernel forms it settled on stay set). */
+async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32Array, checked: CheckedAdapters, rows: number): Promise<Backend> {
   const gpu = await webgpuEngine(config, seed, weights, []);
   checked.forget(gpu);
-  const check = await checkGpu(gpu);
+  const check = await checkGpu(gpu, undefined, rows);
   if (!check.ok) {
     gpu.dispose();
     throw new Error(check.sentence);
   }
-  checked.remember(gpu, check);
+  checked.remember(gpu, rows, check);
   return gpu;
 }
 
@@ -205,13 +252,13 @@ async function checkedWebGPU(config: ModelConfig, seed: number, weights: Float32
  * weights, AdamW state and π_ref. If WebGPU cannot come back, the run continues on the CPU
  * reference. Returns the AdamW step restored and a sentence when it fell back.
  */
-export async function rebuildEngine(be: RecoverableBackend, seed: number, checked: CheckedAdapters): Promise<{ restoredStep: number; fellBack: string }> {
+export async function rebuildEngine(be: RecoverableBackend, seed: number, checked: CheckedAdapters, rows: number): Promise<{ restoredStep: number; fellBack: string }> {
   if (be.name === 'cpu') {
     const notices: string[] = [];
     return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, notices, checked)), fellBack: notices.join(' ') };
   }
   try {
-    return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w, checked)), fellBack: '' };
+    return { restoredStep: await be.replaceEngine((w) => checkedWebGPU(be.config, seed, w, checked, rows)), fellBack: '' };
   } catch (e) {
     const fellBack = `WebGPU could not be restarted (${engineErrorSentence(e, 120)}), so the run continues on the CPU reference.`;
     return { restoredStep: await be.replaceEngine((w) => cpuEngine(be.config, seed, w, [], checked)), fellBack };

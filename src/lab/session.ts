@@ -30,7 +30,7 @@ import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, FinishedRuns, type SavedRunSlot } from './autosave.ts';
 import { forgetPredictions, newClassSeed } from '../class/local.ts';
-import { startingWeights, type ImportedModel } from './engine.ts';
+import { runRows, startingWeights, type ImportedModel } from './engine.ts';
 import { LessonVerdict } from './lessonVerdict.ts';
 import { EngineKeeper } from './engineKeeper.ts';
 import { SessionFiles } from './files.ts';
@@ -72,7 +72,7 @@ export class LabSession {
   /** The engines across runs: the warm WebGPU engine, the CPU → WebGPU hand-over, device-loss recovery (lab/engineKeeper.ts). */
   readonly engines = new EngineKeeper({
     get: () => this.get(), set: (p) => this.set(p), fault: (k, t) => this.fault(k, t), backend: () => this.backend, completedSteps: () => this.trainer?.step ?? 0,
-    idle: () => !this.loading && !this.resetting && !this.loopDone && !this.stepThrough.open && !this.get().inStep && !this.get().stepMode && !this.get().coldStart?.running,
+    idle: () => !this.loading && !this.resetting && !this.loopDone && !this.stepThrough.open && !this.get().inStep && !this.get().stepMode && !this.get().profiling && !this.get().coldStart?.running,
   });
   readonly autosave: Autosave;
   readonly finished: FinishedRuns | null; // this browser's runs list, kept across reloads (null: not kept, a test's session)
@@ -175,7 +175,7 @@ export class LabSession {
         const started = startedOrigin(origin, config, weights, this.get().taskBases[s.task]); // the weights' identity; a chosen overlay stays only if comparable
         this.set({ liveOrigin: started, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, started) });
         const pref = this.get().backendPref;
-        const backend = await RecoverableBackend.wrap(await this.engines.start(resume && pref === 'auto' ? 'webgpu' : pref, config, weights, s.seed, notices, progress)); // a resumed run waits for WebGPU
+        const backend = await RecoverableBackend.wrap(await this.engines.start(resume && pref === 'auto' ? 'webgpu' : pref, config, weights, s.seed, notices, progress, runRows(s))); // a resumed run waits for WebGPU; its kernel forms timed at its rows
         backend.onLost = (info) => this.engines.onDeviceLost(info);
         // a lesson run reads its contract's fixed held-out set in full at step 0 and at the verdict step (rl/contract.ts)
         const lesson = origin.lessonId ? getLesson(origin.lessonId) : undefined;

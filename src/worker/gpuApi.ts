@@ -3,31 +3,38 @@
  * page's side is gpuEngine.ts): the engine (src/gpu/backend.ts) with its device, its self-check
  * and autotune (the kernel forms cached in IndexedDB, which a worker reaches too), the profiler's
  * two halves, and the test hooks the lab's debug hooks proxy to. Arrays it answers with are
- * transferred (`transfer` is Comlink.transfer).
+ * transferred (`transfer` is Comlink.transfer). An idle-time autotune slice (tuneSlice) has the
+ * engine to itself: the calls that use the engine wait for it, and it for them (engineGate.ts).
  */
 import type { AdamWSettings, LossSpec, OptimizerState, SampleRequest, TokenBatch } from '../model/backend.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { createWebGPUBackend, type WebGPUBackend } from '../gpu/backend.ts';
-import { selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
+import { retune, selfCheck, setForms, type SelfCheckReport } from '../gpu/selfCheck.ts';
+import { tuneSlice, type AutotuneReport } from '../gpu/autotune.ts';
 import type { Forms } from '../gpu/forms.ts';
 import { pipelineStats, type CompileProgress } from '../gpu/kernels.ts';
 import { Profiler } from '../gpu/profiler.ts';
 import type { TracedDispatch } from '../gpu/ops.ts';
 import { KernelFormsStore } from '../persist/idb.ts';
+import { EngineGate } from './engineGate.ts';
 
 type Transfer = <T>(value: T, buffers: Transferable[]) => T;
+
+/** The calls that neither use the engine nor wait for an idle-time slice (the rest share the engine through the gate). */
+const UNGATED = new Set(['ping', 'create', 'lost', 'dispose', 'tuneSlice', 'destroyDevice', 'engineStats', 'pipelines', 'gpuCounts', 'hang']);
 
 export function gpuEngineApi(transfer: Transfer) {
   let be: WebGPUBackend | null = null;
   let profiling: { profiler: Profiler; trace: TracedDispatch[] } | null = null;
   let counts: { submits: number; maps: number } | null = null;
+  const gate = new EngineGate();
   const mine = () => {
     if (!be) throw new Error('the WebGPU worker has no engine (create)');
     return be;
   };
   // each buffer once: the update's mirror arrays are views of its one readback
   const moved = <T>(value: T, arrays: (ArrayBufferView | null | undefined)[]) => transfer(value, [...new Set(arrays.filter((a): a is ArrayBufferView => !!a).map((a) => a.buffer as ArrayBuffer))]);
-  return {
+  const api = {
     ping: () => true,
     /** The engine on this worker's device; `gpu: false` when this worker has no WebGPU (the page may still have it). */
     async create(config: ModelConfig, weights: Float32Array, onProgress?: (p: CompileProgress) => void): Promise<{ gpu: false } | { gpu: true; description: string }> {
@@ -41,9 +48,14 @@ export function gpuEngineApi(transfer: Transfer) {
       const info = await mine().lost;
       return { reason: info.reason ?? 'unknown', message: info.message ?? '' };
     },
-    selfCheck(onProgress?: (tried: number, total: number) => void): Promise<SelfCheckReport> {
-      return selfCheck(mine(), { onProgress, autotune: { cache: new KernelFormsStore() } });
+    /** The self-check, its autotune timed on `rows` rows (the run's prompts × G). */
+    selfCheck(onProgress?: (tried: number, total: number) => void, rows?: number): Promise<SelfCheckReport> {
+      return selfCheck(mine(), { onProgress, autotune: { cache: new KernelFormsStore(), rows } });
     },
+    /** The tune alone for a run of `rows` rows, the check having passed this session (`known`): selfCheck.ts retune. */
+    retune: (known: SelfCheckReport, rows: number): Promise<SelfCheckReport> => retune(mine(), known, { cache: new KernelFormsStore(), rows }),
+    /** One slice of an unfinished tune at `rows` rows (one family, `budgetMs` of timing, cut short by a call that waits), with the engine to itself; the forms it runs stay. */
+    tuneSlice: (rows: number, budgetMs: number): Promise<AutotuneReport | null> => gate.exclusive(() => tuneSlice(mine(), { cache: new KernelFormsStore(), rows, budgetMs, stop: () => gate.waiting })), // a call that waits ends it after its run under way
     setForms: (f: Forms) => setForms(mine(), f),
     async getWeights() {
       const w = await mine().getWeights();
@@ -121,6 +133,10 @@ export function gpuEngineApi(transfer: Transfer) {
       setTimeout(() => { for (;;) { /* stuck */ } }, 0);
     },
   };
+  for (const [name, f] of Object.entries(api)) {
+    if (!UNGATED.has(name)) (api as Record<string, unknown>)[name] = (...a: unknown[]) => gate.shared(() => (f as (...x: unknown[]) => unknown)(...a));
+  }
+  return api;
 }
 
 export type GpuEngineApi = ReturnType<typeof gpuEngineApi>;

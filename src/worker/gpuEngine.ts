@@ -16,6 +16,7 @@ import * as Comlink from 'comlink';
 import type { AdamWSettings, Backend, LossSpec, OptimizerState, PerTokenOutputs, SampleRequest, SampleResult, TokenBatch, TrainStepResult } from '../model/backend.ts';
 import { paramLayout, type ModelConfig, type ParamLayout } from '../model/config.ts';
 import type { SelfCheckReport } from '../gpu/selfCheck.ts';
+import type { AutotuneReport } from '../gpu/autotune.ts';
 import type { Forms } from '../gpu/forms.ts';
 import type { Profile } from '../gpu/profiler.ts';
 import type { GpuEngineApi } from './gpuApi.ts';
@@ -133,11 +134,21 @@ export class WorkerGpuBackend implements Backend {
     return this.call(this.remote.sample(req));
   }
 
-  /** The self-check and autotune, in the worker (the kernel forms it chose stay set there). */
-  async selfCheck(onProgress?: (tried: number, total: number) => void): Promise<SelfCheckReport> {
-    const r = await this.call(this.remote.selfCheck(onProgress && Comlink.proxy(onProgress)));
+  /** The self-check and autotune (timed on `rows` rows: the run's prompts × G), in the worker (the kernel forms it chose stay set there). */
+  async selfCheck(onProgress?: (tried: number, total: number) => void, rows?: number): Promise<SelfCheckReport> {
+    const r = await this.call(this.remote.selfCheck(onProgress && Comlink.proxy(onProgress), rows));
     await this.countPipelines();
     return r;
+  }
+  /** The tune alone for a run of `rows` rows on this engine, checked this session (`known`): selfCheck.ts retune. */
+  async retune(known: SelfCheckReport, rows: number): Promise<SelfCheckReport> {
+    const r = await this.call(this.remote.retune(known, rows));
+    await this.countPipelines();
+    return r;
+  }
+  /** One idle-time slice of an unfinished tune at `rows` rows (autotune.ts tuneSlice): the record so far, null when none is cached. */
+  tuneSlice(rows: number, budgetMs: number): Promise<AutotuneReport | null> {
+    return this.call(this.remote.tuneSlice(rows, budgetMs));
   }
   setForms(f: Forms): Promise<void> {
     return this.call(this.remote.setForms(f));
