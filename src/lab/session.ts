@@ -64,10 +64,7 @@ export class LabSession {
   private readonly verdicts = new LessonVerdict({
     get: () => this.get(), set: (p) => this.set(p), requestSave: () => this.autosave.request(),
     trainer: () => (this.trainer ? { step: this.trainer.step, settings: this.trainer.settings } : null),
-    evaluate: async () => {
-      const t = this.trainer;
-      if (t) await this.recorder.record({ kind: 'evaluation', step: t.step - 1, evaluation: await t.evaluate(this.get().settings) });
-    },
+    evaluate: async () => { const t = this.trainer; if (t) await this.recorder.record({ kind: 'evaluation', step: t.step - 1, evaluation: await t.evaluate(this.get().settings) }); },
   });
   /** The engines across runs: the warm WebGPU engine, the CPU → WebGPU hand-over, device-loss recovery (lab/engineKeeper.ts). */
   readonly engines = new EngineKeeper({

@@ -2,10 +2,10 @@
  * A lesson's evaluation contract (contract.ts) as the runs use it: its verdict step and held-out
  * size, the hash that names it, and what a run of one of its variants needs.
  */
-import { CONTRACT_EVAL_SIZE, hash32, PINNED, stableJson, type EvalContract } from './contract.ts';
+import { CONTRACT_EVAL_SIZE, hash32, PINNED, runSettingsHash, stableJson, type EvalContract } from './contract.ts';
 import type { Claim } from './claims.ts';
 import { getLesson, lessonSettings, type Lesson } from './lessons.ts';
-import { defaultSettings } from './settings.ts';
+import { defaultSettings, type Settings } from './settings.ts';
 
 /** A lesson's evaluation contract: its verdict step (every variant's) and its held-out set's size. */
 export function lessonContract(lesson: Lesson): EvalContract {
@@ -31,4 +31,18 @@ export function lessonRun(id: string, variant: number): { id: string; variant: n
   const lesson = getLesson(id);
   if (!lesson || !lesson.variants[variant]) throw new Error(`no lesson ${id} variant ${variant}`);
   return { id, variant, claim: lesson.variants[variant].claim, contract: lessonContract(lesson), hash: contractHash(lesson) };
+}
+
+/**
+ * Whether a run was the variant throughout: every step's settings hash (metrics.ts settings_hash,
+ * every setting that shapes the objective or the data) is the variant's as the lesson sets it from
+ * the defaults (on a lesson that runs on a task of one's own, with the run's own task). Null: it was;
+ * else the first step that was not. Steps recorded before the hash existed are not read.
+ */
+export function stepOffVariant(lesson: Lesson, variant: number, current: Settings, steps: readonly { step: number; settings_hash?: number }[]): number | null {
+  const onOwnTask = lesson.ownTask === true && current.task.startsWith('spec:');
+  const want = { ...lessonSettings(lesson, defaultSettings(), variant), ...(onOwnTask ? { task: current.task, difficulty: current.difficulty } : {}) };
+  const h = runSettingsHash(want);
+  const off = steps.find((m) => typeof m.settings_hash === 'number' && m.settings_hash !== h);
+  return off ? off.step : null;
 }

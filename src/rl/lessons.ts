@@ -15,8 +15,7 @@ import { claim, early, late, type Claim } from './claims.ts';
 import { fmt2 } from './format.ts';
 import type { LessonContrast } from './contrast.ts';
 import { above, below, dynamicClaim, entropyClaim, forgettingClaim, hackingClaim, lengthClaim, matchedTokensClaim, mixedClaim, numberDiff, numberKey, poolClaim, processMeasure, processSentence, THINK_RISE } from './lessonClaims.ts';
-import { pin, runSettingsHash } from './contract.ts';
-import { defaultSettings } from './settings.ts';
+import { pin } from './contract.ts';
 
 /** The charts a lesson points at (the ids of the lab's chart cards). */
 export type ChartId = 'reward' | 'groups' | 'advantages' | 'entropy' | 'length' | 'thinking' | 'kl' | 'passk' | 'theory' | 'tokens';
@@ -377,20 +376,6 @@ export function lessonQuestionVariants(lesson: Lesson): { asked: number; against
 /** The settings a lesson (and one of its variants) sets on top of a base. */
 export function lessonSettings(lesson: Lesson, base: Settings, variant = 0): Settings {
   return { ...base, task: lesson.base.task, difficulty: lesson.base.difficulty, ...lesson.settings, ...(lesson.variants[variant]?.settings ?? {}) } as Settings;
-}
-
-/**
- * Whether a run was the variant throughout: every step's settings hash (metrics.ts settings_hash,
- * every setting that shapes the objective or the data) is the variant's as the lesson sets it from
- * the defaults (on a lesson that runs on a task of one's own, with the run's own task). Null: it was;
- * else the first step that was not. Steps recorded before the hash existed are not read.
- */
-export function stepOffVariant(lesson: Lesson, variant: number, current: Settings, steps: readonly { step: number; settings_hash?: number }[]): number | null {
-  const onOwnTask = lesson.ownTask === true && current.task.startsWith('spec:');
-  const want = { ...lessonSettings(lesson, defaultSettings(), variant), ...(onOwnTask ? { task: current.task, difficulty: current.difficulty } : {}) };
-  const h = runSettingsHash(want);
-  const off = steps.find((m) => typeof m.settings_hash === 'number' && m.settings_hash !== h);
-  return off ? off.step : null;
 }
 
 /**
