@@ -157,10 +157,11 @@ export function contrastPairs(lesson: Lesson, q: Pick<Question, 'asked' | 'again
   const origin = (r: ResultCode) => codeOrigin(lesson, r.variant, r.seed, r.weights, r.shippedBase === true);
   const out = new Map<number, LessonPool['pairs'][number]>();
   for (const r of runs) if ((r.variant === q.asked || r.variant === q.against) && r.pairedContrast && Number.isFinite(r.pairedContrast.value) && !out.has(r.seed)) out.set(r.seed, { seed: r.seed, diff: r.pairedContrast.value, outcome: r.pairedContrast.outcome });
-  const against = runs.filter((r) => r.variant === q.against);
+  const against = new Map<number, ResultCode[]>(); // by seed: a class of any size pairs in one pass
+  for (const r of runs) if (r.variant === q.against) against.set(r.seed, [...(against.get(r.seed) ?? []), r]);
   for (const a of runs.filter((r) => r.variant === q.asked)) {
     if (out.has(a.seed)) continue;
-    const b = against.find((x) => x.seed === a.seed && comparable(origin(x), origin(a)));
+    const b = against.get(a.seed)?.find((x) => comparable(origin(x), origin(a)));
     if (b && Number.isFinite(a.contrast) && Number.isFinite(b.contrast)) out.set(a.seed, { seed: a.seed, diff: a.contrast - b.contrast });
   }
   return [...out.values()].sort((x, y) => x.seed - y.seed);
