@@ -61,8 +61,9 @@ test('tour: keyboard controls, 20 steps with every chart, one update phase by ph
     table[id] = await points(page, id);
     expect(table[id], id).toBeGreaterThan(id === 'reward' || id === 'passk' ? 1 : 0);
     // lines, scatter symbols, bars and verdict marks (a zero advantage draws no bar, but its mark)
-    const drawn = await page.locator(['.recharts-line path', '.recharts-symbols', '.recharts-bar-rectangle', '.verdict-mark'].map((sel) => `[data-testid="chart-${id}"] ${sel}`).join(', ')).count();
-    expect(drawn, `${id} draws`).toBeGreaterThan(0);
+    // (a card out of sight draws in its own turn once the run stops: drawTurns.ts; wait for it)
+    const marks = page.locator(['.recharts-line path', '.recharts-symbols', '.recharts-bar-rectangle', '.verdict-mark'].map((sel) => `[data-testid="chart-${id}"] ${sel}`).join(', '));
+    await expect.poll(() => marks.count(), { message: `${id} draws` }).toBeGreaterThan(0);
   }
   console.log('points per chart after 20 steps:', JSON.stringify(table));
   // This tiny batch (P = 4, G = 6) makes noisy steps: every stop signal the detector raised on the run is on its chart
