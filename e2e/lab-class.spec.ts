@@ -5,8 +5,8 @@ import { getLesson } from '../src/rl/lessons.ts';
 
 // Issue 31, the class runs the experiment together: two students (two browser contexts, each
 // with its own class seed, as class=1 gives each browser) predict, run lesson 1 at G = 2 to its
-// verdict on the CPU reference (the lesson's own settings: P = 16, G = 2, 30 steps: the sharing is
-// the same for every variant, and G = 8's 50 steps of 128 answers cost two minutes more here;
+// verdict on the CPU reference (the lesson's own settings: P = 16, G = 2, to its verdict step: the
+// sharing is the same for every variant, and G = 8's 128 answers a step cost minutes more here;
 // ?backend=cpu because two runs side by side on SwiftShader take too long for CI) and share their codes;
 // a third page (the teacher's, seed 1) pastes both inside chat text with one altered code: two
 // runs are pooled, the altered one is refused by name, and the strip plot and the prediction line

@@ -153,10 +153,15 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   // the pool leaves the projector as the page panel's files: CSV, one row per pooled run; PNG, the results as drawn
   const [csv] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-csv').click()]);
   expect(csv.suggestedFilename()).toBe('rlvr-lab-class-results.csv');
-  const rows = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
-  expect(rows[0]).toMatch(/^lesson,lesson_id,variant,/);
-  expect(rows).toHaveLength(CLASS.length + 1);
-  expect(rows.filter((r) => r.includes(',at or below −0.05,'))).toHaveLength(5); // G = 2's threshold in the page's words ("below" before)
+  const file = readFileSync((await csv.path())!, 'utf8');
+  expect(file.charCodeAt(0)).toBe(0xfeff); // a byte-order mark: a spreadsheet on Windows reads "−" as written
+  const rows = file.slice(1).trim().split('\n');
+  expect(rows[0]).toMatch(/^row,lesson,lesson_id,variant,/);
+  // one row per run, a class row per variant (mean and 90 % interval) and one for the contrast (src/class/csv.test.ts)
+  expect(rows.filter((r) => r.startsWith('run,'))).toHaveLength(CLASS.length);
+  expect(rows.filter((r) => r.startsWith('"class mean, variant"'))).toHaveLength(2);
+  expect(rows.filter((r) => r.startsWith('"class mean, contrast"'))).toHaveLength(1);
+  expect(rows.filter((r) => r.startsWith('run,') && r.includes(',at or below −0.05,'))).toHaveLength(5); // G = 2's threshold in the page's words ("below" before)
   const [png] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-png').click()]);
   const image = readFileSync((await png.path())!);
   await png.saveAs(`${shots}/class-results-slide.png`);

@@ -5,6 +5,7 @@
  * no HMR) in headless Chromium at 1280 wide, a lesson opened and played:
  *   docs/lab-run.png   a run in progress: the lesson card with its verdict, the transport, charts with data
  *   docs/lab-run.gif   the run to its verdict, one frame per step (at most --frames): the transport and the first charts
+ *   docs/lab-run.json  what the still shows: the lesson, its variant (the first), the engine and the step
  * The animation is encoded with gifenc: one palette for all frames, and each frame keeps only the
  * pixels that changed (the rest transparent), so a few seconds of a mostly still page stay small.
  * Each file must stay under 1 MB (the script fails otherwise). docs/ is not in the build, so the
@@ -146,14 +147,16 @@ async function main() {
     log(`${frames.length} frames of ${clip.width}×${clip.height} over ${((Date.now() - t0) / 1000).toFixed(1)} s (to step ${(await state(page)).steps})`);
     // the still: once the lesson's verdict is in, paused, the card and the charts
     await page.waitForFunction(VERDICT_IN, null, { timeout: 900_000, polling: 500 });
-    await transport.getByRole('button', { name: /Pause$/ }).click();
+    // Play stops at the verdict step by itself; a run still going (Play stopped earlier: --frames) is paused
+    if ((await state(page)).status === 'running') await transport.getByRole('button', { name: /Pause$/ }).click({ timeout: 10_000 }).catch(() => undefined);
     await page.waitForFunction(() => (window as unknown as { __lab: Lab }).__lab.store.getState().status === 'paused', null, { timeout: 120_000, polling: 250 }); // at the step's end
     await page.waitForTimeout(1500); // the last writes and the cards below the fold catch up
     // from the top of the page (the title, the engine line, the lesson card) to the first row of charts
-    const still = round({ x: 0, y: 0, width: page.viewportSize()!.width, height: cb.y + (await firstRowHeight(page)) + 8 });
+    // (measured now: the card grew with its verdict and moved the charts down)
+    const still = round({ x: 0, y: 0, width: page.viewportSize()!.width, height: (await charts.boundingBox())!.y + (await firstRowHeight(page)) + 8 });
     mkdirSync(a.out, { recursive: true });
     const png = join(a.out, 'lab-run.png'), gif = join(a.out, 'lab-run.gif');
-    await page.screenshot({ path: png, clip: still });
+    await page.screenshot({ path: png, clip: still, fullPage: true });
     writeFileSync(gif, encodeGif(frames, clip.width, clip.height, 300));
     const { steps } = await state(page);
     for (const f of [png, gif]) {
@@ -161,6 +164,9 @@ async function main() {
       log(`${f}: ${(bytes / 1024).toFixed(0)} KB`);
       if (bytes >= MAX_BYTES) throw new Error(`${f} is ${bytes} bytes, over the 1 MB the README allows`);
     }
+    // what the still shows, for the README's caption (docs.test.ts: the caption's step is this one, and this the lesson's verdict step)
+    const lesson = LESSONS.findIndex((l) => l.id === a.lesson);
+    writeFileSync(join(a.out, 'lab-run.json'), `${JSON.stringify({ lesson: lesson + 1, lessonId: a.lesson, variant: 0, backend: a.backend, step: steps, made: new Date().toISOString().slice(0, 10) }, null, 2)}\n`);
     log(`still taken at step ${steps}`);
   });
 }

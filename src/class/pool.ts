@@ -26,6 +26,9 @@ import { claimNumber, thresholdText, type ClaimNumber } from './claimNumber.ts';
 import { findCodes, type ResultCode } from './code.ts';
 import { CHOICES, lessonQuestion, type Choice, type Question } from './question.ts';
 
+/** The pooled class as CSV (csv.ts: a byte-order mark, named columns, a class row per variant and per contrast). */
+export { poolCsv } from './csv.ts';
+
 export interface Refusal {
   /** One sentence: which code, and why. */
   sentence: string;
@@ -217,22 +220,4 @@ export function contrastIntervalLine(l: LessonPool, asked: string, against: stri
   const shown = c.outcome === null ? 'unclear (more seeds would settle it)' : CHOICES[c.outcome];
   const mark = c.state === 'holds' ? ', as the lesson claims ✓' : c.state === 'fails' ? `, not ${CHOICES[c.expected!]} as the lesson claims ✗` : c.state === 'open' ? ' (the lesson claims no order)' : ` (the lesson claims ${CHOICES[c.expected!]})`;
   return `${head}: ${shown}${mark}.`;
-}
-
-const csvCell = (v: string | number | boolean | null) => {
-  const s = v === null ? '' : typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
-  // a cell a spreadsheet would read as a formula starts with a quote; every cell is quoted when it needs to be
-  const safe = /^[=+\-@\t\r]/.test(s) && typeof v !== 'number' ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
-/** The pooled runs as CSV: one row per run. */
-export function poolCsv(lessons: readonly LessonPool[]): string {
-  const rows: (string | number | boolean | null)[][] = [['lesson', 'lesson_id', 'variant', 'variant_name', 'seed', 'weights', 'steps', 'verdict', 'claim_number', 'claim_what', 'threshold', 'contrast', 'prediction']];
-  for (const l of lessons) {
-    for (const v of l.variants) {
-      for (const r of v.runs) rows.push([l.number, l.lessonId, v.variant, v.name, r.seed, r.weights, r.steps, r.verdict, r.claim, v.claim?.what ?? null, v.claim ? thresholdText(v.claim) : null, r.contrast, r.prediction === null ? null : CHOICES[r.prediction]]);
-    }
-  }
-  return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
 }
