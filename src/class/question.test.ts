@@ -22,14 +22,14 @@ describe('prediction question', () => {
     for (const { l, q } of asked) {
       const name = (v: number) => l.variants[v].short ?? l.variants[v].label;
       expect(q.text, l.id).toBe(`Compared with the run “${name(q.against)}”, in the run “${name(q.asked)}”, the ${l.contrast!.what} will be:`);
-      expect(q.text, l.id).not.toMatch(/\bWith .* instead of /); // "With thinking does not pay instead of thinking pays"
+      expect(q.text, l.id).not.toMatch(/\bWith .* instead of /); // "With whole sum instead of last digit"
       // the class results read the measured quantity back out of the question
       expect(q.text.replace(/^.*, the (.*) will be:$/, '$1'), l.id).toBe(l.contrast!.what);
       // every contrast states its margin, in the number's units (0 would make "about the same" unreachable)
       expect(l.contrast!.margin, l.id).toBeGreaterThan(0);
     }
     // the clause-named variants that read wrong before
-    expect(lessonQuestion(getLesson('scratchpad')!)!.text).toBe('Compared with the run “thinking pays”, in the run “thinking does not pay”, the rise of the thinking share will be:');
+    expect(lessonQuestion(getLesson('scratchpad')!)!.text).toBe('Compared with the run “last digit”, in the run “whole sum”, the rise of the thinking share will be:');
     expect(lessonQuestion(getLesson('reward-hacking')!)!.text).toBe('Compared with the run “weak verifier”, in the run “strict verifier”, the strict accuracy of the last steps will be:');
   });
 

@@ -29,7 +29,7 @@ export function lessonQuestion(lesson: Lesson): Question | null {
   const qv = lessonQuestionVariants(lesson);
   if (!qv || !lesson.contrast) return null;
   const { asked, against } = qv;
-  // each variant as the name of its run, in quotes: a variant's short name may be a setting ("G = 8"), a noun ("weak verifier") or a clause ("thinking pays")
+  // each variant as the name of its run, in quotes: a variant's short name may be a setting ("G = 8"), a noun ("weak verifier") or a clause
   return { asked, against, text: `Compared with the run “${shortName(lesson, against)}”, in the run “${shortName(lesson, asked)}”, the ${lesson.contrast.what} will be:`, expected: expectedOutcome(lesson.contrast, asked, against) };
 }
 

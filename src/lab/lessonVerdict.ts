@@ -4,8 +4,8 @@
  * the step Play stops at until the student continues past it. Engine-free: the session hands it
  * the store and its trainer's step.
  */
-import { getLesson, LESSONS, settingsChangedFrom } from '../rl/lessons.ts';
-import { stepOffVariant } from '../rl/lessonContract.ts';
+import { getLesson, LESSONS } from '../rl/lessons.ts';
+import { settingsChangedFrom, stepOffVariant } from '../rl/lessonContract.ts';
 import type { Settings } from '../rl/settings.ts';
 import type { LabState } from '../store/labStore.ts';
 import { judgeLiveContrast } from '../store/lessonContrast.ts';

@@ -3,7 +3,8 @@
 // that promises no wreck fails when held-out accuracy fell; and every claim can fail.
 import { describe, expect, it } from 'vitest';
 import { claim, resampleRun, type RunRecord } from './claims.ts';
-import { LESSONS, getLesson, lessonSettings, settingsChangedFrom } from './lessons.ts';
+import { LESSONS, getLesson, lessonSettings } from './lessons.ts';
+import { settingsChangedFrom } from './lessonContract.ts';
 import { defaultSettings } from './settings.ts';
 import type { StepMetrics } from './metrics.ts';
 import { Rng } from '../model/rng.ts';

@@ -46,3 +46,16 @@ export function stepOffVariant(lesson: Lesson, variant: number, current: Setting
   const off = steps.find((m) => typeof m.settings_hash === 'number' && m.settings_hash !== h);
   return off ? off.step : null;
 }
+
+/**
+ * The lesson's own knobs (its settings and the variant's, task and difficulty included) that
+ * `current` no longer has: a claim speaks of the variant as set, so the page does not judge a
+ * run whose knobs were moved (it says which, and how to restart the variant).
+ */
+export function settingsChangedFrom(lesson: Lesson, variant: number, current: Settings): (keyof Settings)[] {
+  const want = lessonSettings(lesson, current, variant);
+  // a lesson that may run on a task of one's own is judged there with the task's own difficulty
+  const onOwnTask = lesson.ownTask === true && current.task.startsWith('spec:');
+  const keys = [...(onOwnTask ? [] : ['task', 'difficulty']), ...Object.keys(lesson.settings), ...Object.keys(lesson.variants[variant]?.settings ?? {})] as (keyof Settings)[];
+  return [...new Set(keys)].filter((k) => current[k] !== want[k]);
+}

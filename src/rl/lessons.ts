@@ -51,6 +51,12 @@ export interface Lesson {
   ownTask?: boolean;
   /** The number its variants are compared by on one seed, and which variant should give the higher one (contrast.ts). */
   contrast?: LessonContrast;
+  /**
+   * Phrases of its explanation (`watch`, and the presenter's captions for it) that state the
+   * outcome: nothing on the page or the projector may show them before the class predicts (a lesson
+   * with a question: its blind state, e2e/lab-blind.spec.ts). Each one is in the explanation (lessons.test.ts).
+   */
+  reveals?: string[];
 }
 
 const gain = (e: Record<string, number>) => e.heldout_pass1_end - e.heldout_pass1_start;
@@ -78,12 +84,13 @@ export const LESSONS: Lesson[] = [
       'mostly noise and held-out accuracy (greedy) falls after a few tens of steps, while at G = 8 or 16 held-out pass@1 (sampled) rises. The format ' +
       'reward is off: with it, std scaling would push "wrong but well-formed" over "unparseable" as hard as right over wrong.',
     charts: ['groups', 'theory', 'advantages'],
+    reveals: ['a larger group finds', 'few groups mix', 'widens', 'small group fails'],
     contrast: { what: 'mixed share of the groups', of: (e) => e.frac_mixed, rank: [0, 1, 2], margin: 0.05 }, // seeds 2–6: G = 16 − G = 2 by +0.54 to +0.66
     ownTask: true,
   },
   {
     id: 'length-bias',
-    title: '2. The length bias of GRPO vs Dr. GRPO',
+    title: '2. Answer length under GRPO vs Dr. GRPO',
     base: { task: 'digitsum', difficulty: 1 },
     settings: pin({ maxCompletionLength: 14, lossType: 'grpo', advantage: 'grpo', formatReward: 0 }),
     variants: [
@@ -104,11 +111,12 @@ export const LESSONS: Lesson[] = [
       'seeds). The length drift this causes is ' +
       'small and noisy at this scale: watch the length chart under each variant, over more steps.',
     charts: ['length', 'reward'],
+    reveals: ['twice as high', 'pushed less', 'down less'],
     contrast: { what: 'long/short Δ log π per token of wrong answers', of: (e) => e.long_over_short, rank: [0, 1], margin: 0.05 }, // seeds 1–6 at 15 steps: GRPO 0.18–0.40, Dr. GRPO 0.42–0.60
   },
   {
     id: 'entropy-collapse',
-    title: '3. Entropy collapse: β = 0 and a wide ε vs a KL leash',
+    title: '3. Entropy: β = 0 and a wide ε vs a KL leash',
     base: { task: 'add', difficulty: 2 },
     // η = 5e-4: µ = 4 inner epochs of 1e-3 each (4e-3 of AdamW travel a batch) made the policy drift without learning (training
     // reward flat, seeds 2–6); half the step per inner epoch learns, and the entropy still falls, over 30 steps (lessonClaims.ts entropyClaim)
@@ -129,11 +137,12 @@ export const LESSONS: Lesson[] = [
       'entropy up. Compare the two variants on the entropy and KL charts (the previous run stays as an overlay). At this ' +
       'scale the leash slows the collapse; it does not undo it.',
     charts: ['entropy', 'kl', 'groups'],
+    reveals: ['keeps the entropy up', 'slows the collapse', 'falls little', 'stays small'],
     contrast: { what: 'entropy fall (nats, first to last steps)', of: (e) => e.entropy_early - e.entropy_late, rank: [1, 0], margin: 0.02 }, // a step's entropy wanders a few hundredths by itself; seeds 2–6: β = 0 − β = 1 by +0.02 to +0.15
   },
   {
     id: 'reward-hacking',
-    title: '4. Reward hacking: a weak verifier',
+    title: '4. A weak verifier vs a strict one',
     base: { task: 'digitsum', difficulty: 1 },
     settings: pin({ weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1 }),
     variants: [
@@ -153,6 +162,7 @@ export const LESSONS: Lesson[] = [
       'gap widens and answers grow. Run it longer and the answers turn into digit dumps: reward stays up while strict ' +
       'accuracy falls. The strict variant is the control.',
     charts: ['reward', 'length'],
+    reveals: ['gap widens', 'answers grow', 'sits above accuracy', 'digit dumps'],
     contrast: { what: 'strict accuracy of the last steps', of: (e) => e.accuracy_end, rank: [0, 1], margin: 0.03 }, // seeds 2–6: strict − weak by +0.36 to +0.45
   },
   {
@@ -178,12 +188,12 @@ export const LESSONS: Lesson[] = [
   },
   {
     id: 'scratchpad',
-    title: '6. A thinking scratchpad that grows because it pays',
+    title: '6. A thinking scratchpad: when does it spread?',
     base: { task: 'modsum', difficulty: 2 },
     settings: pin({ maxCompletionLength: 18, formatReward: 0, rewardMode: 'outcome', promptsPerStep: 16 }),
     variants: [
       {
-        label: 'Last digit of the sum: one-digit steps (thinking pays)', short: 'thinking pays', settings: { task: 'modsum', difficulty: 2 },
+        label: 'Last digit of the sum (running sums of one digit)', short: 'last digit', settings: { task: 'modsum', difficulty: 2 },
         claim: claim({
           text: 'Where thinking pays, it spreads: the share of answers that write a scratchpad rises, and answers grow longer.',
           steps: 16,
@@ -194,7 +204,7 @@ export const LESSONS: Lesson[] = [
         }),
       },
       {
-        label: 'Whole digit sum: steps up to 45 (thinking does not pay here)', short: 'thinking does not pay', settings: { task: 'digitsum', difficulty: 2 },
+        label: 'Whole digit sum (running sums up to 45)', short: 'whole sum', settings: { task: 'digitsum', difficulty: 2 },
         claim: claim({
           text: 'Where thinking does not pay, it does not spread: the policy moves (KL above 0), yet the scratchpad share does not rise.',
           steps: 16,
@@ -215,6 +225,7 @@ export const LESSONS: Lesson[] = [
       'cannot yet write reliably. There thinking does not pay, and it does not spread. Length grows where it pays, not ' +
       'because RL likes length. Watch the thinking chart.',
     charts: ['thinking', 'length', 'reward'],
+    reveals: ['pays', 'spreads', 'grow longer'],
     contrast: { what: 'rise of the thinking share', of: (e) => e.think_late - e.think_early, rank: [1, 0], margin: 0.05 }, // seeds 2–6: pays − does not by +0.52 to +0.78
   },
   {
@@ -246,6 +257,7 @@ export const LESSONS: Lesson[] = [
       'the noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
       'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
+    reveals: ['lower variance', 'noisier', 'tracks the exact KL'],
     contrast: { what: 'mean relative error of the estimator to the exact KL (lower is closer)', of: (e) => e.relative_error, rank: [0, 0], margin: 0.05 }, // the lesson says which wins depends on how far π_θ moved
   },
   {
@@ -288,11 +300,12 @@ export const LESSONS: Lesson[] = [
       'steps it pays are not yet the way to the answer. A dense reward shapes the route; where the route is the way to ' +
       'the answer (lesson 6\'s one-digit steps) both rewards spread thinking. Run both variants, compare the thinking chart.',
     charts: ['thinking', 'reward', 'length'],
+    reveals: ['spreads', 'recedes', 'rises less', 'what is paid is what grows'],
     contrast: { what: 'thinking share of the last steps', of: (e) => e.think_late, rank: [0, 1], margin: 0.05 },
   },
   {
     id: 'dynamic-sampling',
-    title: '9. Dynamic sampling: every group teaches, at a price',
+    title: '9. Dynamic sampling: resample until groups mix',
     base: { task: 'add', difficulty: 2 },
     settings: pin({ promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5, maxResample: 3 }),
     variants: [
@@ -310,11 +323,12 @@ export const LESSONS: Lesson[] = [
       'resampling buys little for the tokens it costs: per generated token, which variant gains more depends on the seed ' +
       '(the line under the verdict gives ten). A harder base, or a smaller G, leaves more groups unmixed and makes it pay more.',
     charts: ['groups', 'passk', 'tokens'],
+    reveals: ['mixed share near 1', 'buys little', 'depends on the seed'],
     contrast: { what: 'held-out pass@1 (sampled) gained per 100k generated tokens', of: (e) => (gain(e) / Math.max(1, e.tokens_generated)) * 1e5, rank: [0, 0], margin: 0.1 }, // no expected order: per token, which gains more depended on the seed at this scale (seeds 2–11 on WebGPU: higher under dynamic sampling on 4 of 10)
   },
   {
     id: 'small-pool',
-    title: '10. Training reward is not a stopping signal: a small training pool',
+    title: '10. Training reward on a small training pool',
     base: { task: 'add', difficulty: 2 },
     settings: pin({ promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5 }),
     variants: [
@@ -332,11 +346,12 @@ export const LESSONS: Lesson[] = [
       'the reward and held-out accuracy move together (in 30 steps both rise a few points, or neither does). The format reward is off, so the reward is the training accuracy. ' +
       'Run both variants on the same seed; the previous run stays as an overlay on the reward chart.',
     charts: ['reward', 'passk', 'groups'],
+    reveals: ['climbs far', 'move together', 'stays flat'],
     contrast: { what: 'training reward\'s rise minus held-out pass@1\'s rise', of: (e) => e.reward_late - e.reward_early - gain(e), rank: [1, 0], margin: 0.05 }, // seeds 2–6: small pool − whole split by +0.32 to +0.53
   },
   {
     id: 'forgetting',
-    title: '11. Forgetting without a leash: train on one task, watch another',
+    title: '11. Train on one task, watch another: with and without a leash',
     base: { task: 'add', difficulty: 2 },
     settings: pin({ watchTask: 'reverse', promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, warmupSteps: 0, evalEvery: 5, measureKl: true }), // no warm-up: the drift is the lesson (lessons.test.ts)
     variants: [
@@ -353,6 +368,7 @@ export const LESSONS: Lesson[] = [
       'reversal on some seeds and not on others. Whether to use a reference penalty is a measured design choice: run ' +
       'both variants on the same seed and compare how far reversal falls, at the gain on addition each one bought.',
     charts: ['passk', 'kl', 'reward'],
+    reveals: ['forget', 'pays for it', 'reverse falls'],
     // the leash measured where the lesson is about it: reverse's change under β = 0.1 minus under β = 0 (both
     // from the same base, read on the same reverse prompts and draws). The chapter expects the leash to protect
     // (higher); at this scale it did on three of seeds 2–6 (reverse fell 0.03–0.13 at β = 0, 0.02–0.09 with it):
@@ -376,17 +392,4 @@ export function lessonQuestionVariants(lesson: Lesson): { asked: number; against
 /** The settings a lesson (and one of its variants) sets on top of a base. */
 export function lessonSettings(lesson: Lesson, base: Settings, variant = 0): Settings {
   return { ...base, task: lesson.base.task, difficulty: lesson.base.difficulty, ...lesson.settings, ...(lesson.variants[variant]?.settings ?? {}) } as Settings;
-}
-
-/**
- * The lesson's own knobs (its settings and the variant's, task and difficulty included) that
- * `current` no longer has: a claim speaks of the variant as set, so the page does not judge a
- * run whose knobs were moved (it says which, and how to restart the variant).
- */
-export function settingsChangedFrom(lesson: Lesson, variant: number, current: Settings): (keyof Settings)[] {
-  const want = lessonSettings(lesson, current, variant);
-  // a lesson that may run on a task of one's own is judged there with the task's own difficulty
-  const onOwnTask = lesson.ownTask === true && current.task.startsWith('spec:');
-  const keys = [...(onOwnTask ? [] : ['task', 'difficulty']), ...Object.keys(lesson.settings), ...Object.keys(lesson.variants[variant]?.settings ?? {})] as (keyof Settings)[];
-  return [...new Set(keys)].filter((k) => current[k] !== want[k]);
 }

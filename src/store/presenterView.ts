@@ -14,14 +14,14 @@ import { CHART_NAMES } from './chartNames.ts';
 const PRESENTER_CHARTS = ['reward', 'groups', 'advantages', 'theory', 'entropy', 'length', 'thinking', 'kl', 'passk'] as const satisfies readonly ChartId[];
 export type PresenterChart = (typeof PRESENTER_CHARTS)[number];
 
-/** Without a lesson, what each chart asks (one line). */
-const CHART_QUESTIONS: Record<PresenterChart, string> = {
+/** Without a lesson (or before the class predicts), what each chart asks (one line): questions, never the answer. */
+export const CHART_QUESTIONS: Record<PresenterChart, string> = {
   reward: 'Is the policy learning, and does it generalise to held-out prompts?',
   groups: 'How many groups teach anything? Only a group that mixes passes and failures has non-zero advantages.',
   advantages: 'Which answers does this update push up (A > 0) or down (A < 0)?',
   theory: 'Where are this step\'s prompts on the curve? Prompts near p = 0 or 1 teach nothing.',
   entropy: 'Is the policy still exploring? A collapse means groups stop mixing and learning stalls.',
-  length: 'Is length drifting? Under GRPO\'s per-answer mean, long wrong answers are punished less per token.',
+  length: 'Is length drifting, and for right answers or for wrong ones?',
   thinking: 'Does thinking pay, and does it spread?',
   kl: 'How far has the policy moved from the base, and how often does the clip stop the gradient?',
   passk: 'Does RL teach new solutions or sharpen old ones?',
@@ -89,6 +89,9 @@ const LESSON_CAPTIONS: Record<string, Partial<Record<PresenterChart, string>>> =
 export function chartCaption(lessonId: string | null, chart: PresenterChart): string {
   return (lessonId && LESSON_CAPTIONS[lessonId]?.[chart]) || CHART_QUESTIONS[chart];
 }
+
+/** A lesson's own captions, chart by chart (what its explanation says to see: the blind test reads them). */
+export const lessonCaptions = (lessonId: string): string[] => Object.values(LESSON_CAPTIONS[lessonId] ?? {});
 
 /** Whether a lesson has its own caption for this chart (the tests hold every lesson's charts to it). */
 export const hasLessonCaption = (lessonId: string, chart: PresenterChart) => !!LESSON_CAPTIONS[lessonId]?.[chart];

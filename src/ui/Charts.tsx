@@ -224,7 +224,7 @@ const TRL_LENGTH: TrlSeries[] = [
 
 export function LengthChart() {
   return (
-    <StepLines id="length" title="Answer length: correct vs incorrect" question="Is length drifting? Under GRPO's per-answer mean, long wrong answers are punished less per token (length bias)." yDomain={[0, 'auto']} series={LENGTH_SERIES} trl={TRL_LENGTH} />
+    <StepLines id="length" title="Answer length: correct vs incorrect" question="Is length drifting, and for right answers or for wrong ones? The mean length of correct and of incorrect answers, in tokens." yDomain={[0, 'auto']} series={LENGTH_SERIES} trl={TRL_LENGTH} />
   );
 }
 
@@ -233,7 +233,7 @@ export function ThinkingChart() {
   const task = useLab((s) => s.settings.task);
   if (!getTask(task).processReward) return null; // tasks with checkable scratchpad steps are the ones that can think
   return (
-    <StepLines id="thinking" title="Thinking: share and what it pays" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={UNIT} series={THINKING_SERIES} />
+    <StepLines id="thinking" title="Thinking: share and accuracy" question="Does thinking pay, and does it spread? The share of answers that write a scratchpad before “|”, and the accuracy of answers with and without one." yDomain={UNIT} series={THINKING_SERIES} />
   );
 }
 

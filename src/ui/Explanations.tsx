@@ -1,7 +1,25 @@
-/** The text under the lab: each chart and the question it answers, in the chapter's terms. */
+import { getLesson } from '../rl/lessons.ts';
+import { useLab } from '../store/labStore.ts';
+import { useBlind } from './Predict.tsx';
+
+/**
+ * The text under the lab: each chart and the question it answers, in the chapter's terms. It
+ * explains outcomes (a larger G, GRPO's length weighting, thinking that pays), so while the lesson
+ * on screen waits for the student's prediction it waits too.
+ */
 export function Explanations() {
+  const lessonId = useLab((s) => s.lessonId);
+  const blind = useBlind(lessonId ? getLesson(lessonId) : undefined);
+  if (blind) {
+    return (
+      <section className="explanations card" aria-label="What the charts answer" data-testid="explanations" data-blind="true">
+        <h2>What you are looking at</h2>
+        <p>What each chart shows, and why, opens here once you have predicted (the question on the lesson card).</p>
+      </section>
+    );
+  }
   return (
-    <section className="explanations card" aria-label="What the charts answer">
+    <section className="explanations card" aria-label="What the charts answer" data-testid="explanations">
       <h2>What you are looking at</h2>
       <p>
         Each step, the policy (a tiny character-level transformer) answers P prompts G times each — a <em>group</em> per prompt. A

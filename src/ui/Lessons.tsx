@@ -5,7 +5,8 @@
  * with no lesson chosen, a line at the top says where to start.
  */
 import { createElement, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { LESSONS, getLesson, lessonSettings, settingsChangedFrom, type Lesson } from '../rl/lessons.ts';
+import { LESSONS, getLesson, lessonSettings, type Lesson } from '../rl/lessons.ts';
+import { settingsChangedFrom } from '../rl/lessonContract.ts';
 import { SETTINGS_BY_KEY, defaultSettings } from '../rl/settings.ts';
 import { useLab } from '../store/labStore.ts';
 import { contrastSentence } from '../rl/contrast.ts';

@@ -1,0 +1,40 @@
+import { expect, settled, test, type Page } from './fixtures.ts';
+import { lessonQuestion } from '../src/class/question.ts';
+import { LESSONS } from '../src/rl/lessons.ts';
+
+// Blind until the class predicts (issue 48): on every lesson that asks a question, before the
+// student predicts, nothing on the page states the outcome — none of the phrases its explanation
+// uses to state it (Lesson.reveals: titles, variant names, chart captions, the explanations panel).
+// After the prediction the explanation shows them (the phrases are real: the test can fail).
+
+const asked = LESSONS.filter((l) => lessonQuestion(l));
+/** Each phrase found, with the words around it (where it leaked). */
+const found = (text: string, phrases: readonly string[]) => phrases.flatMap((p) => {
+  const i = text.toLowerCase().indexOf(p.toLowerCase());
+  return i < 0 ? [] : [`"${p}" in …${text.slice(Math.max(0, i - 60), i + p.length + 30).replace(/\s+/g, ' ')}…`];
+});
+const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
+
+test('every lesson with a question, blind: no phrase that states its outcome on the page; after Skip its explanation says them', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.goto('/?backend=cpu');
+  await settled(page);
+  const table: { lesson: string; blindLeaks: string[]; afterSkip: number }[] = [];
+  for (const l of asked) {
+    await page.getByTestId(`lesson-${l.id}`).click();
+    await settled(page, (s, id) => s.lessonId === id, l.id, 120_000);
+    await expect(page.getByTestId('lesson-text')).toHaveAttribute('data-blind', 'true');
+    await expect(page.getByTestId('explanations')).toHaveAttribute('data-blind', 'true');
+    const leaks = found(await bodyText(page), l.reveals!);
+    // the same page once predicted: the explanation is there, with its phrases
+    await page.getByTestId('predict-question').getByRole('button', { name: 'Skip' }).click();
+    await expect(page.getByTestId('lesson-text')).toHaveAttribute('data-blind', 'false');
+    const after = found(await bodyText(page), l.reveals!).length;
+    table.push({ lesson: l.id, blindLeaks: leaks, afterSkip: after });
+  }
+  console.table(table);
+  for (const r of table) {
+    expect(r.blindLeaks, `${r.lesson} blind`).toEqual([]);
+    expect(r.afterSkip, `${r.lesson} after the prediction`).toBeGreaterThan(0);
+  }
+});
