@@ -11,8 +11,8 @@
  *
  * Prints one row per run, then a table per variant: holds / fails / unclear counts, the median
  * width of the interval, the steps; each lesson's contrast by seed; and the runs of variants that
- * promise no wreck whose held-out accuracy (greedy, the contract's 256 prompts) fell by more than
- * UNPROMISED_WRECK. It reports; it does not decide a lesson's fate by a count (a claim is not
+ * promise no wreck whose held-out accuracy (greedy, the contract's 256 prompts) fell by the one wreck
+ * rule (claims.ts heldoutWreck: the whole 90 % interval of the change below −HELDOUT_WRECK). It reports; it does not decide a lesson's fate by a count (a claim is not
  * re-tuned on the seeds that judged it: docs). Exit 1 only where a run failed to run, where
  * --null finds a verdict that holds (η = 0: the same rollouts, no update, so nothing may hold), or
  * where --record finds no fresh seeds.
@@ -40,7 +40,7 @@ import { contractHash, lessonRun } from '../src/rl/lessonContract.ts';
 import { runTraining, type RunSummary } from '../src/rl/run.ts';
 import { defaultSettings } from '../src/rl/settings.ts';
 import { HELDOUT_SIZE } from '../src/rl/evaluation.ts';
-import { UNPROMISED_WRECK } from '../src/rl/claims.ts';
+import { heldoutWreck, HELDOUT_WRECK, isWreck, truncateRun } from '../src/rl/claims.ts';
 import { quantile, verdictFrom } from '../src/rl/interval.ts';
 import type { LessonRecord } from '../src/rl/lessonRecords.ts';
 import type { RunRecord } from '../src/rl/claims.ts';
@@ -64,6 +64,8 @@ export interface LessonRun {
   sentence: string; evidence: Record<string, number>; measured: Record<string, number>; seconds: number;
   /** Held-out accuracy (greedy) at step 0 and at the verdict step, on the contract's 256 prompts. */
   greedy: { start: number; end: number };
+  /** The 90 % interval of that change (paired by prompt), as the one wreck rule reads it; absent from rows of older JSONL. */
+  wreck?: { lo: number; hi: number };
   engine: string;
   /** --probe: the verdict judged at each probe step of one longer run (choosing a verdict step on seeds 1–6). */
   probes?: { step: number; verdict: string; value: number; lo: number; hi: number }[];
@@ -86,7 +88,8 @@ function runFromDump(dir: string, id: string, variant: number, seed: number, eng
   const j = v.claim.judge(record);
   const c = record.evals.filter((e) => e.contract);
   const greedy = { start: c[0]?.heldout_accuracy ?? NaN, end: c.at(-1)?.heldout_accuracy ?? NaN };
-  return { lesson: id, variant, label: v.label, seed, verdict: j.state, value: j.number.value, interval: [j.number.lo, j.number.hi], steps: record.steps.length, sentence: j.sentence, evidence: j.evidence, measured: j.measured, seconds: NaN, greedy, engine: engineName };
+  const w = heldoutWreck(truncateRun(record, j.step));
+  return { lesson: id, variant, label: v.label, seed, verdict: j.state, value: j.number.value, interval: [j.number.lo, j.number.hi], steps: record.steps.length, sentence: j.sentence, evidence: j.evidence, measured: j.measured, seconds: NaN, greedy, engine: engineName, ...(w ? { wreck: { lo: w.lo, hi: w.hi } } : {}) };
 }
 
 /** Numbers back from JSON: a NaN was written as null. */
@@ -141,26 +144,31 @@ export async function runLesson(id: string, variant: number, seed: number, o: { 
     if (probes) {
       const probed = probes.map((k) => { const j = v.claim.judge(record!, { steps: k }); return { step: k, verdict: j.state, value: j.number.value, lo: j.number.lo, hi: j.number.hi }; });
       const l = s.lesson!;
-      return { lesson: id, variant, label: v.label, seed, verdict: l.verdict, value: num(l.value), interval: [num(l.interval?.[0]), num(l.interval?.[1])], steps: s.steps, sentence: l.sentence, evidence: numbers(l.evidence), measured: numbers(l.measured), seconds: s.seconds, greedy: { start: s.heldout_before, end: s.heldout_after }, engine: name, probes: probed };
+      return { lesson: id, variant, label: v.label, seed, verdict: l.verdict, value: num(l.value), interval: [num(l.interval?.[0]), num(l.interval?.[1])], steps: s.steps, sentence: l.sentence, evidence: numbers(l.evidence), measured: numbers(l.measured), seconds: s.seconds, greedy: { start: s.heldout_before, end: s.heldout_after }, ...wreckOf(l), engine: name, probes: probed };
     }
   }
   const l = s.lesson!;
   return {
     lesson: id, variant, label: v.label, seed, verdict: l.verdict, value: num(l.value), interval: [num(l.interval?.[0]), num(l.interval?.[1])], steps: s.steps,
     sentence: l.sentence, evidence: numbers(l.evidence), measured: numbers(l.measured ?? l.evidence), seconds: s.seconds,
-    greedy: { start: s.heldout_before, end: s.heldout_after }, engine: name,
+    greedy: { start: s.heldout_before, end: s.heldout_after }, ...wreckOf(l), engine: name,
   };
 }
 
+/** The wreck interval a run's summary carries (none in a summary from before it did). */
+const wreckOf = (l: NonNullable<RunSummary['lesson']>) => (l.wreck ? { wreck: { lo: num(l.wreck.lo), hi: num(l.wreck.hi) } } : {});
+
 /**
- * The runs that lost more than UNPROMISED_WRECK held-out accuracy (greedy, the contract's 256
- * prompts at step 0 and at the verdict step) in a variant whose text does not promise a wreck
- * (LessonVariant.promisesWreck): a control that loses a third of its accuracy teaches the opposite of its lesson.
+ * The runs that wrecked the model by the one rule the verdict uses (claims.ts heldoutWreck: held-out
+ * accuracy (greedy, the contract's 256 prompts, paired from step 0 to the verdict step) fell with
+ * the whole 90 % interval below −HELDOUT_WRECK) in a variant whose claim does not promise a wreck
+ * (Claim.promisesWreck): the verdict fails such a run, and the table names it. A control that loses
+ * a third of its accuracy teaches the opposite of its lesson.
  */
-export function unpromisedWrecks(runs: readonly (Pick<LessonRun, 'lesson' | 'variant' | 'seed'> & { greedy: { start: number; end: number } })[]): string[] {
+export function unpromisedWrecks(runs: readonly (Pick<LessonRun, 'lesson' | 'variant' | 'seed' | 'wreck'> & { greedy: { start: number; end: number } })[]): string[] {
   return runs
-    .filter((r) => !LESSONS.find((l) => l.id === r.lesson)?.variants[r.variant]?.promisesWreck && r.greedy.end < r.greedy.start - UNPROMISED_WRECK)
-    .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)})`);
+    .filter((r) => !LESSONS.find((l) => l.id === r.lesson)?.variants[r.variant]?.claim.promisesWreck && r.wreck && isWreck(r.wreck.hi))
+    .map((r) => `${r.lesson}#${r.variant} seed ${r.seed} (held-out accuracy (greedy) ${r.greedy.start.toFixed(2)} → ${r.greedy.end.toFixed(2)}, change ${r.wreck!.lo.toFixed(2)} to ${r.wreck!.hi.toFixed(2)})`);
 }
 
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
@@ -322,7 +330,7 @@ async function main() {
     console.log(`| ${l.id} | class of ${cc.n} | | | ${f3(cc.value)} [${f3(cc.lo)}, ${f3(cc.hi)}] (t) | ${cc.tooFew ? 'too few' : cc.outcome === null ? 'unclear' : OUTCOMES[cc.outcome]} | ${cc.state} |`);
   }
   const wrecks = unpromisedWrecks(runs);
-  console.log(wrecks.length ? `held-out accuracy (greedy) fell more than ${UNPROMISED_WRECK} where the lesson promises no wreck: ${wrecks.join('; ')}` : `no run of a variant that promises no wreck lost more than ${UNPROMISED_WRECK} held-out accuracy (greedy)`);
+  console.log(wrecks.length ? `held-out accuracy (greedy) fell, the whole 90 % interval below −${HELDOUT_WRECK}, where the claim promises no wreck: ${wrecks.join('; ')}` : `no run of a claim that promises no wreck lost held-out accuracy (greedy) with its whole 90 % interval below −${HELDOUT_WRECK}`);
   if (nullRun) {
     const held = runs.filter((r) => r.verdict === 'holds');
     console.log(`null runs (η = 0): ${runs.length - held.length} of ${runs.length} verdicts do not hold${held.length ? `; holding: ${held.map((r) => `${r.lesson}#${r.variant} seed ${r.seed}`).join(', ')}` : ''}`);

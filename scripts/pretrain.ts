@@ -10,6 +10,7 @@ import { CONFIGS } from '../src/model/config.ts';
 import { VOCAB_SIZE } from '../src/tasks/tokenizer.ts';
 import { BASES } from '../src/rl/bases.ts';
 import { coldStart } from '../src/rl/coldStart.ts';
+import { writeBaseChecksums } from './base-checksums.ts';
 
 const only = process.argv.indexOf('--only') >= 0 ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const SEED = 1;
@@ -28,3 +29,5 @@ for (const b of BASES) {
   writeFileSync(`public/checkpoints/${b.file}`, encodeCheckpoint({ config, weights: await be.getWeights(), metadata }));
   process.stderr.write(`${b.file}: ${JSON.stringify(metadata)} in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
+// the lessons' contract hashes cover the bases' bytes: a rebuilt base un-records its lessons
+writeBaseChecksums();

@@ -95,7 +95,7 @@ describe('claims', () => {
     const v = rising.judge(run(12, share(0.5, 0.02), wrecked));
     expect(v.state).toBe('fails');
     expect(v.sentence).toMatch(/held-out accuracy \(greedy\) fell 0\.\d\d → 0\.\d\d .*: the run wrecked the model ✗$/);
-    const demo = claim({ text: 'it hacks', steps: 12, mayWreck: true, number: { what: 'x', of: () => 1, threshold: 0, side: 'above' }, measure: () => ({}), sentence: () => 'hacked', hint: '' });
+    const demo = claim({ text: 'it hacks', steps: 12, promisesWreck: true, number: { what: 'x', of: () => 1, threshold: 0, side: 'above' }, measure: () => ({}), sentence: () => 'hacked', hint: '' });
     expect(demo.judge(run(12, share(0.5, 0.02), wrecked)).state).not.toBe('fails');
   });
 

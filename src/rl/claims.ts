@@ -84,6 +84,8 @@ export interface Claim {
   steps: number;
   /** How often it shows, when the effect is noisy by nature (said on the card). */
   frequency?: string;
+  /** Its text says held-out accuracy may fall: the one wreck rule (heldoutWreck) does not fail it. */
+  promisesWreck: boolean;
   /** The verdict on a run at its verdict step; `steps` overrides it (the null test judges short runs). */
   judge(run: RunRecord, o?: { steps?: number; reps?: number }): ClaimVerdict;
   /** The claim's numbers on a run (no interval): what its verdict quotes, read on the run up to its verdict step (a lesson's contrast reads these, resampled). */
@@ -138,17 +140,23 @@ export function heldoutGreedy(run: RunRecord): { start: number; end: number } {
 /** Below this largest KL to π_ref over the run, the policy did not move (a null run: exactly 0). */
 export const MOVED_KL = 1e-6;
 /**
- * A lesson that does not promise a wreck fails when its held-out accuracy (greedy, the contract's
- * 256 prompts, paired) fell by more than this: the whole 90 % interval of end − start below −0.10.
- * A lesson about X must not silently destroy the model.
+ * The one wreck rule, for the verdict and for `npm run lessons`' table alike: a run wrecked the
+ * model when its held-out accuracy (greedy, the contract's 256 prompts, paired prompt by prompt
+ * from step 0 to the verdict step) fell by more than this with the whole 90 % interval of
+ * end − start below −HELDOUT_WRECK. A claim that does not promise a wreck (its `promisesWreck`)
+ * fails on a wrecked run: a lesson about X must not silently destroy the model.
  */
 export const HELDOUT_WRECK = 0.1;
-/**
- * `npm run lessons`' rule across seeds (scripts/lessons-table.ts): a variant whose text does not
- * promise a wreck (Lesson variant's promisesWreck) may not end any seed's run with held-out
- * accuracy (greedy, read on 512 prompts) more than this below where it started.
- */
-export const UNPROMISED_WRECK = 0.15;
+
+/** Held-out accuracy (greedy) at step 0 and at the verdict step with the 90 % interval of the change, and whether that is a wreck (null: the run has no contract evaluations). */
+export function heldoutWreck(run: RunRecord, reps = 1000): { start: number; end: number; lo: number; hi: number; wrecked: boolean } | null {
+  const c = contractEvals(run);
+  if (!c) return null;
+  const d = pairedDiff(c.start.per_prompt!.greedy, c.end.per_prompt!.greedy, { reps });
+  return { start: c.start.heldout_accuracy, end: c.end.heldout_accuracy, lo: d.lo, hi: d.hi, wrecked: isWreck(d.hi) };
+}
+/** The rule on the interval's upper end of held-out accuracy's change (greedy, end − start). */
+export const isWreck = (hi: number) => hi < -HELDOUT_WRECK;
 
 /**
  * The run up to its verdict step: its first `steps` steps and the evaluations up to and including
@@ -222,8 +230,8 @@ function windowWords(run: RunRecord): string {
 
 /**
  * A claim from its parts: `measure` turns the run into named numbers, `number` says which one the
- * claim is about and where its threshold is, `sentence` says them. Unless `mayWreck`, the verdict
- * also fails when held-out accuracy falls by more than HELDOUT_WRECK (a lesson about X must not
+ * claim is about and where its threshold is, `sentence` says them. Unless `promisesWreck`, the verdict
+ * also fails on a wrecked run (heldoutWreck) (a lesson about X must not
  * silently destroy the model); any claim fails on a run whose policy never moved (a claim about
  * what training does needs training).
  */
@@ -232,7 +240,8 @@ export function claim(o: {
   steps: number;
   number: ClaimNumber;
   frequency?: string;
-  mayWreck?: boolean;
+  /** The claim's text says held-out accuracy may fall (the failure the lesson exists to show): the wreck rule does not apply. */
+  promisesWreck?: boolean;
   measure: (run: RunRecord) => Record<string, number>;
   sentence: (e: Record<string, number>) => string;
   hint: string;
@@ -251,6 +260,7 @@ export function claim(o: {
     steps: o.steps,
     number: o.number,
     frequency: o.frequency,
+    promisesWreck: o.promisesWreck ?? false,
     holdsOn: (e) => onSide(o.number.of(e)),
     evidence: (run) => evidenceOf(truncateRun(run, o.steps)),
     judge(full, opts = {}) {
@@ -277,11 +287,8 @@ export function claim(o: {
       // a claim about what training does needs training: a policy that never left π_ref (η = 0, a
       // null run) shows nothing, whatever its numbers say (measured whenever the KL is: β > 0 or measureKl)
       if (klMeasured && !(kl > MOVED_KL)) return { state: 'fails', sentence: `${said}, but the policy never moved from π_ref (KL ${kl.toExponential(0)}): nothing was learned ✗`, evidence, measured: e, number, step: needed, hint: 'The learning rate η may be 0, or every group was all-pass or all-fail: check η and the groups chart.' };
-      const c = contractEvals(run);
-      if (!o.mayWreck && c) {
-        const d = pairedDiff(c.start.per_prompt!.greedy, c.end.per_prompt!.greedy, { reps: opts.reps ?? 1000 });
-        if (d.hi < -HELDOUT_WRECK) return { state: 'fails', sentence: `${said}, but held-out accuracy (greedy) fell ${fmt2(c.start.heldout_accuracy)} → ${fmt2(c.end.heldout_accuracy)} (by ${fmt2(-d.hi)} to ${fmt2(-d.lo)}, 90 % interval): the run wrecked the model ✗`, evidence, measured: e, number, step: needed, hint: 'Lower the learning rate η or raise the prompts per step P, then reset.' };
-      }
+      const w = o.promisesWreck ? null : heldoutWreck(run, opts.reps ?? 1000);
+      if (w?.wrecked) return { state: 'fails', sentence: `${said}, but held-out accuracy (greedy) fell ${fmt2(w.start)} → ${fmt2(w.end)} (by ${fmt2(-w.hi)} to ${fmt2(-w.lo)}, 90 % interval): the run wrecked the model ✗`, evidence, measured: e, number, step: needed, hint: 'Lower the learning rate η or raise the prompts per step P, then reset.' };
       const state = verdictFrom([iv.lo, iv.hi], o.number.threshold, o.number.side);
       const mark = state === 'holds' ? 'holds ✓' : state === 'fails' ? 'fails ✗' : 'unclear: the interval straddles the threshold';
       const settle = state === 'unclear' ? 'One run cannot tell at this size: pool the class\'s runs (Class results), where many seeds narrow the interval.' : undefined;

@@ -28,6 +28,14 @@ export const HELDOUT_SIZE = 32;
  */
 export const CONTRACT_PROMPT_SEED = 0x1e550;
 
+/**
+ * The evaluator's version: bump it whenever what an evaluation reads or how it scores changes (its
+ * prompts, their draws, the sampler, pass@k, a verifier). A lesson's contract hash covers it
+ * (lessonContract.ts), so the records judged by an older evaluator stop naming the lesson until
+ * the fresh seeds run again.
+ */
+export const EVALUATOR_VERSION = 1;
+
 /** Held-out greedy accuracy and pass@k on the fixed held-out set of each difficulty (same prompts every time). */
 export async function evaluatePolicy(backend: Backend, s: Settings, o: { size: number; difficulties: number[]; passAtK: boolean; step: number; promptSeed?: number; perPrompt?: boolean }): Promise<EvalMetrics> {
   const task = getTask(s.task);

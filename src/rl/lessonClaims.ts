@@ -47,7 +47,7 @@ export const DYNAMIC_GAIN = 0;
 export const mixedClaim = (G: number): Claim => claim(G <= 2 ? {
   text: 'With G = 2 most groups are all-pass or all-fail and carry no signal, yet AdamW moves the weights about as far every step: the updates are mostly noise, and held-out accuracy (greedy) falls.',
   steps: MIXED_STEPS,
-  mayWreck: true, // the failure it exists to show
+  promisesWreck: true, // the failure it exists to show
   measure: (r) => ({ frac_mixed: overall(r, (m) => m.frac_mixed), mixed_predicted: overall(r, (m) => m.mixed_predicted), ...greedyHeldout(r) }),
   // −0.05, not 0: "falls" is not "stays" (a null run's change is exactly 0). Seeds 1–6 (CPU, 40 steps): −0.22 to −0.37, every interval below −0.16
   number: below('held-out accuracy (greedy), end − start', diff('heldout_greedy_end', 'heldout_greedy_start'), -0.05),
@@ -151,7 +151,7 @@ export const POOL_GAP = 0.15;
 export const poolClaim = (small: boolean): Claim => claim(small ? {
   text: `On a small training pool the policy memorises its prompts: the training reward climbs far more than held-out pass@1 (sampled) — reward's rise minus held-out's rise is above fifteen hundredths. That is the chapter's "training reward rises without held-out improvement", whether or not held-out creeps up a little (the lab's stop signal fires only where it does not rise at all).`,
   steps: 30,
-  mayWreck: true, // held-out accuracy may fall: the failure it exists to show
+  promisesWreck: true, // held-out accuracy may fall: the failure it exists to show
   measure: (r) => ({ ...poolMeasure(r) }),
   number: above(POOL_WHAT, key('gap'), POOL_GAP),
   sentence: (e) => poolSentence(e),
@@ -229,7 +229,7 @@ export const forgettingClaim = (leash: boolean): Claim => claim({
     ? 'The KL leash holds the policy near the two-task base where it samples, on add: the KL to π_ref over the last steps stays below a fifth of a nat. Whether that protects reverse, which it never samples, is what the comparison with β = 0 on the same seed asks.'
     : 'Without a leash, training on add costs reverse, which it never trains on: reverse\'s held-out pass@1 (sampled) falls by more than two hundredths, and the policy drifts from the two-task base.',
   steps: 30,
-  mayWreck: true, // forgetting is the effect it shows
+  promisesWreck: true, // forgetting is the effect it shows
   measure: (r) => {
     // reverse read in full at step 0 and at the verdict step (the contract's evaluations), else the first and last readings
     const c = contractEvals(r);
@@ -269,7 +269,7 @@ export const entropyClaim = (leash: boolean): Claim => (leash
   : claim({
     text: 'Without a leash the next-token entropy falls by more than 0.075 nats: the policy narrows onto what was rewarded, and π_θ drifts from π_ref.',
     steps: ENTROPY_STEPS,
-    mayWreck: true, // the failure it exists to show
+    promisesWreck: true, // the failure it exists to show
     measure: entropyMeasure,
     number: above(ENTROPY_FALL, diff('entropy_early', 'entropy_late'), ENTROPY_FALL_AT),
     sentence: entropySentence,
@@ -287,7 +287,7 @@ export const HACKING_STEPS = 30;
 export const hackingClaim = (weak: boolean): Claim => claim(weak ? {
   text: 'The weak verifier pays wrong answers that contain the right number somewhere: reward sits above strict accuracy, and GRPO reinforces the paid-wrong answers, so the gap widens.',
   steps: HACKING_STEPS,
-  mayWreck: true, // the failure it exists to show
+  promisesWreck: true, // the failure it exists to show
   measure: (r) => ({ gap_early: early(r, (m) => m.reward - m.accuracy), gap_late: late(r, (m) => m.reward - m.accuracy) }),
   number: above('reward − strict accuracy, late − early', diff('gap_late', 'gap_early'), 0.03),
   sentence: (e) => `reward − strict accuracy ${fmt2(e.gap_early)} → ${fmt2(e.gap_late)}`,

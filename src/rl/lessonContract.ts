@@ -2,6 +2,9 @@
  * A lesson's evaluation contract (contract.ts) as the runs use it: its verdict step and held-out
  * size, the hash that names it, and what a run of one of its variants needs.
  */
+import baseChecksums from './records/bases.json';
+import { baseFor } from './bases.ts';
+import { EVALUATOR_VERSION } from './evaluation.ts';
 import { CONTRACT_EVAL_SIZE, hash32, PINNED, runSettingsHash, stableJson, type EvalContract } from './contract.ts';
 import type { Claim } from './claims.ts';
 import { getLesson, lessonSettings, type Lesson } from './lessons.ts';
@@ -13,17 +16,20 @@ export function lessonContract(lesson: Lesson): EvalContract {
 }
 
 /**
- * The hash that names a lesson's contract: its base, each variant's settings (over the defaults,
- * the seed aside), each claim's number, threshold and side, the verdict step and the held-out
- * size. A recorded seeds table and a class's share codes carry it (lessonRecords.ts).
+ * The hash that names a lesson's contract: its base and the bytes of each variant's base checkpoint
+ * (records/bases.json), each variant's settings (over the defaults, the seed aside), each claim's
+ * number, threshold, side and whether it promises a wreck (the flag its verdict reads), the verdict
+ * step, the held-out size and the evaluator's version. A recorded seeds table and a class's share codes carry it (lessonRecords.ts).
  */
 export function contractHash(lesson: Lesson): string {
   const c = lessonContract(lesson);
   const variants = lesson.variants.map((v, i) => {
     const { seed: _seed, ...settings } = lessonSettings(lesson, defaultSettings(), i);
-    return { settings, number: { what: v.claim.number.what, threshold: v.claim.number.threshold, side: v.claim.number.side }, steps: v.claim.steps, mayWreck: v.promisesWreck ?? false };
+    const base = baseFor(settings.task, settings.difficulty, settings.watchTask);
+    const checkpoint = base ? { file: base.file, checksum: (baseChecksums as Record<string, string>)[base.file] ?? null } : null;
+    return { settings, checkpoint, number: { what: v.claim.number.what, threshold: v.claim.number.threshold, side: v.claim.number.side }, steps: v.claim.steps, promisesWreck: v.claim.promisesWreck };
   });
-  return hash32(stableJson({ id: lesson.id, base: lesson.base, contract: c, pinned: PINNED, variants }));
+  return hash32(stableJson({ id: lesson.id, base: lesson.base, contract: c, pinned: PINNED, evaluator: EVALUATOR_VERSION, variants }));
 }
 
 /** What a run of a lesson variant needs (runTraining's `lesson`): the claim, the contract and its hash. */

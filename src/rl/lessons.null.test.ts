@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint } from '../model/checkpoint.ts';
 import { ReferenceBackend } from '../model/reference/backend.ts';
 import { baseCheckpointPath } from './bases.ts';
-import { UNPROMISED_WRECK, type RunRecord } from './claims.ts';
+import { HELDOUT_WRECK, type RunRecord } from './claims.ts';
 import { unpromisedWrecks } from '../../scripts/lessons-table.ts';
 import { LESSONS, lessonSettings } from './lessons.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
@@ -59,15 +59,17 @@ describe('null runs (η = 0): every lesson verdict says ✗', () => {
   }
 });
 
-// `npm run lessons`' wreck rule (scripts/lessons-table.ts): it can fire, and only where the lesson promises no wreck.
-describe('the table fails a run that wrecks held-out accuracy where the lesson promises no wreck', () => {
-  const run = (lesson: string, variant: number, start: number, end: number) => ({ lesson, variant, seed: 7, greedy: { start, end } });
-  it('fires on a control that lost more than UNPROMISED_WRECK (greedy, before and after the run), not on a variant that promises the wreck', () => {
-    const promising = LESSONS.flatMap((l) => l.variants.flatMap((v, i) => (v.promisesWreck ? [`${l.id}#${i}`] : [])));
-    expect(promising).toEqual(['mixed-groups#0', 'reward-hacking#0', 'small-pool#0']); // G = 2, the weak verifier, the small pool: their text says accuracy falls
-    expect(unpromisedWrecks([run('reward-hacking', 1, 0.56, 0.38)])).toEqual(['reward-hacking#1 seed 7 (held-out accuracy (greedy) 0.56 → 0.38)']);
-    expect(unpromisedWrecks([run('entropy-collapse', 0, 0.47, 0.31), run('dynamic-sampling', 1, 0.5, 0.36)])).toHaveLength(1); // 0.16 fires, 0.14 does not
-    expect(unpromisedWrecks([run('reward-hacking', 0, 0.56, 0.1), run('mixed-groups', 0, 0.5, 0.2), run('small-pool', 0, 0.5, 0.2)])).toEqual([]);
-    expect(unpromisedWrecks([run('reward-hacking', 1, 0.5, 0.5 - UNPROMISED_WRECK)])).toEqual([]); // exactly the limit is allowed
+// `npm run lessons`' wreck rule (scripts/lessons-table.ts): the verdict's own (claims.ts heldoutWreck), firing only where the claim promises no wreck.
+describe('the table names a run that wrecks held-out accuracy where the claim promises no wreck', () => {
+  const run = (lesson: string, variant: number, start: number, end: number, hi: number) => ({ lesson, variant, seed: 7, greedy: { start, end }, wreck: { lo: end - start - 0.05, hi } });
+  it('fires where the whole 90 % interval of the change is below −HELDOUT_WRECK, the rule the verdict fails a run on, and not on a claim that promises the wreck', () => {
+    const promising = LESSONS.flatMap((l) => l.variants.flatMap((v, i) => (v.claim.promisesWreck ? [`${l.id}#${i}`] : [])));
+    // G = 2, no leash, the weak verifier, the small pool, and both forgetting runs: their claims say accuracy falls
+    expect(promising).toEqual(['mixed-groups#0', 'entropy-collapse#0', 'reward-hacking#0', 'small-pool#0', 'forgetting#0', 'forgetting#1']);
+    expect(unpromisedWrecks([run('reward-hacking', 1, 0.56, 0.38, -0.12)])).toEqual(['reward-hacking#1 seed 7 (held-out accuracy (greedy) 0.56 → 0.38, change -0.23 to -0.12)']);
+    expect(unpromisedWrecks([run('entropy-collapse', 1, 0.47, 0.31, -0.101), run('dynamic-sampling', 1, 0.5, 0.36, -0.09)])).toHaveLength(1); // −0.101 fires, −0.09 does not
+    expect(unpromisedWrecks([run('reward-hacking', 0, 0.56, 0.1, -0.4), run('mixed-groups', 0, 0.5, 0.2, -0.25), run('small-pool', 0, 0.5, 0.2, -0.25)])).toEqual([]);
+    expect(unpromisedWrecks([run('reward-hacking', 1, 0.5, 0.35, -HELDOUT_WRECK)])).toEqual([]); // exactly the limit is allowed
+    expect(unpromisedWrecks([{ lesson: 'reward-hacking', variant: 1, seed: 7, greedy: { start: 0.5, end: 0.2 } }])).toEqual([]); // an old row without the interval is not read
   });
 });

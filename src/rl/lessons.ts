@@ -27,8 +27,6 @@ export interface LessonVariant {
   settings: Partial<Settings>;
   /** What this variant's run must show, checked live on the run's own metrics (claims.ts). */
   claim: Claim;
-  /** Its text promises that held-out accuracy falls (the failure it exists to show); else `npm run lessons` reports a run where it does (UNPROMISED_WRECK), and its verdict fails (claims.ts HELDOUT_WRECK). */
-  promisesWreck?: boolean;
 }
 
 export interface Lesson {
@@ -69,7 +67,7 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: pin({ numGenerations: 2, promptsPerStep: 16, formatReward: 0, evalEvery: 5 }),
     variants: [
-      { label: 'G = 2', settings: { numGenerations: 2 }, claim: mixedClaim(2), promisesWreck: true },
+      { label: 'G = 2', settings: { numGenerations: 2 }, claim: mixedClaim(2) },
       { label: 'G = 8', settings: { numGenerations: 8 }, claim: mixedClaim(8) },
       { label: 'G = 16', settings: { numGenerations: 16 }, claim: mixedClaim(16) },
     ],
@@ -147,7 +145,7 @@ export const LESSONS: Lesson[] = [
     settings: pin({ weakVerifier: 'anywhere', maxCompletionLength: 14, formatReward: 0, learningRate: 0.001, numIterations: 1 }),
     variants: [
       {
-        label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' }, promisesWreck: true,
+        label: 'Weak verifier (answer anywhere)', short: 'weak verifier', settings: { weakVerifier: 'anywhere' },
         claim: hackingClaim(true),
       },
       {
@@ -332,7 +330,7 @@ export const LESSONS: Lesson[] = [
     base: { task: 'add', difficulty: 2 },
     settings: pin({ promptsPerStep: 16, numGenerations: 8, formatReward: 0, learningRate: 0.001, evalEvery: 5 }),
     variants: [
-      { label: 'A small training pool (16 prompts)', short: '16-prompt pool', settings: { trainPool: 16 }, claim: poolClaim(true), promisesWreck: true },
+      { label: 'A small training pool (16 prompts)', short: '16-prompt pool', settings: { trainPool: 16 }, claim: poolClaim(true) },
       { label: 'The whole training split (new prompts every step)', short: 'whole split', settings: { trainPool: 0 }, claim: poolClaim(false) },
     ],
     watch:

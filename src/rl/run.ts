@@ -10,7 +10,7 @@ import type { Backend } from '../model/backend.ts';
 import type { Settings } from './settings.ts';
 import { GrpoTrainer } from './trainer.ts';
 import type { EvalMetrics, StepMetrics } from './metrics.ts';
-import type { Claim, ClaimVerdict, RunRecord } from './claims.ts';
+import { heldoutWreck, truncateRun, type Claim, type ClaimVerdict, type RunRecord } from './claims.ts';
 import type { EvalContract } from './contract.ts';
 import { HELDOUT_SIZE } from './evaluation.ts';
 
@@ -49,6 +49,8 @@ export interface RunSummary {
     /** The claim number's 90 % interval, its value, threshold and side. */
     interval: [number, number]; value: number; threshold: number; side: 'above' | 'below'; what: string; step: number; contract?: string;
     sentence: string; evidence: Record<string, number>; measured: Record<string, number>;
+    /** Held-out accuracy (greedy, the contract's prompts) from step 0 to the verdict step: the 90 % interval of its change, read by the one wreck rule (claims.ts heldoutWreck). */
+    wreck?: { start: number; end: number; lo: number; hi: number };
   };
 }
 
@@ -109,10 +111,12 @@ export async function runTraining(backend: Backend, settings: Settings, o: RunOp
   if (o.lesson) {
     const v = o.lesson.claim.judge(record);
     const n = v.number;
+    const w = heldoutWreck(truncateRun(record, v.step));
     summary.lesson = {
       id: o.lesson.id, variant: o.lesson.variant, holds: v.state === 'holds', state: v.state, verdict: v.state,
       interval: [n.lo, n.hi], value: n.value, threshold: n.threshold, side: n.side, what: n.what, step: v.step, ...(o.lesson.hash ? { contract: o.lesson.hash } : {}),
       sentence: v.sentence, evidence: v.evidence, measured: v.measured,
+      ...(w ? { wreck: { start: w.start, end: w.end, lo: w.lo, hi: w.hi } } : {}),
     };
   }
   o.onRecord?.(record);
