@@ -11,22 +11,51 @@ import { Presenter, type PresenterHost } from './presenter.ts';
 
 const inspector = (phase: number, computed = phase + 1): InspectorState => ({ phase, computed, busy: false, rollout: { step: 1, G: 2, groups: [] }, details: null, settings: null });
 
-/** A store at lesson 1 and a session that records the calls and moves the inspector as the step-through would. */
+/**
+ * A store at lesson 1 and a session that records the calls and moves the inspector as the step-through would.
+ * `atVerdict()` puts lesson 1's run at its verdict (step 40, judged): there, as the real session does
+ * (lessonVerdict.leaveForStepThrough), step mode or a new batch leaves the lesson for a new run — unless continued past.
+ */
 function setup() {
   const store = createStore<LabState>()(() => ({ ...useLab.getState(), settings: getLessonSettings('mixed-groups'), lessonId: 'mixed-groups' }));
   const calls: string[] = [];
+  let verdictStep: number | null = null; // the trainer at the verdict step (the store's verdict may come later: judged)
+  const reached = () => verdictStep !== null && !store.getState().verdict?.continued;
+  const leave = () => { if (reached()) { calls.push('left the lesson'); verdictStep = null; store.setState({ lessonId: null, settings: defaultSettings(), verdict: null, leftLesson: { n: 1, step: 40 } }); } };
+  let tourStop: number | null = null;
   const host: PresenterHost = {
     async applyLesson(id) { calls.push(`lesson ${id}`); store.setState({ lessonId: id, settings: getLessonSettings(id), stepMode: false, inspector: null }); },
-    async setStepMode(on) { calls.push(`stepMode ${on}`); store.setState({ stepMode: on }); },
+    async setStepMode(on) { calls.push(`stepMode ${on}`); if (on) leave(); store.setState({ stepMode: on }); },
     togglePlay() { calls.push('play'); },
     stepThrough: {
-      async forward() { calls.push('forward'); const i = store.getState().inspector; store.setState({ inspector: i ? { ...i, phase: i.phase + 1, computed: Math.max(i.computed, i.phase + 2) } : inspector(0, 2) }); },
+      async forward() {
+        calls.push('forward');
+        const i = store.getState().inspector;
+        if (!i || i.computed >= 6 && i.phase === 5) leave(); // a new batch: the session's ready()
+        store.setState({ inspector: i && !(i.computed >= 6 && i.phase === 5) ? { ...i, phase: i.phase + 1, computed: Math.max(i.computed, i.phase + 2) } : inspector(0, 2) });
+      },
       back() { calls.push('back'); const i = store.getState().inspector!; store.setState({ inspector: { ...i, phase: i.phase - 1 } }); },
     },
+    verdicts: {
+      reached,
+      continuePast() { const v = store.getState().verdict; if (!v) return false; calls.push('continue past the verdict'); store.setState({ verdict: { ...v, continued: true } }); return true; },
+      async settled() { calls.push('settled'); },
+    },
+    tour: {
+      get stop() { return tourStop; },
+      open(stop = 0) { calls.push(`tour ${stop}`); tourStop = stop; },
+      close() { calls.push('tour closed'); tourStop = null; },
+    },
   };
-  return { store, calls, presenter: new Presenter(host, store) };
+  const atVerdict = (judged = true) => {
+    verdictStep = 40;
+    if (judged) store.setState({ verdict: { lessonId: 'mixed-groups', variant: 0, step: 40, judged: null, continued: false, contrast: null } });
+  };
+  return { store, calls, presenter: new Presenter(host, store), atVerdict };
 }
 const getLessonSettings = (id: string): Settings => lessonSettings(getLesson(id)!, defaultSettings(), 0);
+/** The title bar and caption of the item shown now. */
+const title = (store: { getState(): LabState }) => { const s = store.getState(); const items = presenterItems(s); const i = presenterIndex(s.presenter!, items); return presenterTitle(s, items[i], i, items.length - 1); };
 
 describe('presenter view', () => {
   it('items: the lesson\'s charts in order, then the step-through; every chart without a lesson', () => {
@@ -48,35 +77,91 @@ describe('presenter view', () => {
     expect(calls).toEqual([]);
     await presenter.next();
     expect(calls).toEqual(['stepMode true', 'forward']);
-    const title = () => { const s = store.getState(); const items = presenterItems(s); const i = presenterIndex(s.presenter!, items); return presenterTitle(s, items[i], i, items.length - 1).item; };
-    expect(title()).toBe('step-through: phase 1 of 6 — prompts');
+    expect(title(store).item).toBe('step-through: phase 1 of 6 — prompts');
     await presenter.next();
     await presenter.next();
-    expect(title()).toBe('step-through: phase 3 of 6 — verdicts');
+    expect(title(store).item).toBe('step-through: phase 3 of 6 — verdicts');
     presenter.back();
-    expect(title()).toBe('step-through: phase 2 of 6 — answers');
+    expect(title(store).item).toBe('step-through: phase 2 of 6 — answers');
     presenter.back();
     presenter.back(); // at phase 1: back to the last chart
-    expect(title()).toMatch(new RegExp(`^chart ${n} of ${n}: `));
+    expect(title(store).item).toMatch(new RegExp(`^chart ${n} of ${n}: `));
     expect(calls.filter((c) => c === 'back')).toHaveLength(2);
   });
 
-  it('→ from a finished lesson\'s last chart: the step-through of a new run outside the lesson, shown, not the new item list\'s chart at that place', async () => {
-    const { store, calls, presenter } = setup();
-    // the session leaves a lesson run at its verdict for the step-through (lessonVerdict.leaveForStepThrough)
-    const host = (presenter as unknown as { lab: PresenterHost }).lab;
-    host.setStepMode = async (on) => { calls.push(`stepMode ${on}`); store.setState({ stepMode: on, lessonId: null, settings: defaultSettings(), leftLesson: { n: 1, step: 40 } }); };
+  it('a lesson run at its verdict: → into the step-through says so first and computes nothing; ← back to the lesson\'s charts; → again steps through the lesson\'s own run past its verdict', async () => {
+    const { store, calls, presenter, atVerdict } = setup();
+    atVerdict();
     const n = getLesson('mixed-groups')!.charts.length;
     presenter.open();
     for (let i = 1; i <= n; i++) await presenter.next();
-    expect(calls).toEqual(['stepMode true', 'forward']);
+    // on the step-through, nothing computed, nothing left: the title says what the next → does
+    expect(calls).toEqual([]);
+    expect(title(store).item).toBe('step-through of one update: not started (the run is at its verdict, step 40)');
+    expect(title(store).caption).toMatch(/^This run's verdict is in at step 40, judged once\. → steps through update 41 of this same run, past its verdict: the verdict stays as judged/);
+    // ← back: the lesson's last chart, the lesson still the lesson
+    presenter.back();
+    expect(title(store).item).toMatch(new RegExp(`^chart ${n} of ${n}: `));
+    expect(title(store).heading).toBe(getLesson('mixed-groups')!.title);
+    // → twice: the step-through, then its first phase, of the lesson's own run (continued past its verdict)
+    await presenter.next();
+    expect(calls).toEqual([]);
+    await presenter.next();
+    expect(calls).toEqual(['continue past the verdict', 'stepMode true', 'forward']);
+    expect(title(store).item).toBe('step-through: phase 1 of 6 — prompts');
+    expect(title(store).heading).toBe(getLesson('mixed-groups')!.title);
     const s = store.getState();
-    const items = presenterItems(s);
-    expect(items.length).toBeGreaterThan(n + 1); // every chart: no lesson now
-    const i = presenterIndex(s.presenter!, items);
-    expect(presenterTitle(s, items[i], i, items.length - 1).item).toBe('step-through: phase 1 of 6 — prompts');
-    // and the heading says where the lesson's run went
-    expect(presenterTitle(s, items[i], i, items.length - 1).heading).toBe("rlvr-lab: no lesson (lesson 1's run keeps its verdict at step 40, under Runs)");
+    expect([s.lessonId, s.leftLesson, s.verdict?.step, s.verdict?.continued]).toEqual(['mixed-groups', null, 40, true]);
+    // ← from its first phase: the lesson's charts, the lesson still selected
+    presenter.back();
+    expect(title(store).item).toMatch(new RegExp(`^chart ${n} of ${n}: `));
+    expect(store.getState().lessonId).toBe('mixed-groups');
+    presenter.togglePlay(); // Space: the session's Play, on the lesson's own run
+    expect(calls.at(-1)).toBe('play');
+    expect(calls).not.toContain('left the lesson');
+  });
+
+  it('an update stepped through to the verdict step: its last phase says the run is at its verdict, and → goes on past it (before the verdict is judged: nothing)', async () => {
+    const { store, calls, presenter, atVerdict } = setup();
+    store.setState({ stepMode: true, inspector: inspector(5, 6) }); // the update of step 40 applied, its last phase shown
+    presenter.open();
+    expect(title(store).item).toBe('step-through: phase 6 of 6 — update');
+    atVerdict(false); // the trainer is at step 40, the verdict is being judged
+    await presenter.next();
+    expect(calls).toEqual(['settled']); // no new batch: the session would leave the lesson for it
+    expect(title(store).caption).not.toContain('verdict');
+    atVerdict(); // judged: the caption says what → does now
+    expect(title(store).caption).toMatch(/The run is at its verdict \(step 40\): → steps through update 41 of this same run, past its verdict/);
+    await presenter.next();
+    expect(calls).toEqual(['settled', 'continue past the verdict', 'forward']);
+    expect(title(store).item).toBe('step-through: phase 1 of 6 — prompts');
+    expect(title(store).caption).not.toContain('verdict');
+    expect(store.getState().lessonId).toBe('mixed-groups');
+    // a phase already computed is a page turn at the verdict too (no new batch, nothing asked)
+    const { store: s2, calls: c2, presenter: p2, atVerdict: v2 } = setup();
+    s2.setState({ stepMode: true, inspector: inspector(3, 6) });
+    v2();
+    p2.open();
+    await p2.next();
+    expect(c2).toEqual(['forward']);
+    expect(title(s2).caption).not.toContain('verdict');
+  });
+
+  it('T opens the class tour in the view and closes it; not over the class results, nor with the view closed; C opens the class results under an open tour', async () => {
+    const { store, calls, presenter } = setup();
+    presenter.toggleTour();
+    expect(calls).toEqual([]);
+    presenter.open();
+    presenter.toggleTour();
+    expect(calls).toEqual(['tour 0']);
+    presenter.openClass(); // C with the tour open: the class results, over the item
+    expect(store.getState().presenter).toEqual({ item: 0, classResults: 'item' });
+    presenter.toggleTour(); // the class results' keys are theirs
+    expect(calls).toEqual(['tour 0']);
+    presenter.back();
+    expect(store.getState().presenter).toEqual({ item: 0 });
+    presenter.toggleTour();
+    expect(calls).toEqual(['tour 0', 'tour closed']);
   });
 
   it('a number picks that lesson from its first chart; out of range does nothing; Space plays; Esc closes', async () => {

@@ -1,8 +1,13 @@
 /**
  * The presenter view for classroom demos: one item at a time, full screen — the lesson's charts
- * in order, then the step-through of one real update (src/store/presenterView.ts lists them).
+ * in order, then the step-through of one real update of the lesson's own run (src/store/presenterView.ts lists them).
  * Keys (src/ui/Presenter.tsx): → next, ← back, a lesson's number (readLessonKey), Space play/pause, C the
- * class results (← or Esc back from them), Esc leave.
+ * class results (← or Esc back from them), T the class tour (T or Esc leaves it), Esc leave.
+ *
+ * Nothing here leaves the lesson shown: on a lesson run at its verdict the step-through does not
+ * start a new run outside the lesson (as the page's step-through does, lessonVerdict.leaveForStepThrough);
+ * its title says the run is at its verdict, and the next → steps through the lesson's own run past
+ * its verdict (the verdict stays as judged, as the lesson card's "Continue past the verdict").
  *
  * It drives the session as the page's own controls do: a lesson through applyLesson (the
  * Lessons panel's call), a phase through the step-through's forward()/back(), play through
@@ -11,7 +16,7 @@
  */
 import { LESSONS } from '../rl/lessons.ts';
 import type { LabState, LabStoreApi } from '../store/labStore.ts';
-import { presenterIndex, presenterItems } from '../store/presenterView.ts';
+import { beginsUpdate, presenterIndex, presenterItems, verdictAhead } from '../store/presenterView.ts';
 
 /** What the presenter needs from the session (LabSession has all of it). */
 export interface PresenterHost {
@@ -19,6 +24,10 @@ export interface PresenterHost {
   setStepMode(on: boolean): Promise<void>;
   togglePlay(): void;
   readonly stepThrough: { forward(): Promise<void>; back(): void };
+  /** The live lesson run's verdict (lessonVerdict.ts): at it (no step may be added now), continue past it (false: no verdict yet), a judgement under way. */
+  readonly verdicts: { reached(): boolean; continuePast(): boolean; settled(): Promise<void> };
+  /** The class tour (src/lab/tour.ts): its card takes the caption's place in the view. */
+  readonly tour: { readonly stop: number | null; open(stop?: number): void; close(): void };
 }
 
 export class Presenter {
@@ -57,7 +66,11 @@ export class Presenter {
     else this.store.setState({ presenter: { item: p.item } });
   }
 
-  /** The next chart; on the step-through, the next phase of the update (computed by the trainer). */
+  /**
+   * The next chart; on the step-through, the next phase of the update (computed by the trainer).
+   * Into the step-through its first phase is computed at once — unless that would add a step to a
+   * lesson run at its verdict: then the step-through's title says so, and the next → goes on.
+   */
   async next(): Promise<void> {
     const s = this.get();
     if (!s.presenter || s.presenter.classResults) return;
@@ -65,7 +78,7 @@ export class Presenter {
     const i = presenterIndex(s.presenter, items);
     if (items[i].kind === 'step') return this.stepForward();
     this.store.setState({ presenter: { item: i + 1 } });
-    if (items[i + 1]?.kind === 'step') await this.stepForward();
+    if (items[i + 1]?.kind === 'step' && !(beginsUpdate(s) && this.lab.verdicts.reached())) await this.stepForward();
   }
 
   /** The previous phase of the step-through, or the previous chart. */
@@ -93,17 +106,29 @@ export class Presenter {
     this.lab.togglePlay();
   }
 
+  /** The class tour in the view: open at its first stop, or closed when open (not over the class results: their keys are theirs). */
+  toggleTour(): void {
+    const p = this.get().presenter;
+    if (!p || p.classResults) return;
+    if (this.lab.tour.stop === null) this.lab.tour.open(0);
+    else this.lab.tour.close();
+  }
+
   /**
    * Into (or on through) the step-through: step mode on, then the next phase, or the first when
-   * none is shown. Step mode on a lesson run at its verdict leaves the lesson for a new run (the
-   * lesson's run keeps its verdict): the items are then every chart, so the view is put back on
-   * the step-through, the last item, not left on whatever chart now sits at its old place.
+   * none is shown. A new update on a lesson run at its verdict goes past the verdict (never a new
+   * run outside the lesson, which step mode or a new batch would start there): only once the
+   * title says so (verdictAhead: the store holds the verdict), else it waits for the judgement.
    */
   private async stepForward(): Promise<void> {
     const s = this.get();
+    if (beginsUpdate(s) && this.lab.verdicts.reached()) {
+      // not said yet (the verdict is being judged): nothing now; the title says it once judged, and the next → goes on
+      if (!verdictAhead(s)) return this.lab.verdicts.settled();
+      if (!this.lab.verdicts.continuePast()) return;
+    }
     if (s.stepMode && s.inspector) return this.lab.stepThrough.forward();
     await this.lab.setStepMode(true);
-    if (this.get().presenter) this.store.setState({ presenter: { item: presenterItems(this.get()).length - 1 } });
     if (!this.get().inspector?.rollout) await this.lab.stepThrough.forward();
   }
 }

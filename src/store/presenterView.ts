@@ -123,6 +123,27 @@ export function presenterIndex(p: PresenterState, items: PresenterItem[]): numbe
   return Math.max(0, Math.min(p.item, items.length - 1));
 }
 
+/**
+ * The step-through's next → begins a new update: none is shown (or step mode is off), or the one
+ * shown is applied and at its last phase. (A phase being computed: that → waits for it instead.)
+ */
+export function beginsUpdate(s: { stepMode: boolean; inspector: InspectorState | null }): boolean {
+  const ins = s.stepMode ? s.inspector : null;
+  return !ins || (!ins.busy && (!ins.rollout || (ins.computed >= PHASES.length && ins.phase >= ins.computed - 1)));
+}
+
+/**
+ * The live lesson run is at its verdict (judged, not continued past) where the step-through's next
+ * → would begin an update: the presenter's title says so first, and that → then steps through the
+ * lesson's own run past its verdict (src/lab/presenter.ts). Null otherwise.
+ */
+export function verdictAhead(s: { verdict?: LabState['verdict']; stepMode: boolean; inspector: InspectorState | null }): LabState['verdict'] {
+  return s.verdict && !s.verdict.continued && beginsUpdate(s) ? s.verdict : null;
+}
+
+/** What the next → does at the verdict, in the caption. */
+const pastVerdict = (step: number) => `→ steps through update ${step + 1} of this same run, past its verdict: the verdict stays as judged, and the steps after it are marked as after it (as “Continue past the verdict” on the lesson card).`;
+
 export interface PresenterTitle {
   /** The lesson's title, or the lab's name without a lesson. */
   heading: string;
@@ -132,20 +153,23 @@ export interface PresenterTitle {
 }
 
 /** The title bar and the caption of the item shown now. */
-export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean; leftLesson?: LabState['leftLesson'] }, item: PresenterItem, index: number, charts: number): PresenterTitle {
+export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean; leftLesson?: LabState['leftLesson']; verdict?: LabState['verdict'] }, item: PresenterItem, index: number, charts: number): PresenterTitle {
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
-  // after stepping through an update from a finished lesson run: say where that run went (the page's engine line says it too)
+  // after stepping through an update from a finished lesson run on the page (or by a tour stop's button; the presenter's → never leaves the lesson): say where that run went (the page's engine line says it too)
   const left = s.leftLesson ? `no lesson (lesson ${s.leftLesson.n}'s run keeps its verdict at step ${s.leftLesson.step}, under Runs)` : null;
   const heading = lesson ? lesson.title : `rlvr-lab: ${left ?? `no lesson (type a lesson's number, 1–${LESSONS.length}, to pick one)`}`;
   if (item.kind === 'chart') {
     return { heading, item: `chart ${index + 1} of ${charts}: ${CHART_NAMES[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
   }
   const ins = s.stepMode ? s.inspector : null;
+  const verdict = verdictAhead(s);
   if (!ins || !ins.rollout) {
+    if (verdict) return { heading, item: `step-through of one update: not started (the run is at its verdict, step ${verdict.step})`, caption: `This run's verdict is in at step ${verdict.step}, judged once. ${pastVerdict(verdict.step)}` };
     return { heading, item: `step-through of one update: not started`, caption: 'Press → to sample G answers for each prompt with the current policy: one real GRPO update, phase by phase.' };
   }
   const phase = PHASES[ins.phase];
-  return { heading, item: `step-through: phase ${ins.phase + 1} of ${PHASES.length} — ${phase}`, caption: PHASE_CAPTIONS[phase] };
+  const caption = PHASE_CAPTIONS[phase] + (verdict ? ` The run is at its verdict (step ${verdict.step}): ${pastVerdict(verdict.step)}` : '');
+  return { heading, item: `step-through: phase ${ins.phase + 1} of ${PHASES.length} — ${phase}`, caption };
 }
 
 /** How long a digit that could begin a two-digit lesson number waits for the second digit. */

@@ -78,11 +78,12 @@ function useTarget(testId: string, fallback: string | undefined, stopKey: string
   return box;
 }
 
-/** The tour's keys, on the window before the page's and the presenter's own: → ← (PageDown/PageUp) and Esc. */
+/** The tour's keys, on the window before the page's and the presenter's own: → ← (PageDown/PageUp) and Esc (T in the presenter view: Presenter.tsx). */
 function useTourKeys(tour: Tour) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (tour.stop === null || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (useLab.getState().presenter?.classResults) return; // the presenter's class results over the docked card: every key is theirs (Presenter.tsx)
       const t = e.target as HTMLElement | null;
       if (t?.closest('input, select, textarea, [contenteditable="true"], [role="application"]')) return; // a slider's arrows stay the slider's
       const act = e.key === 'ArrowRight' || e.key === 'PageDown' ? () => tour.next()

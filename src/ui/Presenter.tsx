@@ -3,9 +3,10 @@
  * chart (the live chart itself, re-rendered large) or the step-through's current phase — with a
  * title bar, a one-line caption and the keys. Controls are hidden; the keyboard drives it:
  * → next (on the step-through: the next phase of a real update), ← back, a lesson by its number (1–9, 0 the tenth, "1" "1" within 0.6 s the eleventh),
- * Space play/pause, ↑ ↓ scroll a tall phase, C the class results (PresenterClass.tsx; ← or Esc back), Esc back to the page.
+ * Space play/pause, ↑ ↓ scroll a tall phase, C the class results (PresenterClass.tsx; ← or Esc back), T the class tour, Esc back to the page.
  * The address carries it: ?present=1&lesson=<id>.
- * With the class tour open, its card takes the caption's place and → ← Esc are the tour's.
+ * With the class tour open (T), its card takes the caption's place and → ← Esc are the tour's (T closes it too);
+ * C still opens the class results, where every key is theirs (the tour's card stays docked under them).
  */
 import { useEffect, useMemo, useRef, type ComponentType, type RefObject } from 'react';
 import { LESSONS, getLesson } from '../rl/lessons.ts';
@@ -28,7 +29,7 @@ const CHARTS: Record<PresenterChart, ComponentType> = {
 export function PresenterButton() {
   const presenter = usePresenter();
   return (
-    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← a lesson's number, Space, Esc)">
+    <button className="presenter-open" data-testid="presenter-open" onClick={() => presenter.open()} title="One chart or one phase at a time, in large type, driven by the keyboard (→ ← a lesson's number, Space, C class results, T class tour, Esc)">
       Presenter view
     </button>
   );
@@ -43,7 +44,6 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts
-      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape|c|C)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx); no class results under it
       if (useLab.getState().presenter?.classResults) {
         // the class results (PresenterClass.tsx): Esc back; ← (or C) too, ↑ ↓ scroll, Space play/pause, → nothing — unless the paste box has the keyboard (typing)
         const typing = e.target instanceof HTMLTextAreaElement;
@@ -57,6 +57,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
         if (act) { e.preventDefault(); e.stopPropagation(); act(); }
         return;
       }
+      if (tour.stop !== null && /^(Arrow(Left|Right)|Page(Up|Down)|Escape)$/.test(e.key)) return; // the class tour's keys while it is open (ClassTour.tsx)
       const digit = /^[0-9]$/.test(e.key);
       const typed = digit ? readLessonKey(pending.current, e.key, LESSONS.length) : null;
       const act =
@@ -65,6 +66,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
         : e.key === 'Escape' ? () => presenter.close()
         : e.key === ' ' ? () => presenter.togglePlay()
         : e.key === 'c' || e.key === 'C' ? () => presenter.openClass()
+        : e.key === 't' || e.key === 'T' ? () => presenter.toggleTour()
         : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => stage.current?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * stage.current.clientHeight })
         : typed ? () => {
             // a digit: a lesson now, or (it could begin "11") after the next digit or a short wait
@@ -95,6 +97,7 @@ export function Presenter() {
   const error = useLab((s) => s.error);
   const backend = useLab((s) => s.backendName);
   const leftLesson = useLab((s) => s.leftLesson);
+  const verdict = useLab((s) => s.verdict);
   const touring = useTourStop() !== null;
   const runSteps = useLab((s) => s.steps);
   const evals = useLab((s) => s.evals);
@@ -103,8 +106,8 @@ export function Presenter() {
   usePresenterKeys(stage);
   const classResults = state?.classResults;
   useEffect(() => {
-    if (!classResults) ref.current?.focus(); // back from the class results too: the keys work at once
-  }, [classResults]);
+    if (!classResults && !touring) ref.current?.focus(); // back from the class results or the tour too: the keys work at once (an open tour's card takes the focus itself)
+  }, [classResults, touring]);
   useEffect(() => {
     // leaving: the keyboard goes back to the button that opens the view (or the class results' own, when they opened it)
     return () => { setTimeout(() => document.querySelector<HTMLElement>(classResults === 'page' ? '[data-testid="class-present-open"]' : '[data-testid="presenter-open"]')?.focus(), 0); };
@@ -115,7 +118,7 @@ export function Presenter() {
   if (!state) return null;
   const index = presenterIndex(state, items);
   const item = items[index];
-  const title = presenterTitle({ lessonId, settings, inspector, stepMode, leftLesson }, item, index, items.length - 1);
+  const title = presenterTitle({ lessonId, settings, inspector, stepMode, leftLesson, verdict }, item, index, items.length - 1);
   const Chart = item.kind === 'chart' ? CHARTS[item.chart] : null;
   const readout = item.kind === 'chart' ? chartReadout(item.chart, { steps: runSteps, evals }) : null;
   const run = status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${status === 'running' ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`;
@@ -139,8 +142,9 @@ export function Presenter() {
       {/* the lesson's verdict under its charts, with the tour too: a stop that plays to the verdict's step shows it */}
       {lesson && item.kind === 'chart' && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
       <footer className="presenter-keys" aria-label="Keys">
-        <span><kbd>→</kbd> next</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
-        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> {!touring && <span><kbd>C</kbd> class results</span>} <span><kbd>Esc</kbd> leave</span>
+        <span><kbd>→</kbd> next{touring ? ' stop' : ''}</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
+        <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>C</kbd> class results</span>{' '}
+        {touring ? <span><kbd>T</kbd> or <kbd>Esc</kbd> leave the tour</span> : <><span><kbd>T</kbd> class tour</span> <span><kbd>Esc</kbd> leave</span></>}
         <span className="presenter-run" data-testid="presenter-run" role="status">{run}{backend === 'cpu' ? ' · CPU reference' : ''}</span>
       </footer>
     </div>
