@@ -82,7 +82,7 @@ test('two students share lesson 1 (G = 2) results; the teacher pools both from c
   await expect(page.getByTestId('class-strip-0')).toHaveAttribute('data-points', '2');
   await expect(page.getByTestId('class-strip-0').locator('.recharts-scatter-symbol')).toHaveCount(2);
   await expect(page.getByTestId('class-predictions')).toContainText('1 of 2 predicted');
-  await expect(page.getByTestId('class-contrast')).toContainText('no seed has both G = 8 and G = 2');
+  await expect(page.getByTestId('class-contrast')).toContainText('No seed has both G = 8 and G = 2');
   expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
   await expect(page.locator('.class-pool img')).toHaveCount(0);
   await page.getByTestId('class-pool').screenshot({ path: `${SHOTS}/h9-class-pooled.png` });

@@ -15,7 +15,7 @@ const shots = process.env.PRESENTER_SHOTS ?? 'test-results';
 // with both G = 2 and G = 8 (one G = 8 run misses its claim; one seed's G = 8 reads lower), pasted in
 // chat text with one altered code.
 const CLASS = [4127, 9311, 512, 2048, 777].flatMap((seed, i) => [
-  sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02, 0.12, 0.05][i], held: i !== 2, contrast: [0.82, 0.77, 0.4, 0.85, 0.8][i], prediction: i < 3 ? 0 : 2 }),
+  sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02, 0.12, 0.05][i], verdict: i === 2 ? 'fails' : i === 4 ? 'unclear' : 'holds', contrast: [0.82, 0.77, 0.4, 0.85, 0.8][i], prediction: i < 3 ? 0 : 2 }),
   sample({ seed, variant: 0, claim: [-0.08, 0.01, -0.11, -0.07, -0.09][i], held: i !== 1, contrast: [0.41, 0.38, 0.52, 0.35, 0.44][i], prediction: null }),
 ]);
 const CODES = CLASS.map(encodeResult);
@@ -136,19 +136,28 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await expect(paste).toHaveValue(`${CHAT} 1 1 `);
   await expect(page.getByTestId('class-summary')).toHaveText(`${CLASS.length} runs pooled, 1 refused.`);
   await expect(page.getByTestId('class-refused')).toContainText('Code 11 (line 11, ');
-  await expect(page.getByTestId('class-variant-1')).toContainText('G = 8: 5 runs, 4 held ✓');
+  await expect(page.getByTestId('class-variant-1')).toContainText('G = 8: 5 runs (3 held ✓, 1 failed ✗, 1 unclear)');
   const strip = page.getByTestId('class-strip-1');
   await expect(strip.locator('.recharts-scatter-symbol')).toHaveCount(5);
+  // unclear is its own mark, in the plot and in the legend (not drawn as a failure)
+  await expect(page.getByTestId('class-strip-1-legend')).toHaveText(/✓ held \(3\).*✗ failed \(1\).*\? unclear \(1\)/);
+  // the contrast the class predicted, seed by seed, with the class's interval
+  await expect(page.getByTestId('class-contrast-strip')).toHaveAttribute('data-points', '5');
+  await expect(page.getByTestId('class-contrast-strip-interval')).toHaveCount(1);
   // what the class predicted, judged: the five seeds' paired differences, their t interval clear of the margin: higher
   await expect(page.getByTestId('class-predictions')).toContainText('3 of 5 predicted higher (2 lower); the class\'s runs showed higher (5 seeds): 3 of 5 predicted it.');
   await expect(page.getByTestId('class-contrast')).toContainText('Paired on 5 seeds: G = 8 − G = 2, mean +0.31 (90 % interval +0.07 to +0.54; a difference beyond ±0.05 counts): higher, as the lesson claims ✓.');
   // large and readable on the projector: the lines in the presenter's type, the strip plots tall, their ticks large
   expect(await px(page, 'class-predictions')).toBeGreaterThanOrEqual(24);
-  expect((await strip.locator('.recharts-wrapper').boundingBox())!.height).toBeGreaterThanOrEqual(150);
+  expect((await strip.locator('.recharts-wrapper').boundingBox())!.height).toBeGreaterThanOrEqual(90); // a lesson's strips share one screen
   expect(await strip.locator('.recharts-cartesian-axis-tick-value').first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(20);
-  // the class verdict and interval lines per variant make one lesson taller than the screen: the predictions are one scroll away
-  await page.getByTestId('class-predictions').scrollIntoViewIfNeeded();
+  // one lesson, one screen: what the class predicted first, and everything down to the last variant's strip, without scrolling
+  const lessonBox = (await page.getByTestId('class-lesson-mixed-groups').boundingBox())!;
+  expect(lessonBox.y + lessonBox.height).toBeLessThanOrEqual(1080);
   await expect(page.getByTestId('class-predictions')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('class-strip-1')).toBeInViewport({ ratio: 1 });
+  const first = await page.getByTestId('class-lesson-mixed-groups').evaluate((el) => el.querySelector('h3')?.nextElementSibling?.getAttribute('data-testid'));
+  expect(first).toBe('class-predictions');
   await page.screenshot({ path: `${shots}/presenter-class-1920.png` });
   // the pool leaves the projector as the page panel's files: CSV, one row per pooled run; PNG, the results as drawn
   const [csv] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-csv').click()]);
@@ -163,6 +172,7 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   expect(rows.filter((r) => r.startsWith('"class mean, contrast"'))).toHaveLength(1);
   expect(rows.filter((r) => r.startsWith('run,') && r.includes(',at or below −0.05,'))).toHaveLength(5); // G = 2's threshold in the page's words ("below" before)
   const [png] = await Promise.all([page.waitForEvent('download'), view.getByTestId('class-png').click()]);
+  expect(png.suggestedFilename()).toBe('rlvr-lab-class-lesson-1.png'); // a slide per lesson: this pool has one
   const image = readFileSync((await png.path())!);
   await png.saveAs(`${shots}/class-results-slide.png`);
   expect([...image.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
@@ -178,12 +188,19 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   const smallest = slide.texts.reduce((a, t) => (t.size < a.size ? t : a));
   console.log(`class PNG ${image.readUInt32BE(16)} × ${image.readUInt32BE(20)} px; title "${slide.texts[0].text}"; smallest text ${(smallest.size * scale).toFixed(1)} px ("${smallest.text.slice(0, 40)}")`);
   expect(image.readUInt32BE(16)).toBeLessThanOrEqual(1920);
-  expect(slide.texts[0].text).toMatch(/^Class results, \d+ \w+ \d{4}$/);
+  expect(image.readUInt32BE(20)).toBeLessThanOrEqual(1080);
+  expect(slide.texts[0].text).toMatch(/^Class results, lesson 1, \d+ \w+ \d{4}$/);
   expect(smallest.size * scale).toBeGreaterThanOrEqual(20);
   expect(slide.texts.map((t) => t.text).join(' ')).not.toMatch(/was refused/);
-  // a variant's class verdict starts its own line, as on the page (after a <br>), not glued to the runs' seeds
-  expect(slide.texts.some((t) => t.text.startsWith('Class ('))).toBe(true);
-  expect(slide.texts.map((t) => t.text).join(' ')).not.toMatch(/\)Class \(/);
+  // each variant's class line starts its own line; the legend keeps its colours (an entry's text in its kind's colour, not black)
+  expect(slide.texts.some((t) => t.text.startsWith('G = 8: 5 runs'))).toBe(true);
+  const colours = await page.evaluate(() => {
+    const doc = new DOMParser().parseFromString(decodeURIComponent((window as any).__pictureSvg.split(',')[1]), 'image/svg+xml');
+    return [...doc.querySelectorAll('text')].filter((t) => /unclear \(1\)|held \(3\)/.test(t.textContent ?? '')).map((t) => t.getAttribute('fill'));
+  });
+  console.log('legend colours', colours);
+  expect(colours.length).toBeGreaterThanOrEqual(2);
+  for (const c of colours) expect(c, JSON.stringify(colours)).not.toMatch(/^(#111|#000000|rgb\(17, 17, 17\))$/);
   // no strip plot is cut: the picture is as wide as the widest chart drawn
   const widest = await view.getByTestId('class-pool').evaluate((pool) => Math.max(...[...pool.querySelectorAll('svg.recharts-surface')].map((s) => s.getBoundingClientRect().width)));
   expect(slide.width).toBeGreaterThanOrEqual(Math.floor(widest));

@@ -209,6 +209,18 @@ export function classVerdictLine(v: VariantPool): string | null {
 }
 
 /**
+ * The projector's one line for a variant: "G = 8: 9 runs (6 held ✓, 3 unclear); class mean +0.07
+ * (90 % interval +0.05 to +0.09), threshold above 0.03: holds." The same numbers as classVerdictLine.
+ */
+export function classVariantLine(v: VariantPool): string {
+  const counts = [v.held ? `${v.held} held ✓` : '', v.failed ? `${v.failed} failed ✗` : '', v.unclear ? `${v.unclear} unclear` : ''].filter(Boolean).join(', ');
+  const head = `${v.name}: ${v.runs.length} run${v.runs.length === 1 ? '' : 's'} (${counts})`;
+  if (!v.claim) return `${head}.`;
+  const verdict = v.tooFew ? 'too few runs to judge' : v.verdict === 'unclear' ? 'unclear' : v.verdict;
+  return `${head}; class mean ${signed(v.mean.value)} (${interval(v.mean)}), threshold ${thresholdText(v.claim)}: ${verdict}.`;
+}
+
+/**
  * "Paired on 12 seeds: G = 8 − G = 2, mean +0.41 (90 % interval +0.30 to +0.52; a difference beyond
  * ±0.05 counts): higher, as the lesson claims ✓." (null: no seed has both).
  */

@@ -181,6 +181,25 @@ describe('presenter view', () => {
     expect(store.getState().presenter).toBeNull();
   });
 
+  it('the class results show one lesson a screen: → ← walk the pooled lessons, kept across a close and open', () => {
+    const { store, presenter } = setup();
+    const ids = ['mixed-groups', 'scratchpad', 'small-pool'];
+    expect(presenter.classLesson(ids, 1)).toBe(false); // not open: nothing
+    presenter.open();
+    presenter.openClass();
+    expect(presenter.classLesson(ids, -1)).toBe(false); // the first (unset) has no previous: the key goes back instead
+    expect(presenter.classLesson(ids, 1)).toBe(true);
+    expect(store.getState().presenter!.classLesson).toBe('scratchpad');
+    expect(presenter.classLesson(ids, 1)).toBe(true);
+    expect(presenter.classLesson(ids, 1)).toBe(false); // the last
+    expect(store.getState().presenter!.classLesson).toBe('small-pool');
+    presenter.closeClass();
+    presenter.openClass();
+    expect(store.getState().presenter!.classLesson).toBe('small-pool');
+    presenter.showClassLesson('mixed-groups');
+    expect(presenter.classLesson(ids, -1)).toBe(false);
+  });
+
   it('the class results: over the item (→ nothing, ← back to it), or opened from the page (back leaves the view)', async () => {
     const { store, calls, presenter } = setup();
     presenter.open();

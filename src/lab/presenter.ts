@@ -55,7 +55,27 @@ export class Presenter {
    */
   openClass(): void {
     const p = this.get().presenter;
-    this.store.setState({ presenter: p ? { item: p.item, classResults: p.classResults ?? 'item' } : { item: 0, classResults: 'page' } });
+    this.store.setState({ presenter: p ? { item: p.item, classResults: p.classResults ?? 'item', classLesson: p.classLesson } : { item: 0, classResults: 'page' } });
+  }
+
+  /**
+   * The class results show one lesson a screen: the next (+1) or the previous (−1) of `ids` (the
+   * pooled lessons, in order) from the one shown. False where there is none that way.
+   */
+  classLesson(ids: readonly string[], by: 1 | -1): boolean {
+    const p = this.get().presenter;
+    if (!p?.classResults || !ids.length) return false;
+    const at = Math.max(0, ids.indexOf(p.classLesson ?? ids[0]));
+    const next = ids[at + by];
+    if (next === undefined) return false;
+    this.store.setState({ presenter: { ...p, classLesson: next } });
+    return true;
+  }
+
+  /** The class results: show this lesson (a pooled lesson's id). */
+  showClassLesson(id: string): void {
+    const p = this.get().presenter;
+    if (p?.classResults) this.store.setState({ presenter: { ...p, classLesson: id } });
   }
 
   /** Back from the class results: to the item they were opened over, or to the page. */
@@ -63,7 +83,7 @@ export class Presenter {
     const p = this.get().presenter;
     if (!p?.classResults) return;
     if (p.classResults === 'page') this.close();
-    else this.store.setState({ presenter: { item: p.item } });
+    else this.store.setState({ presenter: { item: p.item, classLesson: p.classLesson } });
   }
 
   /**

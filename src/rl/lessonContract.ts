@@ -2,7 +2,7 @@
  * A lesson's evaluation contract (contract.ts) as the runs use it: its verdict step and held-out
  * size, the hash that names it, and what a run of one of its variants needs.
  */
-import baseChecksums from './records/bases.json';
+import baseChecksums from './records/bases.json' with { type: 'json' }; // the attribute: Node's loader (Playwright's specs import the lessons) reads JSON only with it
 import { baseFor } from './bases.ts';
 import { EVALUATOR_VERSION } from './evaluation.ts';
 import { CONTRACT_EVAL_SIZE, hash32, PINNED, runSettingsHash, stableJson, type EvalContract } from './contract.ts';

@@ -106,6 +106,8 @@ export interface PresenterState {
   item: number;
   /** The class results shown in place of the item (src/ui/PresenterClass.tsx), and where Esc goes from them: back to the item, or to the page they were opened from. */
   classResults?: 'item' | 'page';
+  /** The lesson the class results show (one screen a lesson; the first pooled one where unset). */
+  classLesson?: string;
 }
 
 export interface SavedRun {

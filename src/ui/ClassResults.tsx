@@ -12,56 +12,54 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import { getLesson } from '../rl/lessons.ts';
-import { signed } from '../rl/format.ts';
 import { useLab } from '../store/labStore.ts';
 import { download } from '../store/exports.ts';
 import { MAX_PASTE } from '../class/code.ts';
 import { classSeed } from '../class/local.ts';
-import { CHOICES } from '../class/question.ts';
 import { pasteStore, setPaste } from '../class/paste.ts';
-import { classVerdictLine, contrastIntervalLine, poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
+import { classVariantLine, classVerdictLine, contrastIntervalLine, poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
 import { usePresenter, useSession } from './session.tsx';
-import { ClassStrip } from './ClassStrip.tsx';
+import { ClassStrip, ContrastStrip } from './ClassStrip.tsx';
 import { panelPng } from './panelPng.ts';
 import './class.css';
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-
 /**
- * "Contrast (mixed share of the groups) on the 12 seeds with both G = 8 and G = 2: G = 8 − G = 2,
- * median +0.41; on its own seed (judged with its interval): higher on 9, unclear on 2."
+ * One lesson's class results, as one screen on the projector and one slide: first what the class
+ * predicted against what its runs showed, then the contrast seed by seed (a strip plot with the
+ * class's interval), then each variant's runs in one line and a strip. The page's panel shows the same.
  */
-export function contrastLine(l: LessonPool, what: string, asked: string, against: string): string {
-  const d = l.pairs.map((p) => p.diff).filter(Number.isFinite);
-  if (!l.pairs.length) return `Contrast (${what}): no seed has both ${asked} and ${against} from comparable starting weights yet.`;
-  const judged = l.pairs.filter((p) => p.outcome !== undefined);
-  const counts = [0, 1, 2].map((c) => judged.filter((p) => p.outcome === c).length);
-  const unclear = judged.filter((p) => p.outcome === null).length;
-  const by = [...counts.map((n, c) => (n ? `${CHOICES[c]} on ${n}` : '')), unclear ? `unclear on ${unclear}` : ''].filter(Boolean).join(', ');
-  return `Contrast (${what}) on the ${l.pairs.length} seed${l.pairs.length === 1 ? '' : 's'} with both ${asked} and ${against}: ${asked} − ${against}, median ${d.length ? signed(median(d), 2, 'precision') : '–'}${judged.length ? `; each seed judged on its own two runs: ${by}` : ''}.`;
-}
-
-function LessonResults({ l, stripHeight, dot }: { l: LessonPool; stripHeight?: number; dot?: number }) {
+function LessonResults({ l, stripHeight, dot, compact = false }: { l: LessonPool; stripHeight?: number; dot?: number; compact?: boolean }) {
   const variants = getLesson(l.lessonId)?.variants ?? [];
   const name = (v: number) => variants[v]?.short ?? variants[v]?.label;
   const lesson = l.question ? { asked: name(l.question.asked), against: name(l.question.against) } : null; // named from the lesson: a variant nobody ran is still named
   const pred = predictionLine(l);
+  const interval = lesson?.asked && lesson.against ? contrastIntervalLine(l, lesson.asked, lesson.against) : null;
   return (
     <section className="class-lesson" data-testid={`class-lesson-${l.lessonId}`}>
       <h3 data-png-line="h">{l.title}</h3>
-      <ul className="class-variants">
-        {l.variants.map((v) => (
-          <li key={v.variant} data-testid={`class-variant-${v.variant}`} data-png-line="t">
-            {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓, {v.failed} failed ✗, {v.unclear} unclear (seed{v.runs.length === 1 ? '' : 's'} {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
-            {classVerdictLine(v) && <><br /><span className={`class-verdict class-verdict-${v.verdict}`} data-testid={`class-verdict-${v.variant}`} data-verdict={v.verdict ?? ''}>{classVerdictLine(v)}</span></>}
-          </li>
-        ))}
-      </ul>
-      {l.variants.map((v) => <ClassStrip key={v.variant} pool={v} height={stripHeight} dot={dot} />)}
+      {pred && lesson && <p className="class-predictions" data-testid="class-predictions" data-png-line="h"><strong>{lesson.asked} against {lesson.against}, {l.question!.text.replace(/^.*, the (.*) will be:$/, 'the $1')}:</strong> {pred}</p>}
       {l.question && lesson?.asked && lesson.against && (
-        <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{contrastLine(l, l.question.text.replace(/^.*, the (.*) will be:$/, '$1'), lesson.asked, lesson.against)} {contrastIntervalLine(l, lesson.asked, lesson.against)}</p>
+        <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{interval ?? `No seed has both ${lesson.asked} and ${lesson.against} from comparable starting weights yet.`}</p>
       )}
-      {pred && <p className="class-predictions" data-testid="class-predictions" data-png-line="t"><strong>Predictions</strong> ({l.question!.text.replace(/ will be:$/, '')}): {pred}</p>}
+      {lesson?.asked && lesson.against && <ContrastStrip lesson={l} asked={lesson.asked} against={lesson.against} height={stripHeight} dot={dot} />}
+      {compact
+        ? l.variants.map((v) => (
+          <div key={v.variant} className="class-variant">
+            <p data-testid={`class-variant-${v.variant}`} data-png-line="t" className={`class-verdict class-verdict-${v.verdict}`} data-verdict={v.verdict ?? ''}>{classVariantLine(v)}</p>
+            <ClassStrip pool={v} height={stripHeight} dot={dot} compact />
+          </div>
+        ))
+        : <>
+          <ul className="class-variants">
+            {l.variants.map((v) => (
+              <li key={v.variant} data-testid={`class-variant-${v.variant}`} data-png-line="t">
+                {v.name}: {v.runs.length} run{v.runs.length === 1 ? '' : 's'}, {v.held} held ✓, {v.failed} failed ✗, {v.unclear} unclear (seed{v.runs.length === 1 ? '' : 's'} {v.runs.slice(0, 12).map((r) => r.seed).join(', ')}{v.runs.length > 12 ? ', …' : ''})
+                {classVerdictLine(v) && <><br /><span className={`class-verdict class-verdict-${v.verdict}`} data-testid={`class-verdict-${v.variant}`} data-verdict={v.verdict ?? ''}>{classVerdictLine(v)}</span></>}
+              </li>
+            ))}
+          </ul>
+          {l.variants.map((v) => <ClassStrip key={v.variant} pool={v} height={stripHeight} dot={dot} />)}
+        </>}
     </section>
   );
 }
@@ -80,46 +78,65 @@ export function PasteBox({ rows = 5 }: { rows?: number }) {
   );
 }
 
-/** What the pasted text pools to: the summary, the refusals, each lesson's runs, strip plots, contrast and predictions. `stripHeight`, `dot`: the strip plots' height and their points' area in px (ClassStrip). */
-export function ClassPool({ pool, stripHeight, dot, ref }: { pool: ClassPoolData; stripHeight?: number; dot?: number; ref?: Ref<HTMLDivElement> }) {
+/** What the pasted text pools to: the summary, the refusals, each lesson's runs, strip plots, contrast and predictions. `stripHeight`, `dot`: the strip plots' height and their points' area in px (ClassStrip). While the pool of the text in the box is still being computed (usePool's `of` is older), the summary says "reading…", never the last pool's count. */
+export function ClassPool({ pool, stripHeight, dot, ref, only }: { pool: ClassPoolData & { of?: string }; stripHeight?: number; dot?: number; ref?: Ref<HTMLDivElement>; /** The projector: this lesson only, one screen (each variant in one line), the refusals folded. */ only?: string }) {
+  const text = usePaste();
+  const reading = pool.of !== undefined && pool.of !== text;
   return (
     <div ref={ref} className="class-pool" data-testid="class-pool">
       <p className="class-summary" role="status" data-testid="class-summary" data-png-line="t">
-        {pool.accepted} run{pool.accepted === 1 ? '' : 's'} pooled
+        {reading ? 'Pasted text: reading…' : <>{pool.accepted} run{pool.accepted === 1 ? '' : 's'} pooled
         {pool.duplicates > 0 && `, ${pool.duplicates} repeat${pool.duplicates === 1 ? '' : 's'} dropped (same lesson, variant and seed as an earlier code)`}
         {pool.refused.length > 0 && `, ${pool.refused.length} refused`}.
         {pool.cut.chars && ` Only the first ${MAX_PASTE.toLocaleString('en')} characters were read.`}
-        {pool.cut.codes && ' Only the first 20,000 codes were read.'}
+        {pool.cut.codes && ' Only the first 20,000 codes were read.'}</>}
       </p>
-      {pool.refused.length > 0 && (
-        <ul className="class-refused" data-testid="class-refused">
-          {pool.refused.slice(0, 50).map((r, i) => <li key={i}>{r.sentence}</li>)} {/* on the page, not on the slide (no data-png-line) */}
-          {pool.refused.length > 50 && <li>… and {pool.refused.length - 50} more.</li>}
-        </ul>
+      {pool.refused.length > 0 && only !== undefined && (
+        <details className="class-refused-fold"><summary>{pool.refused.length} code{pool.refused.length === 1 ? '' : 's'} refused: why</summary><Refused pool={pool} /></details>
       )}
-      {pool.lessons.map((l) => <LessonResults key={l.lessonId} l={l} stripHeight={stripHeight} dot={dot} />)}
+      {pool.refused.length > 0 && only === undefined && <Refused pool={pool} />}
+      {pool.lessons.filter((l) => only === undefined || l.lessonId === only).map((l) => <LessonResults key={l.lessonId} l={l} stripHeight={stripHeight} dot={dot} compact={only !== undefined} />)}
     </div>
   );
 }
 
-/** The class PNG is a slide: titled, at most 1,920 px wide, no text under 22 px (the refusals stay on the page). */
-const classSlide = () => ({ title: `Class results, ${new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}`, maxPx: 1920, minTextPx: 22 });
+/** Each refused code in one sentence: on the page, not on the slide (no data-png-line). */
+function Refused({ pool }: { pool: ClassPoolData }) {
+  return (
+        <ul className="class-refused" data-testid="class-refused">
+          {pool.refused.slice(0, 50).map((r, i) => <li key={i}>{r.sentence}</li>)} {/* on the page, not on the slide (no data-png-line) */}
+          {pool.refused.length > 50 && <li>… and {pool.refused.length - 50} more.</li>}
+        </ul>
+  );
+}
 
-/** The pool's CSV (one row per run) and PNG (the results as drawn in `results`, as a slide) downloads, in the page's panel and the presenter view. */
+/** A lesson's class PNG is a slide: titled, at most 1,920 × 1,080 px, no text under 20 px where it fits (the refusals stay on the page). */
+const classSlide = (lesson: string) => ({ title: `Class results, ${lesson}, ${new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}`, maxPx: 1920, maxHeightPx: 1080, minTextPx: 20 });
+
+/** One PNG per lesson drawn in `results` (rlvr-lab-class-lesson-<n>.png), each a slide. */
+async function slides(results: HTMLElement | null) {
+  for (const sec of results ? [...results.querySelectorAll<HTMLElement>('.class-lesson')] : []) {
+    const title = sec.querySelector('h3')?.textContent ?? 'a lesson';
+    const n = /^\s*(\d+)/.exec(title)?.[1] ?? 'x';
+    download(`rlvr-lab-class-lesson-${n}.png`, await panelPng(sec, classSlide(`lesson ${n}`)), 'image/png');
+  }
+}
+
+/** The pool's CSV (a row per run, and the class's rows) and PNG (a slide per lesson, as drawn in `results`) downloads, in the page's panel and the presenter view. */
 export function ClassExport({ pool, results, children }: { pool: ClassPoolData; results: RefObject<HTMLDivElement | null>; children?: ReactNode }) {
   return (
     <p className="class-export">
       <button className="small" onClick={() => download('rlvr-lab-class-results.csv', poolCsv(pool.lessons), 'text/csv')} data-testid="class-csv">CSV</button>{' '}
-      <button className="small" onClick={() => { if (results.current) void panelPng(results.current, classSlide()).then((b) => download('rlvr-lab-class-results.png', b, 'image/png')); }} data-testid="class-png">PNG</button>{' '}
+      <button className="small" onClick={() => void slides(results.current)} data-testid="class-png" title="One slide-sized picture per lesson shown (at most 1,920 × 1,080 px)">PNG</button>{' '}
       {children}
     </p>
   );
 }
 
-/** The pasted text, pooled (deferred: a 1 MB paste does not hold up typing). */
-export function usePool(): ClassPoolData {
+/** The pasted text, pooled (deferred: a 1 MB paste does not hold up typing); `of`: the text pooled, behind the box's while the pool is computed. */
+export function usePool(): ClassPoolData & { of: string } {
   const deferred = useDeferredValue(usePaste());
-  return useMemo(() => poolPaste(deferred), [deferred]);
+  return useMemo(() => ({ ...poolPaste(deferred), of: deferred }), [deferred]);
 }
 
 export function ClassResults() {

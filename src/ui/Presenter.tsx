@@ -35,6 +35,9 @@ export function PresenterButton() {
   );
 }
 
+/** The lessons the class results pooled, in order (PresenterClass.tsx writes them on its view). */
+const pooledLessons = () => (document.querySelector('[data-item="class-results"]')?.getAttribute('data-lessons') ?? '').split(' ').filter(Boolean);
+
 /** The view's keys, on the window (capture phase, before the page's transport keys): no click needed first. */
 function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
   const presenter = usePresenter();
@@ -49,10 +52,12 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
         const typing = e.target instanceof HTMLTextAreaElement;
         const act = e.key === 'Escape' ? () => presenter.closeClass()
           : typing ? null
-          : e.key === 'ArrowLeft' || e.key === 'PageUp' || e.key === 'c' || e.key === 'C' ? () => presenter.closeClass()
+          // one lesson a screen: → and PageDown the next pooled lesson, ← and PageUp the previous one (from the first: back)
+          : e.key === 'ArrowRight' || e.key === 'PageDown' ? () => { presenter.classLesson(pooledLessons(), 1); }
+          : e.key === 'ArrowLeft' || e.key === 'PageUp' ? () => { if (!presenter.classLesson(pooledLessons(), -1)) presenter.closeClass(); }
+          : e.key === 'c' || e.key === 'C' ? () => presenter.closeClass()
           : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => document.querySelector('[data-testid="presenter-stage"]')?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * window.innerHeight })
           : e.key === ' ' ? () => presenter.togglePlay()
-          : e.key === 'ArrowRight' || e.key === 'PageDown' ? () => {} // not the page's step (Transport.tsx): the class results have no next
           : null;
         if (act) { e.preventDefault(); e.stopPropagation(); act(); }
         return;

@@ -49,7 +49,7 @@ function text(x: number, y: number, size: number, content: string, fill = '#111'
 }
 
 /** How a picture meant for a slide looks: its title, its widest (in the picture's pixels), its smallest text (likewise). */
-export interface SlideLook { title: string; maxPx: number; minTextPx: number }
+export interface SlideLook { title: string; maxPx: number; minTextPx: number; /** At most this tall too (the picture scales down to fit, its text with it). */ maxHeightPx?: number }
 
 /** The picture's scale: 2× (crisp), or less so that it is at most `maxPx` wide. */
 const pictureScale = (width: number, look?: SlideLook) => (look ? Math.min(2, look.maxPx / width) : 2);
@@ -125,7 +125,7 @@ export function panelSvg(root: HTMLElement, look?: SlideLook): { svg: SVGSVGElem
     }
     const heading = el.getAttribute('data-png-line') === 'h';
     const size = heading ? headingSize : textSize;
-    for (const line of paragraphs(el).flatMap((p) => wrap(p, Math.floor(width / (size * 0.55))))) {
+    for (const line of paragraphs(el).flatMap((p) => wrap(p, Math.floor(width / (size * (heading ? 0.62 : 0.55)))))) {
       y += size + 4;
       svg.appendChild(text(8, y, size, line, '#111', heading));
     }
@@ -138,5 +138,5 @@ export function panelSvg(root: HTMLElement, look?: SlideLook): { svg: SVGSVGElem
 /** The panel as a PNG: 2× its size on screen, or as a slide (`look`: a title, at most maxPx wide, no text under minTextPx). */
 export async function panelPng(root: HTMLElement, look?: SlideLook): Promise<Blob> {
   const { svg, width, height, scale } = panelSvg(root, look);
-  return svgToPng(svg, scale, { width, height });
+  return svgToPng(svg, look?.maxHeightPx ? Math.min(scale, look.maxHeightPx / height) : scale, { width, height });
 }
