@@ -15,7 +15,7 @@ const found = (text: string, phrases: readonly string[]) => phrases.flatMap((p) 
 });
 const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
 
-test('every lesson with a question, blind: no phrase that states its outcome on the page; after Skip its explanation says them', async ({ page }) => {
+test('every lesson with a question, blind: no phrase that states its outcome on the page or the projector (every chart); after the teacher\'s R the explanation says them', async ({ page }) => {
   test.setTimeout(600_000);
   await page.goto('/?backend=cpu');
   await settled(page);
@@ -26,11 +26,26 @@ test('every lesson with a question, blind: no phrase that states its outcome on 
     await expect(page.getByTestId('lesson-text')).toHaveAttribute('data-blind', 'true');
     await expect(page.getByTestId('explanations')).toHaveAttribute('data-blind', 'true');
     const leaks = found(await bodyText(page), l.reveals!);
-    // the same page once predicted: the explanation is there, with its phrases
-    await page.getByTestId('predict-question').getByRole('button', { name: 'Skip' }).click();
+    // the projector, blind too: every chart of the lesson, its caption the chart's question, the lesson's question asked
+    await page.getByTestId('presenter-open').click();
+    const view = page.getByTestId('presenter');
+    await expect(view).toHaveAttribute('data-blind', l.id);
+    await expect(page.getByTestId('presenter-question')).toContainText(lessonQuestion(l)!.text);
+    let onProjector: string[] = [];
+    for (let i = 0; ; i++) {
+      const item = await page.getByTestId('presenter-item').textContent();
+      onProjector = [...onProjector, ...found(await view.innerText(), l.reveals!).map((x) => `${item}: ${x}`)];
+      if (!/^chart (\d+) of \1:/.test(item ?? '') && i < 12) { await page.keyboard.press('ArrowRight'); await expect(page.getByTestId('presenter-item')).not.toHaveText(item!); } else break;
+    }
+    // the teacher's key: the class has predicted; the lesson's captions (its explanation) show, and the page is no longer blind
+    await page.keyboard.press('r');
+    await expect(view).not.toHaveAttribute('data-blind', /.+/);
+    await expect(page.getByTestId('presenter-question')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(view).toHaveCount(0);
     await expect(page.getByTestId('lesson-text')).toHaveAttribute('data-blind', 'false');
     const after = found(await bodyText(page), l.reveals!).length;
-    table.push({ lesson: l.id, blindLeaks: leaks, afterSkip: after });
+    table.push({ lesson: l.id, blindLeaks: [...leaks, ...onProjector], afterSkip: after });
   }
   console.table(table);
   for (const r of table) {

@@ -153,13 +153,13 @@ export interface PresenterTitle {
 }
 
 /** The title bar and the caption of the item shown now. */
-export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean; leftLesson?: LabState['leftLesson']; verdict?: LabState['verdict'] }, item: PresenterItem, index: number, charts: number): PresenterTitle {
+export function presenterTitle(s: { lessonId: string | null; settings: Settings; inspector: InspectorState | null; stepMode: boolean; leftLesson?: LabState['leftLesson']; verdict?: LabState['verdict']; /** The lesson waits for the class's prediction: each chart's question, never the lesson's caption (which states the outcome). */ blind?: boolean }, item: PresenterItem, index: number, charts: number): PresenterTitle {
   const lesson = s.lessonId ? getLesson(s.lessonId) : undefined;
   // after stepping through an update from a finished lesson run on the page (or by a tour stop's button; the presenter's → never leaves the lesson): say where that run went (the page's engine line says it too)
   const left = s.leftLesson ? `no lesson (lesson ${s.leftLesson.n}'s run keeps its verdict at step ${s.leftLesson.step}, under Runs)` : null;
   const heading = lesson ? lesson.title : `rlvr-lab: ${left ?? `no lesson (type a lesson's number, 1–${LESSONS.length}, to pick one)`}`;
   if (item.kind === 'chart') {
-    return { heading, item: `chart ${index + 1} of ${charts}: ${CHART_NAMES[item.chart]}`, caption: chartCaption(lesson ? lesson.id : null, item.chart) };
+    return { heading, item: `chart ${index + 1} of ${charts}: ${CHART_NAMES[item.chart]}`, caption: chartCaption(lesson && !s.blind ? lesson.id : null, item.chart) };
   }
   const ins = s.stepMode ? s.inspector : null;
   const verdict = verdictAhead(s);

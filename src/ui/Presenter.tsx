@@ -19,6 +19,9 @@ import { Verdict, withCode } from './Lessons.tsx';
 import { usePresenter } from './session.tsx';
 import { ClassTour, useTour, useTourStop } from './ClassTour.tsx';
 import { PresenterClass } from './PresenterClass.tsx';
+import { useBlind } from './Predict.tsx';
+import { choosePrediction } from '../class/local.ts';
+import { CHOICES, lessonQuestion } from '../class/question.ts';
 
 const CHARTS: Record<PresenterChart, ComponentType> = {
   reward: RewardChart, groups: GroupsChart, advantages: AdvantagesChart, theory: TheoryChart, entropy: EntropyChart,
@@ -34,6 +37,9 @@ export function PresenterButton() {
     </button>
   );
 }
+
+/** The lesson on the projector while it waits for the class's prediction (Presenter writes it on its view), else null. */
+const blindLesson = () => document.querySelector('[data-testid="presenter"][data-blind]')?.getAttribute('data-blind') || null;
 
 /** The lessons the class results pooled, in order (PresenterClass.tsx writes them on its view). */
 const pooledLessons = () => (document.querySelector('[data-item="class-results"]')?.getAttribute('data-lessons') ?? '').split(' ').filter(Boolean);
@@ -72,6 +78,7 @@ function usePresenterKeys(stage: RefObject<HTMLDivElement | null>) {
         : e.key === ' ' ? () => presenter.togglePlay()
         : e.key === 'c' || e.key === 'C' ? () => presenter.openClass()
         : e.key === 't' || e.key === 'T' ? () => presenter.toggleTour()
+        : (e.key === 'r' || e.key === 'R') && blindLesson() ? () => choosePrediction(blindLesson()!, 'skipped') // the class has predicted: the explanation shows
         : e.key === 'ArrowDown' || e.key === 'ArrowUp' ? () => stage.current?.scrollBy({ top: (e.key === 'ArrowDown' ? 0.4 : -0.4) * stage.current.clientHeight })
         : typed ? () => {
             // a digit: a lesson now, or (it could begin "11") after the next digit or a short wait
@@ -120,16 +127,18 @@ export function Presenter() {
   const items = useMemo(() => presenterItems({ lessonId, settings }), [lessonId, settings]);
   const variant = useLab((s) => s.lessonVariant);
   const lesson = lessonId ? getLesson(lessonId) : undefined; // its verdict under the chart: the class sees what the card says
+  const blind = useBlind(lesson); // the page's rule: until this browser's prediction (R here: the class has predicted) or a run of the lesson
+  const question = blind && lesson ? lessonQuestion(lesson) : null;
   if (!state) return null;
   const index = presenterIndex(state, items);
   const item = items[index];
-  const title = presenterTitle({ lessonId, settings, inspector, stepMode, leftLesson, verdict }, item, index, items.length - 1);
+  const title = presenterTitle({ lessonId, settings, inspector, stepMode, leftLesson, verdict, blind }, item, index, items.length - 1);
   const Chart = item.kind === 'chart' ? CHARTS[item.chart] : null;
   const readout = item.kind === 'chart' ? chartReadout(item.chart, { steps: runSteps, evals }) : null;
   const run = status === 'loading' ? 'loading…' : status === 'error' ? 'error' : `${status === 'running' ? 'running' : 'paused'} · ${steps} step${steps === 1 ? '' : 's'}`;
   if (state.classResults) return <PresenterClass back={state.classResults === 'page' ? 'back to the page' : `back to ${title.item}`} touring={touring} run={run} />;
   return (
-    <div className="presenter" role="dialog" aria-modal="true" aria-label="Presenter view" tabIndex={-1} ref={ref} data-testid="presenter" data-item={item.kind === 'chart' ? item.chart : 'step-through'}>
+    <div className="presenter" role="dialog" aria-modal="true" aria-label="Presenter view" tabIndex={-1} ref={ref} data-testid="presenter" data-blind={blind && lesson ? lesson.id : undefined} data-item={item.kind === 'chart' ? item.chart : 'step-through'}>
       <header className="presenter-bar">
         <h1 data-testid="presenter-heading">{title.heading}</h1>
         <p className="presenter-item" data-testid="presenter-item" aria-live="polite">{title.item}{inspector?.busy && item.kind === 'step' ? ' (computing…)' : ''}</p>
@@ -144,11 +153,15 @@ export function Presenter() {
         </p>
       )}
       {touring ? <ClassTour docked /> : <p className="presenter-caption" data-testid="presenter-caption">{withCode(title.caption)}</p>}
+      {question && !touring && (
+        <p className="presenter-question" data-testid="presenter-question"><strong>The class predicts first.</strong> {question.text} {CHOICES.join(' · ')}. <span className="note">R when the class has predicted: the explanation shows.</span></p>
+      )}
       {/* the lesson's verdict under its charts, with the tour too: a stop that plays to the verdict's step shows it */}
-      {lesson && item.kind === 'chart' && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact /></div>}
+      {lesson && item.kind === 'chart' && <div className="presenter-verdict"><Verdict lesson={lesson} variant={variant} rate={null} compact blind={blind} /></div>}
       <footer className="presenter-keys" aria-label="Keys">
         <span><kbd>→</kbd> next{touring ? ' stop' : ''}</span> <span><kbd>←</kbd> back</span> <span><kbd>1</kbd>–<kbd>{LESSONS.length}</kbd> lesson</span> <span><kbd>Space</kbd> play / pause</span>
         <span><kbd>↑</kbd><kbd>↓</kbd> scroll</span> <span><kbd>C</kbd> class results</span>{' '}
+        {question && !touring && <><span><kbd>R</kbd> the class has predicted</span>{' '}</>}
         {touring ? <span><kbd>T</kbd> or <kbd>Esc</kbd> leave the tour</span> : <><span><kbd>T</kbd> class tour</span> <span><kbd>Esc</kbd> leave</span></>}
         <span className="presenter-run" data-testid="presenter-run" role="status">{run}{backend === 'cpu' ? ' · CPU reference' : ''}</span>
       </footer>
