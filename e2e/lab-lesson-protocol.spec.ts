@@ -66,6 +66,10 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   await expect(page.getByTestId('lesson-verdict-sentence')).toContainText(new RegExp(`${claim.number.what.replace(/[()]/g, '.')}: [−+]?\\d\\.\\d\\d \\(90 % interval [−+]?\\d\\.\\d\\d to [−+]?\\d\\.\\d\\d`));
   await expect(page.getByTestId('lesson-verdict-window')).toContainText('held-out: 256 prompts');
   await card.screenshot({ path: `${SHOTS}/frozen-verdict.png` });
+  // the verdict step is marked on every chart drawn against the step (a card out of sight draws in its own turn: wait for it)
+  for (const id of ['reward', 'groups', 'entropy', 'length', 'kl', 'passk']) {
+    await expect.poll(() => page.getByTestId(`chart-${id}`).getByText(`verdict, step ${N}`).count(), { message: `the ${id} chart marks the verdict step` }).toBe(1);
+  }
   // Play now adds no step: it says why, and "Continue past the verdict" is the way on
   await page.getByRole('button', { name: /Play/ }).click();
   await expect(verdict).toContainText(`The verdict is in at step ${N}`);

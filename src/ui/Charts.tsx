@@ -35,6 +35,7 @@ import { chartRows, chartRowsWith, stepLine } from '../store/thin.ts';
 import { LIVE_ITEM, LiveLines, type LiveLine } from './liveLines.tsx';
 import { AdvantagesChart, TheoryChart } from './RolloutCharts.tsx';
 import { C } from './palette.ts';
+import { useVerdictMark } from './verdictMark.tsx';
 
 
 /** One line of a per-step chart: a StepMetrics value, its legend name and its look. */
@@ -66,6 +67,7 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
   const imported = useMemo(() => trlLines(trl, trlSeries), [trl, trlSeries]);
   const rest = useMemo(() => [...others.map((o) => o.line), ...imported.map((l) => l.line)], [others, imported]);
   const legendEl = useLegendIn([...series.map((sr) => sr.name), ...others.map((o) => o.name), ...imported.map((l) => l.name)], series);
+  const verdictMark = useVerdictMark();
   const tip = useMemo(() => stepTip((step) => {
     const m = atX(xMode, steps, step);
     return [
@@ -86,8 +88,9 @@ function StepLines({ id, title, question, series, trl: trlSeries, yDomain, yWidt
       {others.map((o) => <Line key={`run${o.run.id}`} data={o.line} dataKey="v" name={o.name} stroke={o.color} strokeDasharray={o.dash} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />)}
       {trlLineElements(imported)}
       {doctorMarks(trl, id)}
+      {verdictMark}
     </PointedLineChart>
-  ), [rest, rows, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth]);
+  ), [rest, rows, others, imported, trl, id, xAxis, tip, legendEl, series, yDomain, yWidth, verdictMark]);
   return <ChartCard id={id} view={view} title={title} question={question} points={steps.length + (imported.length ? trl!.steps.length : 0)}>{body}</ChartCard>;
 }
 
@@ -125,6 +128,7 @@ export function RewardChart() {
   const imported = useMemo(() => trlLines(trl, outside ? TRL_REWARD.map((sr) => ({ ...sr, name: `${sr.name} (right axis)`, right: true })) : TRL_REWARD), [trl, outside]);
   const trlHeldout = useMemo(() => (trl?.run.heldoutKey ? { name: `held-out ${trl.run.heldoutKey}, ${trl.run.label}`, line: stepLine(trl.evals, heldout) } : null), [trl]);
   const heldoutLine = useMemo(() => stepLine(evals, heldout), [evals]);
+  const verdictMark = useVerdictMark();
   const rows = useMemo(() => chartRowsWith(steps, REWARD_LINES, heldoutLine), [steps, heldoutLine]); // the chart's rows, held-out's points among them: its lines keep their props (see PointedLineChart)
   const others = useMemo(() => overlays.map((o) => {
     const at = onAxis(xMode, o.run.steps, o.run.steps), evalsAt = onAxis(xMode, o.run.evals, o.run.steps);
@@ -160,8 +164,9 @@ export function RewardChart() {
       {trlLineElements(imported, outside ? ['auto', 'auto'] : [0, 1])}
       {trlHeldout && <Line key="trl-heldout" data={trlHeldout.line} dataKey="v" name={trlHeldout.name} stroke={C.vermillion} strokeDasharray="9 4" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />}
       {doctorMarks(trl, 'reward')}
+      {verdictMark}
     </PointedLineChart>
-  ), [rows, rest, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl]);
+  ), [rows, rest, others, imported, outside, trlHeldout, trl, xAxis, tip, legendEl, verdictMark]);
   return (
     <ChartCard id="reward" view={view} title="Reward and held-out accuracy (greedy)" question="Is the policy learning, and does it generalise? Training reward (sampled answers) against strict greedy accuracy on held-out prompts; a dashed line is a finished run of this lesson (or one you pinned), or an imported TRL run." points={steps.length + evals.length + (trl ? trl.steps.length : 0)}>
       {body}
@@ -266,6 +271,7 @@ export function PassAtKChart() {
   const watched = evals.find((e) => e.watch)?.watch?.task ?? null;
   const watchName = watched ? `${watched} (never trained on): ${HELDOUT_PASS1}` : '';
   const legendEl = useLegendIn([...ks.map(passName), ...(watched ? [watchName] : [])]);
+  const verdictMark = useVerdictMark();
   const tip = useMemo(() => stepTip((step) => {
     const e = atX(xMode, evals, step);
     return [...ks.map((k, i) => ({ name: passName(k), color: K_COLORS[i % K_COLORS.length], value: e ? fin(e.pass_at_k[k] ?? NaN) : undefined })),
@@ -281,9 +287,10 @@ export function PassAtKChart() {
         {legendEl}
         {ks.map((k, i) => <Line key={k} dataKey={`k${k}`} name={passName(k)} stroke={K_COLORS[i % K_COLORS.length]} strokeWidth={2.5} strokeDasharray={i % 2 ? '6 3' : undefined} dot={DOT} isAnimationActive={false} />)}
         {watched && <Line dataKey="watch" name={watchName} stroke={C.black} strokeWidth={2.5} strokeDasharray="2 3" dot={DOT} isAnimationActive={false} />}
+        {verdictMark}
       </LineChart>
     </Sized>
-  ), [rows, xAxis, tip, legendEl, ks, watched, watchName]); // redrawn at an evaluation, not at every step
+  ), [rows, xAxis, tip, legendEl, ks, watched, watchName, verdictMark]); // redrawn at an evaluation, not at every step
   return (
     <ChartCard id="passk" view={view} title="pass@k on held-out prompts" question="Does RL teach new solutions or sharpen old ones? pass@k from G sampled answers per held-out prompt (not the greedy accuracy of the reward chart); pass@1 rising toward a flat pass@G means sharpening (pass@G is best-of-G)." points={rows.length}>
       {body}
