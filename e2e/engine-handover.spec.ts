@@ -7,6 +7,18 @@ import { expect, newRun, test } from './fixtures.ts';
 // model shape keeps the WebGPU engine: no pipeline compiled, no self-check again, and the new
 // run's step 1 is the same as the first run's (the kept engine starts clean).
 
+// The hand-over is what `auto` does on a graphics card. On a software adapter (SwiftShader, as on
+// these machines) `auto` runs the CPU engine and never compiles WebGPU (software-adapter.spec.ts),
+// so the page here is told the adapter is a graphics card: its info on the page (where the lab
+// picks the engine) loses the fallback flag and the software name. The engine's worker still
+// runs SwiftShader, as it would run the card.
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(GPUAdapterInfo.prototype, 'isFallbackAdapter', { get: () => false });
+    Object.defineProperty(GPUAdapterInfo.prototype, 'architecture', { get: () => 'stand-in-graphics-card' });
+  });
+});
+
 const lab = (page: import('@playwright/test').Page, expr: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${expr}; })()`);
 
 test('first open: Play before the self-check, step 1 on the CPU reference, WebGPU from step 2, announced', async ({ page }) => {

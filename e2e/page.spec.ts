@@ -4,8 +4,9 @@ import { fmt } from '../src/ui/palette.ts';
 import { CHART_NAMES } from '../src/store/chartNames.ts';
 
 // The first page: the WebGPU adapter line, and a real reward curve that gains points.
-// Backend: the page's default choice (WebGPU when it can run a GRPO update, else the CPU
-// reference with a notice) on a micro batch; the engine line says which one ran.
+// Backend: the page's default choice (WebGPU when it can run a GRPO update on a graphics card, else
+// the CPU reference with a notice: on SwiftShader, a software adapter, the CPU reference) on a
+// micro batch; the engine line says which one ran.
 test('page shows the WebGPU adapter and a reward curve that gains points', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

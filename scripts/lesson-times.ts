@@ -1,10 +1,11 @@
 /**
- * npm run lesson-times [-- --engines cpu,webgpu] [--lessons mixed-groups,…] [--all-variants] [--json]
+ * npm run lesson-times [-- --engines cpu,webgpu,auto] [--lessons mixed-groups,…] [--all-variants | --variants 0,1] [--json]
  *
  * How long a lesson run takes in the page, as a student sees it: the production build (vite
  * build into a temporary folder, served by vite preview) in headless Chromium at 1280×800; for
  * each lesson (its first variant, or every variant with --all-variants) and each engine
- * (`?backend=cpu`: the CPU reference; `?backend=webgpu`: WGSL on this browser's adapter), the
+ * (`?backend=cpu`: the CPU reference; `?backend=webgpu`: WGSL on this browser's adapter; `auto`:
+ * the page's default, whichever engine it picks here), the
  * page is opened on the lesson, waits until the run is ready and its step-0 evaluation is in,
  * the prediction is skipped, and Play is pressed: the clock runs from the press until the
  * verdict is judged and the run has stopped (the steps, the evaluations between, the verdict
@@ -53,7 +54,7 @@ async function main() {
   try {
     for (const [n, lesson] of LESSONS.entries()) {
       if (wanted && !wanted.includes(lesson.id)) continue;
-      const variants = args.includes('--all-variants') ? lesson.variants.keys() : [0];
+      const variants = args.includes('--all-variants') ? lesson.variants.keys() : (flag('variants')?.split(',').map(Number).filter((v) => v < lesson.variants.length) ?? [0]);
       for (const v of variants) {
         for (const engine of engines) {
           const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -68,7 +69,8 @@ async function main() {
           await page.waitForFunction(() => { const s = (window as LabWindow).__lab?.store.getState(); return !!s?.verdict && s.status !== 'running'; }, null, { timeout: 1_800_000, polling: 100 });
           const seconds = (Date.now() - t0) / 1000;
           const s = await page.evaluate(() => { const st = (window as LabWindow).__lab!.store.getState(); return { steps: st.stepsCompleted, verdict: st.verdict!.judged.state }; });
-          const row = { lesson: n + 1, id: lesson.id, variant: lesson.variants[v].label, steps: s.steps, engine, seconds, msPerStep: (1000 * seconds) / s.steps, verdict: s.verdict };
+          const picked = engine === 'auto' ? await page.evaluate(() => (window as unknown as { __lab: { store: { getState(): { backendName: string } } } }).__lab.store.getState().backendName) : engine;
+          const row = { lesson: n + 1, id: lesson.id, variant: lesson.variants[v].label, steps: s.steps, engine: engine === 'auto' ? `auto (${picked})` : engine, seconds, msPerStep: (1000 * seconds) / s.steps, verdict: s.verdict };
           rows.push(row);
           log(`${row.lesson}. ${row.id} (${row.variant}) on ${engine}: ${row.steps} steps in ${seconds.toFixed(1)} s (${row.msPerStep.toFixed(0)} ms a step), verdict ${row.verdict}`);
           await page.close();
@@ -82,12 +84,14 @@ async function main() {
   }
   if (args.includes('--json')) { console.log(JSON.stringify({ cores: cpus().length, adapter, rows }, null, 2)); return; }
   console.log(`${cpus().length} cores; ${adapter.trim()}; seconds from Play to the verdict (ms a step)\n`);
-  console.log(`| lesson | variant | steps | ${engines.map((e) => (e === 'cpu' ? 'CPU reference' : 'WebGPU')).join(' | ')} |`);
-  console.log(`|---|---|---|${engines.map(() => '---').join('|')}|`);
+  const label = (e: string) => (e === 'cpu' ? 'CPU reference' : e === 'webgpu' ? 'WebGPU' : e);
+  const seen = [...new Set(rows.map((r) => r.engine))];
+  console.log(`| lesson | variant | steps | ${seen.map(label).join(' | ')} |`);
+  console.log(`|---|---|---|${seen.map(() => '---').join('|')}|`);
   const keys = [...new Set(rows.map((r) => `${r.lesson}\u0000${r.variant}`))];
   for (const k of keys) {
     const rs = rows.filter((r) => `${r.lesson}\u0000${r.variant}` === k);
-    console.log(`| ${rs[0].lesson}. ${rs[0].id} | ${rs[0].variant} | ${rs[0].steps} | ${engines.map((e) => { const r = rs.find((x) => x.engine === e); return r ? `${r.seconds.toFixed(1)} s (${r.msPerStep.toFixed(0)} ms)` : '–'; }).join(' | ')} |`);
+    console.log(`| ${rs[0].lesson}. ${rs[0].id} | ${rs[0].variant} | ${rs[0].steps} | ${seen.map((e) => { const r = rs.find((x) => x.engine === e); return r ? `${r.seconds.toFixed(1)} s (${r.msPerStep.toFixed(0)} ms)` : '–'; }).join(' | ')} |`);
   }
 }
 

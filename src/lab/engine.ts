@@ -118,6 +118,10 @@ export async function chooseEngine(pref: BackendPref, config: ModelConfig, weigh
   return cpuEngine(config, seed, weights, notices, checked);
 }
 
+/** Why a run on `auto` takes the CPU engine although WebGPU is here (engineKeeper.ts): the adapter is a software one (gpu/device.ts isSoftwareAdapter). */
+export const softwareAdapterSentence = (a: { vendor: string; architecture: string }): string =>
+  `This browser's WebGPU adapter (${a.vendor || 'unknown vendor'} / ${a.architecture || 'unknown architecture'}) is a software one: the processor does a graphics card's work there, slower than the lab's own CPU engine, so the lab runs on the CPU engine (the same math, faster here).`;
+
 /** The WebGPU engine as the lab holds it: in its worker, or on the page where the worker could not start. */
 export type GpuEngine = WorkerGpuBackend | WebGPUBackend;
 

@@ -51,3 +51,56 @@ describe('engine keeper: a warm engine still evaluating the left run', () => {
     expect(await started).toBe(gpu);
   });
 });
+
+describe('engine keeper: a software WebGPU adapter (SwiftShader: the processor doing a graphics card\'s work)', () => {
+  const swiftshader = async () => ({ available: true as const, vendor: 'google', architecture: 'swiftshader', description: '', software: true });
+  const hardware = async () => ({ available: true as const, vendor: 'nvidia', architecture: 'hopper', description: '', software: false });
+  const keeperWith = (probe: typeof swiftshader | typeof hardware, said: unknown[] = []) =>
+    new EngineKeeper({ get: () => useLab.getState(), set: (p) => { said.push(p); }, fault: () => {}, backend: () => null, completedSteps: () => 0, idle: () => false }, probe);
+
+  it('auto: the run takes the CPU engine at once, says why, and even a warm WebGPU engine is let go', async () => {
+    const said: unknown[] = [];
+    const k = keeperWith(swiftshader, said);
+    const gpu = fakeGpu();
+    let disposed = false;
+    gpu.dispose = () => { disposed = true; };
+    k.retire(await RecoverableBackend.wrap(gpu));
+    const notices: string[] = [];
+    const be = await k.start('auto', config, null, 1, notices, () => {});
+    expect(be.name).toBe('cpu');
+    expect(disposed).toBe(true);
+    expect(notices.join(' ')).toContain("This browser's WebGPU adapter (google / swiftshader) is a software one");
+    expect(notices.join(' ')).not.toMatch(/getting ready/); // no hand-over: WebGPU is not compiled at all
+    expect((k as unknown as { pending: unknown }).pending).toBeNull();
+    expect(said).toContainEqual({ webgpu: await swiftshader() }); // the header reads the same report
+    be.dispose();
+  });
+
+  it('auto, a resumed run: the CPU engine too (it would wait for WebGPU on a graphics card)', async () => {
+    const soft = keeperWith(swiftshader);
+    soft.retire(await RecoverableBackend.wrap(fakeGpu()));
+    const be = await soft.start('auto', config, null, 1, [], () => {}, undefined, true);
+    expect(be.name).toBe('cpu');
+    be.dispose();
+    const hard = keeperWith(hardware);
+    const gpu = fakeGpu();
+    hard.retire(await RecoverableBackend.wrap(gpu));
+    expect(await hard.start('auto', config, null, 1, [], () => {}, undefined, true)).toBe(gpu);
+  });
+
+  it('webgpu asked for: WebGPU still runs on the software adapter', async () => {
+    const k = keeperWith(swiftshader);
+    const gpu = fakeGpu();
+    k.retire(await RecoverableBackend.wrap(gpu));
+    const notices: string[] = [];
+    expect(await k.start('webgpu', config, null, 1, notices, () => {})).toBe(gpu);
+    expect(notices.join(' ')).not.toMatch(/software one/);
+  });
+
+  it('auto on a graphics card: the warm WebGPU engine runs the next run, as before', async () => {
+    const k = keeperWith(hardware);
+    const gpu = fakeGpu();
+    k.retire(await RecoverableBackend.wrap(gpu));
+    expect(await k.start('auto', config, null, 1, [], () => {})).toBe(gpu);
+  });
+});

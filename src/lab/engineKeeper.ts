@@ -10,6 +10,12 @@
  *   Where that engine is still evaluating the left run at step 0 (a lesson's contract: seconds
  *   on SwiftShader), the new run starts on the CPU engine and is handed over to it, as below.
  * - A stopped CPU worker (src/worker/cpuEngine.ts) is recovered like a lost device: new workers, the committed state.
+ * - Software adapters (backend 'auto', the default): where the browser's only WebGPU adapter is a
+ *   software one (SwiftShader: Chrome on a machine without a usable GPU; gpu/device.ts
+ *   isSoftwareAdapter), WebGPU is slower than the CPU engine on the same processor (2-3× on
+ *   lessons 1 and 4), so the run takes the CPU engine, with a sentence, and WebGPU is never
+ *   compiled; a resumed run too. `?backend=webgpu` still runs WebGPU there. The adapter is asked
+ *   once (`adapter()`), and the header reads the same report (the store's `webgpu`).
  * - Hand-over (backend 'auto' only, the default): while WebGPU compiles and checks itself, a new
  *   run starts on the CPU reference, so Play answers in seconds. The hand-over happens at a step
  *   boundary only: before step 1 when WebGPU is ready by then (the run is a WebGPU run; its π_ref
@@ -31,11 +37,12 @@ import { initWeights } from '../model/init.ts';
 import { RecoverableBackend } from '../model/recoverable.ts';
 import type { BackendPref } from '../store/url.ts';
 import type { LabState } from '../store/labStore.ts';
-import { CheckedAdapters, chooseEngine, cpuEngine, fitRows, rebuildEngine, type GpuEngine } from './engine.ts';
+import { CheckedAdapters, chooseEngine, cpuEngine, fitRows, rebuildEngine, softwareAdapterSentence, type GpuEngine } from './engine.ts';
 import { deviceLostSentence, workerLostSentence } from './sentences.ts';
 import { IdleTuner } from './idleTune.ts';
 import { WorkerGpuBackend } from '../worker/gpuEngine.ts';
 import { DEFAULT_TUNE_ROWS } from '../gpu/autotune.ts';
+import { probeAdapter, type AdapterReport } from '../gpu/device.ts';
 
 /** Timing budget of one idle-time slice, ms (a step pressed meanwhile waits for at most about this, plus one form's warm-up and run). */
 export const IDLE_SLICE_MS = 250;
@@ -82,18 +89,37 @@ export class EngineKeeper {
     slice: () => this.tuneSlice(),
   });
 
-  constructor(private readonly host: KeeperHost) {}
+  /** The adapter report, asked once (`adapter()`). */
+  private asked: Promise<AdapterReport> | null = null;
+
+  /** `probe`: how the adapter is asked for (a test's stand-in; the browser's otherwise). It is asked at once, so the header names it before the first run loads. */
+  constructor(private readonly host: KeeperHost, private readonly probe: () => Promise<AdapterReport> = probeAdapter) {
+    void this.adapter();
+  }
+
+  /** This browser's WebGPU adapter, software or not (asked once per page; the store's `webgpu` gets it for the header). */
+  adapter(): Promise<AdapterReport> {
+    return (this.asked ??= this.probe().then((r) => { this.host.set({ webgpu: r }); return r; }));
+  }
 
   /**
    * The engine a new run starts on (its notices into `notices`); the caller wraps it. `rows`: the
    * run's rows (prompts × G, engine.ts runRows), the shapes its kernel forms are timed on.
+   * `resume`: a saved run resumed, which on `auto` waits for WebGPU (no hand-over mid-run).
    */
-  async start(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress, rows = DEFAULT_TUNE_ROWS): Promise<Backend> {
+  async start(pref: BackendPref, config: ModelConfig, weights: Float32Array | null, seed: number, notices: string[], progress: Progress, rows = DEFAULT_TUNE_ROWS, resume = false): Promise<Backend> {
     this.tuner.stop();
     await this.tuner.quiet(); // a slice under way ends before the engine changes hands
     this.interim = false;
     this.runs++;
     this.rows = rows;
+    if (pref === 'auto') {
+      const a = await this.adapter();
+      if (a.available && a.software) { // the CPU engine is faster here: WebGPU is not compiled at all
+        notices.push(softwareAdapterSentence(a));
+        pref = 'cpu';
+      } else if (resume) pref = 'webgpu';
+    }
     const key = shapeKey(config);
     if (this.warm && (this.warm.key !== key || this.warm.lost || pref === 'cpu')) this.drop();
     if (this.warm?.busy && pref === 'auto') { // still evaluating the left run at step 0: this run starts on the CPU engine and moves to it once that is over

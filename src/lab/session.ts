@@ -172,7 +172,7 @@ export class LabSession {
         const started = startedOrigin(origin, config, weights, this.get().taskBases[s.task]); // the weights' identity; a chosen overlay stays only if comparable
         this.set({ liveOrigin: started, overlayRunId: nextOverlayId(this.get().runs, this.get().overlayRunId, started) });
         const pref = this.get().backendPref;
-        const backend = await RecoverableBackend.wrap(await this.engines.start(resume && pref === 'auto' ? 'webgpu' : pref, config, weights, s.seed, notices, progress, runRows(s))); // a resumed run waits for WebGPU; its kernel forms timed at its rows
+        const backend = await RecoverableBackend.wrap(await this.engines.start(pref, config, weights, s.seed, notices, progress, runRows(s), !!resume)); // a resumed run on auto waits for WebGPU (unless the adapter is a software one); its kernel forms timed at its rows
         backend.onLost = (info) => this.engines.onDeviceLost(info);
         // a lesson run reads its contract's fixed held-out set in full at step 0 and at the verdict step (rl/contract.ts)
         const lesson = origin.lessonId ? getLesson(origin.lessonId) : undefined;

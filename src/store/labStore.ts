@@ -174,6 +174,8 @@ export interface LabState {
   status: RunStatus;
   /** What the page is busy with (shader compilation, checkpoint loading, evaluation), with a fraction when known. */
   progress: { label: string; fraction?: number } | null;
+  /** This browser's WebGPU adapter, software or not, or why there is none (lab/engineKeeper.ts asks once; the header says it); null: not known yet. */
+  webgpu: import('../gpu/device.ts').AdapterReport | null;
   /** The backend running now and a sentence about fallbacks or the base checkpoint. */
   backendName: string | null;
   engineNotices: string[];
@@ -257,6 +259,7 @@ export const useLab = create<LabState>()(() => ({
   presenter: null,
   status: 'loading',
   progress: null,
+  webgpu: null,
   backendName: null,
   engineNotices: [],
   error: null,

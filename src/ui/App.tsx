@@ -5,8 +5,7 @@
  * tour (ClassTour.tsx) walks either.
  * Components read the store; the lab session does the work.
  */
-import { useEffect, useState } from 'react';
-import { probeWebGPU, type WebGPUInfo } from './webgpuInfo.ts';
+import { adapterLine, softwareAdapter } from './webgpuInfo.ts';
 import { useLab } from '../store/labStore.ts';
 import { stepZeroSentence } from '../store/views.ts';
 import { useSession } from './session.tsx';
@@ -34,6 +33,7 @@ function Notices() {
   const failed = useLab((s) => s.status === 'error');
   const stepZero = useLab((s) => stepZeroSentence(s.evals)); // the same step-0 figure as the status line and the chart
   const faults = useLab((s) => s.faults);
+  const software = useLab((s) => softwareAdapter(s.webgpu)); // the header says so too
   const offer = useLab((s) => s.resumeOffer);
   const lab = useSession();
   return (
@@ -56,7 +56,9 @@ function Notices() {
       {backend ? (
         // in the lesson's language; the engine's own sentences (self-check, kernels, checkpoint files, π_ref) behind "Details"
         <div className={`notice engine-line engine-${backend}`} data-testid="engine-line">
-          Engine: {backend === 'webgpu' ? 'WebGPU, on this computer\'s graphics card' : <><strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>: the same math, slower</>}.{stepZero && ` ${stepZero}`}
+          Engine: {backend === 'webgpu'
+            ? (software ? 'WebGPU, on a software adapter (no graphics card: the processor does its work)' : 'WebGPU, on this computer\'s graphics card')
+            : <><strong className="cpu-badge" data-testid="cpu-badge">CPU reference</strong>: {software ? 'the same math, faster here than WebGPU on a software adapter' : 'the same math, slower'}</>}.{stepZero && ` ${stepZero}`}
           {engine.length > 0 && <details className="engine-details" data-testid="engine-details"><summary>Details</summary>{engine.join(' ')}</details>}
         </div>
       ) : (
@@ -69,11 +71,11 @@ function Notices() {
 }
 
 export function App() {
-  const [gpu, setGpu] = useState<WebGPUInfo | null>(null);
+  const gpu = useLab((s) => s.webgpu); // asked once by the lab's engine keeper, which picks the engine by it
+  const onGpu = useLab((s) => (s.backendName ? s.backendName === 'webgpu' : s.backendPref === 'webgpu'));
   const classroom = useLab((s) => s.classroom);
   const presenting = useLab((s) => s.presenter !== null);
   const lessonId = useLab((s) => s.lessonId);
-  useEffect(() => { void probeWebGPU().then(setGpu); }, []);
   useTransportKeys();
   if (presenting) return <Presenter />; // one thing at a time, the page's controls hidden (Esc comes back)
   return (
@@ -82,11 +84,7 @@ export function App() {
         <h1>rlvr-lab</h1>
         <p className="subtitle">A small transformer learns checkable problems by reinforcement learning with verifiable rewards (GRPO) — in your browser.</p>
         <p className={`gpu-line ${gpu && !gpu.available ? 'missing' : ''}`} data-testid="webgpu-status" role="status">
-          {gpu === null
-            ? 'Checking for WebGPU…'
-            : gpu.available
-              ? `WebGPU adapter: ${gpu.vendor} / ${gpu.architecture}${gpu.description ? ` (${gpu.description})` : ''}`
-              : gpu.reason}
+          {adapterLine(gpu, onGpu)}
         </p>
         <ClassTourButton />
         <PresenterButton />
