@@ -3,8 +3,8 @@
  * one definition each, so the same number reads the same everywhere.
  */
 
-/** Two decimals; '–' where there is no number. */
-export const fmt2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+/** Two decimals, a negative with the typographic minus as every signed number beside it (−0.28, never -0.28; a value that rounds to zero is 0.00); '–' where there is no number. */
+export const fmt2 = (x: number) => (Number.isFinite(x) ? (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2).replace('-', '−')) : '–');
 
 /**
  * A signed number (a difference, a change): always its sign, the typographic minus (−0.05, +0.12),
