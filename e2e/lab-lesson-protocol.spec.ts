@@ -6,7 +6,7 @@ import { contractHash } from '../src/rl/lessonContract.ts';
 // A lesson as an experiment (issue 40), as one student meets it in class mode: the card is blind
 // until the prediction (the setup and the question only), Play runs to the verdict step and stops
 // by itself, the verdict is judged there once and frozen with its interval, the share code carries
-// that step, a reload ("Resume it") brings the run and its verdict back, the runs list survives a reload, and "New
+// that step, a reload brings the run and its verdict back without a button, the runs list survives a reload, and "New
 // student" (after a confirm) forgets the prediction, seed, runs and saved run. Lesson 7 (KL
 // estimators, verdict at step 12) on the CPU reference: the fastest lesson with a question.
 // Screenshots go to $SHOTS40 (default test-results/shots40).
@@ -85,11 +85,11 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
 
   const frozen = (await page.getByTestId('lesson-verdict-sentence').textContent())!;
 
-  // a reload: "Resume it" brings back the run and its frozen verdict, as judged
+  // a reload brings back the run and its frozen verdict, as judged, without a button (lab/comeBack.ts)
   await page.evaluate(() => (window as Any).__lab.savesSettled());
   await page.reload();
-  await page.getByRole('button', { name: 'Resume it' }).click();
-  await settled(page, (s, n) => s.stepsCompleted === n && s.verdict !== null, N); // the page's fresh run reads "paused · 0 steps" too
+  await settled(page, (s, n) => s.stepsCompleted === n && s.verdict !== null, N);
+  await expect(page.getByTestId('resume-offer')).toHaveCount(0);
   await expect(page.getByTestId('lesson-verdict-sentence')).toHaveText(frozen);
   await expect(verdict).toHaveAttribute('data-step', String(N));
   // past the verdict: a step is marked as after it, named by its place on the charts (a step sits at

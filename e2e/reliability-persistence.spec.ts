@@ -2,11 +2,12 @@ import { expect, test, type Page } from './fixtures.ts';
 import { stubViteClient, watchErrors } from './reliability-page.ts';
 
 // Persistence: the run (settings, metric history, latest checkpoint with AdamW state, π_ref,
-// trainer counters and prompt stream) is saved in IndexedDB every 5 steps and on pause; a reload
-// offers to resume it exactly where it was. Storage that refuses (quota) is reported, not thrown.
+// trainer counters and prompt stream) is saved in IndexedDB after every step and on pause; a reload
+// outside the lessons offers, in words, to resume it exactly where it was (a lesson's page resumes
+// its own run by itself: lab-nothing-lost.spec.ts). Storage that refuses (quota) is reported, not thrown.
 // Backend: the CPU reference (deterministic, so the resumed step can be compared exactly).
 
-// evalEvery = 5, the autosave's period: the save the reload finds falls on a step that ends with an evaluation
+// evalEvery = 5: the save the reload finds (the first at step 5 or later) falls on a step that ends with an evaluation
 const URL = '/?backend=cpu&numGenerations=5&promptsPerStep=3&evalEvery=5&beta=0.02&seed=7';
 const state = (page: Page, f: string) => page.evaluate(`(() => { const s = window.__lab.store.getState(); return ${f}; })()`);
 const noTimes = ({ rollout_ms: _a, verify_ms: _b, update_ms: _c, ...m }: Record<string, unknown>) => m;
@@ -44,7 +45,8 @@ test('a reload mid-run offers the saved run and resumes it with identical settin
   const offer = page.getByTestId('resume-offer');
   await expect(offer).toBeVisible({ timeout: 60_000 });
   console.log('resume prompt:', await offer.textContent());
-  await expect(offer).toContainText(`reverse, ${saved.at} steps, G=5`);
+  await expect(offer).toContainText(new RegExp(`^Your run outside the lessons \\(Reverse a word, difficulty 2, 5 answers per prompt, a model of \\d+ layers \\d+ wide\\) was saved in this browser at step ${saved.at} \\(at \\d\\d:\\d\\d\\)\\.`));
+  expect(await offer.textContent()).not.toMatch(/G=|D=|L=/); // words, not field names
   await offer.getByRole('button', { name: 'Resume it' }).click();
   await expect(page.getByTestId('run-status')).toContainText(`paused · ${saved.at} steps`, { timeout: 60_000 });
   const back = (await state(page, '({ settings: s.settings, steps: s.steps, evals: s.evals })')) as any;

@@ -15,14 +15,19 @@
 import { encodeCheckpoint } from '../model/checkpoint.ts';
 import type { RecoverableBackend } from '../model/recoverable.ts';
 import { RunStore } from '../persist/idb.ts';
-import { describeSavedRun, FINISHED_RUNS_FORMAT, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateFinishedRuns, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
+import { FINISHED_RUNS_FORMAT, SAVED_RUN_FORMAT, SAVED_RUN_VERSION, validateFinishedRuns, validateSavedRun, type SavedRunRecord, type ValidSavedRun } from '../persist/savedRun.ts';
 import type { GrpoTrainer } from '../rl/trainer.ts';
 import { VOCAB_SIZE } from '../tasks/tokenizer.ts';
 import { engineErrorSentence } from './sentences.ts';
 import type { FaultNotice, LabState, SavedRun } from '../store/labStore.ts';
 
-/** Save after this many recorded steps (and on every pause). */
-export const SAVE_EVERY = 5;
+/**
+ * Save after this many recorded steps (and on every pause): every step, so a reload, a crash or a
+ * closed tab loses no completed step (issue 48: a reload mid-run lost the steps since the last
+ * save). A burst costs no more than one write at a time: requests made while a write is under way
+ * write only the newest snapshot when it is done (request).
+ */
+export const SAVE_EVERY = 1;
 
 /** Where saves go: this browser's IndexedDB (RunStore), or a test's own. */
 export type SavedRunSlot = Pick<RunStore, 'save' | 'load' | 'clear'>;
@@ -63,16 +68,20 @@ export class Autosave {
 
   constructor(private readonly host: AutosaveHost, private readonly store: SavedRunSlot = new RunStore()) {}
 
-  /** Look for a run saved in this browser; if it can be resumed, offer it (the page shows the prompt). */
-  async offer(): Promise<void> {
+  /** The run saved in this browser, checked (null: none, none past step 0, or one that cannot be resumed: the page says why). */
+  async find(): Promise<ValidSavedRun | null> {
     const r = await this.store.load();
-    if (!r.ok) return this.host.fault('storage', r.error);
-    if (r.value === null) return;
+    if (!r.ok) return (this.host.fault('storage', r.error), null);
+    if (r.value === null) return null;
     const v = validateSavedRun(r.value, { vocabSize: VOCAB_SIZE });
-    if (!v.ok) return this.host.fault('resume', `A run saved in this browser was found, but ${v.error}. Starting fresh; the next save replaces it.`);
-    if (v.run.record.trainer.step === 0) return;
-    this.offered = v.run;
-    this.host.set({ resumeOffer: { label: describeSavedRun(v.run.record, v.run.checkpoint.config) } });
+    if (!v.ok) return (this.host.fault('resume', `A run saved in this browser was found, but ${v.error}. Starting fresh; the next save replaces it.`), null);
+    return v.run.record.trainer.step === 0 ? null : v.run;
+  }
+
+  /** Offer this saved run (the page shows the prompt, `label` in words: lab/comeBack.ts) until the user resumes it or starts fresh. */
+  offer(run: ValidSavedRun, label: string): void {
+    this.offered = run;
+    this.host.set({ resumeOffer: { label } });
   }
 
   /** Take the offered run (the session then loads it); null if none is offered. */

@@ -1,7 +1,7 @@
 /**
  * The run is saved before the page goes, through autosave (lab/autosave.ts: the one saved run a
- * reload offers back), so no reload and no closed tab loses the steps since the last periodic save
- * (every SAVE_EVERY steps):
+ * reload brings back, lab/comeBack.ts). Autosave saves after every step (SAVE_EVERY); these save
+ * the step in progress too, once it ends, and a write asked for since the last one landed:
  * - before a reload the lab triggers (a new version accepted here or in another tab:
  *   lab/serviceWorker.ts), the run is paused and saved at the end of the step in progress;
  * - when the tab is hidden (visibilitychange → hidden: switched away, minimised, about to close)

@@ -25,6 +25,7 @@ import { labSearch, parseLabUrl } from '../store/url.ts';
 import { EVAL_SIZE } from '../store/views.ts';
 import { nextOverlayId, runOrigin, startedOrigin } from '../store/overlays.ts';
 import { RunsList } from './runsList.ts';
+import { ComeBack } from './comeBack.ts';
 import { FrameBatch, type FrameScheduler } from './frameBatch.ts';
 import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
@@ -74,6 +75,7 @@ export class LabSession {
   readonly autosave: Autosave;
   readonly finished: FinishedRuns | null; // this browser's runs list, kept across reloads (null: not kept, a test's session)
   private readonly runsList: RunsList;
+  private readonly comeBack: ComeBack; // a reload: the lesson's own saved run resumed, any other offered in words (lab/comeBack.ts)
   readonly stepThrough: StepThrough;
   /** The runs panel's files: checkpoint out and in, settings in (lab/files.ts). */
   readonly files = new SessionFiles({
@@ -99,6 +101,11 @@ export class LabSession {
     }, opts.savedRuns);
     this.finished = opts.finishedRuns || !opts.savedRuns ? new FinishedRuns({ fault: (k, t) => this.fault(k, t) }, opts.finishedRuns) : null;
     this.runsList = new RunsList({ get: () => this.get(), set: (p) => this.set(p), store, finished: this.finished });
+    this.comeBack = new ComeBack({
+      get: () => this.get(), set: (p) => this.set(p), subscribe: (l) => store.subscribe(l), autosave: this.autosave, restoreRuns: () => this.runsList.restore(),
+      settle: async () => { await this.stopLoop(); if (this.loading) await this.loading; },
+      load: (run) => { if (run) this.imported = run.record.importedName ? { config: run.reference.config, weights: run.reference.weights, name: run.record.importedName } : null; return this.load(run, run ? () => ({ settings: run.record.settings, lessonId: run.record.page.lessonId, lessonVariant: run.record.page.lessonVariant, backendPref: run.record.page.backendPref, stepMode: false }) : undefined); },
+    });
     this.stepThrough = new StepThrough({
       get: () => this.get(),
       set: (p) => this.set(p),
@@ -121,7 +128,7 @@ export class LabSession {
     this.store.setState(patch);
   }
 
-  /** Read the address, fill the store, keep the address in sync, load the model, offer a saved run. */
+  /** Read the address, fill the store, keep the address in sync; then (lab/comeBack.ts) the runs list and saved run are read back, and the lesson's own run resumed or a fresh one loaded. */
   init(search: string): Promise<void> {
     const u = parseLabUrl(search);
     this.set({ settings: u.settings, urlNotices: u.notices, lessonId: u.lessonId, lessonVariant: u.lessonVariant, backendPref: u.backend, classroom: u.classroom, classMode: u.classMode, hidden: u.hidden, presenter: u.present ? { item: 0 } : null, taskSpecs: u.taskSpecs });
@@ -133,10 +140,9 @@ export class LabSession {
       }
     });
     if (typeof history !== 'undefined') history.replaceState(null, '', address(this.get()));
-    const loaded = this.load();
-    void this.autosave.offer();
-    void this.runsList.restore();
-    return loaded;
+    const started = this.comeBack.start();
+    this.loading ??= started; // a Step or a switch meanwhile waits for the run it loads
+    return started;
   }
 
   private fault(kind: FaultNotice['kind'], text: string): void {
@@ -157,7 +163,7 @@ export class LabSession {
       const s = st.settings;
       // where this run starts (the store's lesson may name the next one by the time it is archived); its weights' identity once loaded
       const origin = runOrigin(s, { id: st.lessonId, variant: st.lessonVariant }, this.imported?.name ?? null);
-      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], verdict: null, lessonNotice: null, leftLesson: null, lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null });
+      this.set({ ...patch, lessonId: st.lessonId, lessonVariant: st.lessonVariant, settings: s, liveOrigin: origin, status: 'loading', error: null, steps: [], evals: [], verdict: null, lessonNotice: null, leftLesson: null, lastRollout: null, signals: [], inspector: null, stepsStarted: 0, stepsCompleted: 0, rejected: null, lastSave: null, engineHandover: null, cameBack: null });
       await this.stepThrough.abandon();
       await this.engines.quiet();
       this.engines.retire(this.backend, prev.evaluating); // its WebGPU engine stays warm for the next run of this shape (once its step-0 evaluation, if any, is over)
@@ -384,16 +390,7 @@ export class LabSession {
 
   // ---- saved runs and files -----------------------------------------------------------------
   /** Resume the run offered at start-up: its settings, history, weights, AdamW state and π_ref. */
-  async resumeSaved(): Promise<void> {
-    const run = this.autosave.take();
-    if (!run) return;
-    await this.stopLoop();
-    if (this.loading) await this.loading;
-    const rec = run.record;
-    this.imported = rec.importedName ? { config: run.reference.config, weights: run.reference.weights, name: rec.importedName } : null;
-    this.set({ settings: rec.settings, lessonId: rec.page.lessonId, lessonVariant: rec.page.lessonVariant, backendPref: rec.page.backendPref, stepMode: false });
-    await this.load(run);
-  }
+  resumeSaved(): Promise<void> { return this.comeBack.resumeOffered(); }
 
   discardSaved(): Promise<void> { return this.autosave.discard(); }
 }

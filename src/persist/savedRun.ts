@@ -8,7 +8,6 @@
  * range, list lengths and elements, through src/model/validate.ts), decodes both checkpoints
  * with their checksums, and says in one sentence why a record cannot be resumed.
  */
-import type { ModelConfig } from '../model/config.ts';
 import { CheckpointError, decodeCheckpoint, type DecodedCheckpoint } from '../model/checkpoint.ts';
 import { arr, at, bool, bytes, describeValue, FieldError, isProtoKey, isRecord, num, obj, oneOf, optional, orNull, pathText, str, type Path } from '../model/validate.ts';
 import { getLesson } from '../rl/lessons.ts';
@@ -295,13 +294,6 @@ export function validateSavedRun(x: unknown, expect: { vocabSize: number }): { o
   return { ok: true, run: { record, checkpoint, reference } };
 }
 
-/** The model size a saved run would restore (for the resume prompt). */
-export function describeSavedRun(r: SavedRunRecord, config: ModelConfig): string {
-  const when = new Date(r.savedAt);
-  const steps = r.trainer.step;
-  return `${r.settings.task}, ${steps} step${steps === 1 ? '' : 's'}, G=${r.settings.numGenerations}, D=${config.dModel} L=${config.nLayers}, saved ${when.toLocaleString()}`;
-}
-
 /** The finished runs this browser keeps (the runs list: src/lab/autosave.ts FinishedRuns), as stored. */
 export const FINISHED_RUNS_FORMAT = 'rlvr-lab-finished-runs';
 
@@ -341,6 +333,7 @@ export function validateFinishedRuns(x: unknown, max: number): { ok: true; runs:
         steps: arr(x, at(p, 'steps'), { max: SAVED_RUN_LIMITS.points }, (q) => readStep(x, q)),
         evals: arr(x, at(p, 'evals'), { max: SAVED_RUN_LIMITS.points }, (q) => readEval(x, q)),
         verdict: optional(x, at(p, 'verdict'), null, (src, q) => orNull(src, q, readVerdict)),
+        contrast: optional(x, at(p, 'contrast'), null, (src, q) => orNull(src, q, readContrast)),
       };
       return run;
     });

@@ -124,6 +124,8 @@ export interface SavedRun {
   evals: Pick<EvalMetrics, 'step' | 'heldout_accuracy' | 'pass_at_k' | 'mean_length' | 'watch'>[];
   /** A lesson run's verdict, judged once at its verdict step (null: not a lesson run, or it stopped before). */
   verdict?: ClaimVerdict | null;
+  /** The lesson's contrast judged with that verdict (FrozenVerdict.contrast): its share code carries it (absent in runs kept before it existed: none). */
+  contrast?: ContrastVerdict | null;
 }
 
 /**
@@ -227,6 +229,8 @@ export interface LabState {
   rejected: { step: number; rolledBackTo: number } | null;
   /** A run saved in this browser that can be resumed (the resume prompt), with a one-line description. */
   resumeOffer: { label: string } | null;
+  /** After a reload on a lesson's page: the lesson's runs that came back, in one sentence (lab/comeBack.ts); null: none, or a run loaded since. */
+  cameBack: string | null;
   /** The last successful save in this browser: trainer step and time. */
   lastSave: { step: number; at: number } | null;
 
@@ -290,6 +294,7 @@ export const useLab = create<LabState>()(() => ({
   discardedSteps: 0,
   rejected: null,
   resumeOffer: null,
+  cameBack: null,
   lastSave: null,
   taskSpecs: {},
   taskBases: {},

@@ -81,5 +81,6 @@ export function archivedRun(s: LabState, rs: Settings, origin: RunOrigin, id: nu
     steps: s.steps, // already bounded (history.ts)
     evals: s.evals.map((e) => ({ step: e.step, heldout_accuracy: e.heldout_accuracy, pass_at_k: e.pass_at_k, mean_length: e.mean_length, ...(e.watch ? { watch: e.watch } : {}) })), // pass@1 and answer length: the matched-tokens chart; the watched task: lesson 11's contrast
     verdict: s.verdict?.judged ?? null, // judged once, at its step: the contrast and the class code read it, never a re-judged longer run
+    contrast: s.verdict?.contrast ?? null, // judged with it: the runs list's share code carries it, as the card's did
   };
 }

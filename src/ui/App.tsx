@@ -35,12 +35,14 @@ function Notices() {
   const faults = useLab((s) => s.faults);
   const software = useLab((s) => softwareAdapter(s.webgpu)); // the header says so too
   const offer = useLab((s) => s.resumeOffer);
+  const cameBack = useLab((s) => s.cameBack);
   const lab = useSession();
   return (
     <div className="notices">
+      {cameBack && <p className="notice" role="status" data-testid="came-back">{cameBack}</p>}
       {offer && (
         <div className="notice resume" role="dialog" aria-label="Resume the saved run" data-testid="resume-offer">
-          <strong>A run was saved in this browser:</strong> {offer.label}.{' '}
+          {offer.label}{' '}
           <button className="primary small" onClick={() => void lab.resumeSaved()}>Resume it</button>{' '}
           <button className="small" onClick={() => void lab.discardSaved()}>Start fresh</button>
         </div>

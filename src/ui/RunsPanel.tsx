@@ -8,6 +8,7 @@ import { download, grpoConfigSnippet, metricsCsv, runJson, trlProjectZip } from 
 import { comparable } from '../store/overlays.ts';
 import { specInUse } from '../store/taskSpec.ts';
 import { runFigures } from '../store/views.ts';
+import { RunShare } from './ClassShare.tsx';
 
 export function RunsPanel() {
   const lab = useSession();
@@ -80,6 +81,7 @@ export function RunsPanel() {
               <strong>{r.name}</strong>: {r.label}; {runFigures(r.evals)}
               {r.verdict && r.verdict.state !== 'pending' && <span data-testid={`recent-run-verdict-${r.id}`}>; verdict at step {r.verdict.step}: {r.verdict.state}</span>}
               {r.pinned ? ' · pinned: on the charts' : live && comparable(r.origin, live) ? '' : ' · another lesson, task, base or seed: not overlaid'}
+              <RunShare run={r} />
             </li>
           ))}
         </ul>
