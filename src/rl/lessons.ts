@@ -255,7 +255,7 @@ export const LESSONS: Lesson[] = [
       'the noisier one. Watch the KL chart: the estimator\'s line beside the exact KL (dashed), under each estimator; the ' +
       'step-through\'s heat-map shows the per-token KL.',
     charts: ['kl', 'entropy'],
-    reveals: ['lower variance', 'noisier', 'tracks the exact KL'],
+    reveals: ['lower variance', 'the noisier one', 'tracks the exact KL'],
     contrast: { what: 'mean relative error of the estimator to the exact KL (lower is closer)', of: (e) => e.relative_error, rank: [0, 0], margin: 0.05 }, // the lesson says which wins depends on how far π_θ moved
   },
   {
@@ -366,7 +366,7 @@ export const LESSONS: Lesson[] = [
       'reversal on some seeds and not on others. Whether to use a reference penalty is a measured design choice: run ' +
       'both variants on the same seed and compare how far reversal falls, at the gain on addition each one bought.',
     charts: ['passk', 'kl', 'reward'],
-    reveals: ['forget', 'pays for it', 'reverse falls'],
+    reveals: ['slows the forgetting', 'pays for it', 'reverse falls'],
     // the leash measured where the lesson is about it: reverse's change under β = 0.1 minus under β = 0 (both
     // from the same base, read on the same reverse prompts and draws). The chapter expects the leash to protect
     // (higher); at this scale it did on three of seeds 2–6 (reverse fell 0.03–0.13 at β = 0, 0.02–0.09 with it):
