@@ -64,7 +64,8 @@ test('offline after the first visit: a reload with no network opens the lab, loa
         for (const r of await c.keys()) if (r.url.includes('/checkpoints/')) await c.delete(r);
       }
     });
-    await page.reload();
+    // the lesson's other variant: a reload of this page would resume its saved run (weights from this browser, no checkpoint read)
+    await page.goto(`${site.url}${SUB_PATH}?backend=cpu&lesson=${lesson.id}&variant=1`);
     await ready(page);
     await expect(page.getByTestId('engine-line')).toContainText('could not be loaded');
     await expect(page.getByTestId('engine-line')).toContainText('fresh random init');
