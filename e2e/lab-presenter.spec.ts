@@ -55,6 +55,11 @@ test('opened by its button: large type, controls hidden, → ← through charts 
   await expect(heading).toHaveText(groups.title);
   const n = groups.charts.length;
   await expect(item).toHaveText(`chart 1 of ${n}: All-pass / all-fail / mixed groups`);
+  // blind until the class has predicted: the chart's question and the lesson's question, then R (the teacher's key) shows the lesson's caption
+  await expect(page.getByTestId('presenter-caption')).toHaveText(/^How many groups teach anything\?/);
+  await expect(page.getByTestId('presenter-question')).toContainText('The class predicts first.');
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('presenter-question')).toHaveCount(0);
   await expect(page.getByTestId('presenter-caption')).toHaveText(/^The mixed share beside the dashed prediction/); // each chart its own caption (presenterView.chartCaption)
   // one chart, filling the stage: the live chart itself, re-rendered large
   await expect(view.locator('.chart-card')).toHaveCount(1);
