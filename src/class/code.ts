@@ -15,8 +15,11 @@
  * against the student's run of the question's other variant (d: asked − against; t: its outcome, 0
  * higher, 1 about the same, 2 lower, 3 unclear: rl/contrast.ts), optional b 1 where the run started
  * from the lesson's shipped base (what lets lesson 6's variants, on different tasks from different
- * bases by design, pair: store/overlays.ts comparable). A code without d, t or b (made before they
- * existed) still decodes. Numbers are rounded to 4 significant digits (the claim
+ * bases by design, pair: store/overlays.ts comparable), optional e the reason the student chose for
+ * the lesson's "Why?" (its index in concepts.ts lessonConcepts(id).explain.reasons), optional q the
+ * concept question before and after, 3·pre + post with each 0 not answered, 1 wrong, 2 right (1–8;
+ * absent: neither answered). A code without d, t, b, e or q (made before they existed) still
+ * decodes. Numbers are rounded to 4 significant digits (the claim
  * number to more where 4 would move it across its threshold: the decoder checks the verdict against
  * it); NaN is null.
  * Nothing else: no name, no device, no time.
@@ -26,13 +29,16 @@
  * copies a field by assignment from the parsed object, and refuses each bad code with one
  * sentence: truncated, damaged (checksum), another format or app version, unreadable, a field
  * missing or extra, a value of the wrong type or out of range, a contract or verdict step other than
- * this page's lessons. About 180–210 characters.
+ * this page's lessons, an explain choice or concept answers out of range or for a lesson without
+ * them. About 180–220 characters (e and q add up to 16: the test sample's code is 183 without them,
+ * 199 with both).
  */
 import { crc32 } from '../export/zip.ts';
 import { getLesson } from '../rl/lessons.ts';
 import { contractHash } from '../rl/lessonContract.ts';
 import { describeValue, isRecord } from '../model/validate.ts';
 import { claimNumber, onClaimSide } from './claimNumber.ts';
+import { reasonCount } from './concepts.ts';
 
 /** This page's version (package.json's; code.test.ts checks they agree). */
 export const APP_VERSION = '0.4.0';
@@ -67,7 +73,15 @@ export interface ResultCode {
   pairedContrast?: { value: number; outcome: 0 | 1 | 2 | null } | null;
   /** The run started from the lesson's shipped base (false: another checkpoint, or a code that does not say). */
   shippedBase?: boolean;
+  /** The reason chosen for the lesson's "Why?": its index in concepts.ts lessonConcepts(id).explain.reasons (absent or null: not answered). */
+  explain?: number | null;
+  /** The concept question before and after: right (true), wrong (false), not answered (null); absent or null: neither answered. */
+  concept?: { pre: boolean | null; post: boolean | null } | null;
 }
+
+/** A concept answer as q's digit: 0 not answered, 1 wrong, 2 right. */
+const conceptDigit = (x: boolean | null) => (x === null ? 0 : x ? 2 : 1);
+const conceptAnswer = (d: number) => (d === 0 ? null : d === 2);
 
 const round4 = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : null);
 
@@ -126,6 +140,8 @@ export function encodeResult(r: ResultCode): string {
   if (r.prediction !== null) body.p = r.prediction;
   if (r.pairedContrast) { body.d = round4(r.pairedContrast.value); body.t = r.pairedContrast.outcome ?? 3; }
   if (r.shippedBase) body.b = 1;
+  if (typeof r.explain === 'number') body.e = r.explain;
+  if (r.concept && (r.concept.pre !== null || r.concept.post !== null)) body.q = 3 * conceptDigit(r.concept.pre) + conceptDigit(r.concept.post);
   const payload = toBase64(new TextEncoder().encode(JSON.stringify(body)));
   return `${PREFIX}${payload}.${crc32Hex(PREFIX + payload)}`;
 }
@@ -137,8 +153,8 @@ const refuse = (why: string): Decoded => ({ ok: false, why });
 const VERDICT_CODE = { fails: 0, holds: 1, unclear: 2 } as const;
 const VERDICTS = ['fails', 'holds', 'unclear'] as const;
 const REQUIRED = ['a', 'l', 'v', 's', 'w', 'h', 'k', 'n', 'x', 'c'] as const;
-const ALLOWED = new Set<string>([...REQUIRED, 'p', 'd', 't', 'b']);
-const FIELD_NAMES: Record<string, string> = { a: 'app version', l: 'lesson', v: 'variant', s: 'seed', w: 'starting weights', h: 'verdict', k: 'contract', n: 'steps', x: 'claim number', c: 'contrast number', p: 'prediction', d: 'paired contrast', t: 'contrast outcome', b: 'base' };
+const ALLOWED = new Set<string>([...REQUIRED, 'p', 'd', 't', 'b', 'e', 'q']);
+const FIELD_NAMES: Record<string, string> = { a: 'app version', l: 'lesson', v: 'variant', s: 'seed', w: 'starting weights', h: 'verdict', k: 'contract', n: 'steps', x: 'claim number', c: 'contrast number', p: 'prediction', d: 'paired contrast', t: 'contrast outcome', b: 'base', e: 'explain choice', q: 'concept answers' };
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const numOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= MAX_NUMBER);
 const shown = (v: unknown) => describeValue(v).slice(0, 40);
@@ -198,6 +214,11 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
   if (r.t !== undefined && !isInt(r.t, 0, 3)) return refuse(`its contrast outcome must be 0, 1, 2 or 3, got ${shown(r.t)}`);
   if (r.d !== undefined && !lesson.contrast) return refuse('it carries a paired contrast, yet this lesson compares no variants');
   if (r.b !== undefined && r.b !== 1) return refuse(`its base must be 1 where given, got ${shown(r.b)}`);
+  const reasons = reasonCount(lesson.id);
+  if (r.e !== undefined && !reasons) return refuse('it carries an explain choice, yet this lesson asks no "Why?"');
+  if (r.e !== undefined && !isInt(r.e, 0, reasons - 1)) return refuse(`its explain choice must be a whole number from 0 to ${reasons - 1} for this lesson, got ${shown(r.e)}`);
+  if (r.q !== undefined && !reasons) return refuse('it carries concept answers, yet this lesson has no concept question');
+  if (r.q !== undefined && !isInt(r.q, 1, 8)) return refuse(`its concept answers must be a whole number from 1 to 8 (3 × before + after; 0 not answered, 1 wrong, 2 right), got ${shown(r.q)}`);
   const x = r.x === null ? NaN : (r.x as number);
   const cn = claimNumber(lesson.id, r.v);
   if (r.h === 1 && cn && !onClaimSide(cn, x)) return refuse(`it says the claim held, yet its claim number ${shown(r.x)} is not ${cn.side} ${+cn.threshold.toFixed(3)}`);
@@ -208,6 +229,8 @@ function decodeParts(version: string, payload: string, checksum: string | undefi
       claim: x, contrast: r.c === null ? NaN : (r.c as number), prediction: r.p === undefined ? null : (r.p as 0 | 1 | 2),
       ...(r.d === undefined ? {} : { pairedContrast: { value: r.d === null ? NaN : (r.d as number), outcome: r.t === 3 ? null : (r.t as 0 | 1 | 2) } }),
       ...(r.b === 1 ? { shippedBase: true } : {}),
+      ...(r.e === undefined ? {} : { explain: r.e as number }),
+      ...(r.q === undefined ? {} : { concept: { pre: conceptAnswer(Math.floor((r.q as number) / 3)), post: conceptAnswer((r.q as number) % 3) } }),
     },
   };
 }

@@ -9,7 +9,8 @@ import { getLesson } from '../rl/lessons.ts';
 import { encodeResult } from './code.ts';
 import { BOM, CSV_COLUMNS, poolCsv } from './csv.ts';
 import { poolPaste } from './pool.ts';
-import { sample } from './testSample.ts';
+import { lessonConcepts } from './concepts.ts';
+import { classOf25, sample } from './testSample.ts';
 
 /** The CSV's rows as records by column name (RFC 4180 quoting), after its byte-order mark. */
 function parse(csv: string): { header: string[]; rows: Record<string, string>[] } {
@@ -99,5 +100,29 @@ describe('class CSV', () => {
     const csv = poolCsv(poolPaste(encodeResult(sample({ claim: -0.5, held: false }))).lessons);
     expect(csv).toContain(',-0.5,');
     expect(parse(csv).rows.flatMap((r) => Object.values(r)).filter((v) => /^[=+@]/.test(v) || /^-\D/.test(v))).toEqual([]);
+  });
+
+  it('what the class understood: a run\'s explain choice and concept answers, and per lesson a class row counting students, with ⟨g⟩ and its interval', () => {
+    const text = [...classOf25(), sample({ seed: 999, variant: 1 })].map((r) => encodeResult(r)).join('\n'); // the last: an old code, no answers
+    const pool = poolPaste(text).lessons;
+    const u = pool[0].understanding!;
+    const reasons = lessonConcepts('mixed-groups')!.explain.reasons;
+    const { header, rows } = parse(poolCsv(pool));
+    expect(header.slice(-12)).toEqual(['explain_choice', 'explain_right', 'explain_answered', 'most_chosen_wrong_reason', 'concept_before_right', 'concept_before_answered', 'concept_after_right', 'concept_after_answered', 'normalized_gain', 'gain_90pct_low', 'gain_90pct_high', 'n_in_gain']);
+    const runs = rows.filter((r) => r.row === 'run');
+    expect(runs.find((r) => r.seed === '100')).toMatchObject({ explain_choice: reasons[1].text, explain_right: '1', concept_before_right: '0', concept_after_right: '0', explain_answered: '', normalized_gain: '' });
+    expect(runs.find((r) => r.seed === '101')).toMatchObject({ explain_right: '1', concept_before_right: '0', concept_after_right: '1' });
+    expect(runs.find((r) => r.seed === '999')).toMatchObject({ explain_choice: '', explain_right: '', concept_before_right: '', concept_after_right: '' });
+    const c = rows.filter((r) => r.row === 'class, explain and concept');
+    expect(c).toHaveLength(1);
+    expect(c[0]).toMatchObject({
+      lesson: '1', lesson_id: 'mixed-groups', explain_right: '14', explain_answered: '25', most_chosen_wrong_reason: reasons[0].text,
+      concept_before_right: '6', concept_before_answered: '25', concept_after_right: '19', concept_after_answered: '25', n_in_gain: '25', seed: '', claim_number: '',
+    });
+    expect(Number(c[0].normalized_gain)).toBeCloseTo(13 / 19, 3);
+    expect(Number(c[0].gain_90pct_low)).toBeCloseTo(u.concept.gain.lo, 3);
+    expect(Number(c[0].gain_90pct_high)).toBeCloseTo(u.concept.gain.hi, 3);
+    // a lesson whose codes answered nothing has no such row
+    expect(parse(poolCsv(poolPaste(encodeResult(sample())).lessons)).rows.map((r) => r.row)).not.toContain('class, explain and concept');
   });
 });

@@ -12,7 +12,14 @@
  *     MIN_CLASS_RUNS runs (seeds, for a contrast) a summary row has its mean but no interval, and its
  *     verdict says "too few runs to judge" — the pool's own rule (pool.ts);
  *   - named columns that say what they measure: `claim_measure` and `contrast_measure` name the
- *     number in words on every row (a lesson's claim and contrast differ by lesson), with its step.
+ *     number in words on every row (a lesson's claim and contrast differ by lesson), with its step;
+ *   - what the class understood (issue 49, understanding.ts): on a run's row its student's explain
+ *     choice (the reason in words, and 1 or 0 for right) and concept answers before and after (1
+ *     right, 0 wrong, empty not answered); per lesson a row "class, explain and concept" that counts
+ *     students (one per seed, so a student with two runs counts once): how many explained right of
+ *     how many answered, the wrong reason chosen most, how many were right before and after of how
+ *     many answered, and the normalized gain ⟨g⟩ with its 90 % interval over the students who
+ *     answered both (none below MIN_CLASS_RUNS of them).
  *
  * Pure: the UI only downloads the string.
  */
@@ -21,6 +28,7 @@ import { getLesson } from '../rl/lessons.ts';
 import { thresholdText } from './claimNumber.ts';
 import type { ClassContrast, LessonPool, VariantPool } from './pool.ts';
 import { CHOICES } from './question.ts';
+import { lessonReasons } from './concepts.ts';
 
 /** UTF-8's byte-order mark: the first character of the file. */
 export const BOM = '\uFEFF';
@@ -48,6 +56,18 @@ export const CSV_COLUMNS = [
   'contrast_90pct_high',
   'contrast_margin', // a difference beyond ± this counts; within it is "about the same"
   'prediction', // a run's: what its student predicted; a contrast row: the class's predictions, counted
+  'explain_choice', // a run's: the reason its student chose for "Why?", in words
+  'explain_right', // a run's: 1 right, 0 wrong; the class row: students who chose the right reason
+  'explain_answered', // the class row: students who chose a reason
+  'most_chosen_wrong_reason', // the class row: the wrong reason chosen by the most students (ties joined by " | "), what to discuss next
+  'concept_before_right', // a run's: 1 right, 0 wrong, empty not answered; the class row: students right before the lesson
+  'concept_before_answered', // the class row: students who answered before
+  'concept_after_right', // as before, after the explain step
+  'concept_after_answered',
+  'normalized_gain', // the class row: ⟨g⟩ = (after − before) / (1 − before) over the students who answered both
+  'gain_90pct_low',
+  'gain_90pct_high',
+  'n_in_gain', // the students who answered both
 ] as const;
 
 type Cell = string | number | null;
@@ -70,8 +90,34 @@ function runRows(l: LessonPool, v: VariantPool, contrastWhat: string | null): Ro
     ...empty(), row: 'run', lesson: l.number, lesson_id: l.lessonId, variant: v.variant, variant_name: v.name, seed: r.seed, starting_weights: r.weights,
     verdict_step: r.steps, verdict: r.verdict, claim_measure: v.claim?.what ?? null, claim_threshold: v.claim ? thresholdText(v.claim) : null, claim_number: r.claim,
     contrast_measure: contrastWhat ? `${contrastWhat}, this run, at step ${r.steps}` : null, contrast_number: contrastWhat ? r.contrast : null,
-    prediction: r.prediction === null ? null : CHOICES[r.prediction],
+    prediction: r.prediction === null ? null : CHOICES[r.prediction], ...answerCells(l.lessonId, r),
   }));
+}
+
+const bit = (x: boolean | null | undefined) => (x === true ? 1 : x === false ? 0 : null);
+
+/** A run's explain choice and concept answers (empty where its code carries none). */
+function answerCells(lessonId: string, r: LessonPool['variants'][number]['runs'][number]): Partial<Row> {
+  const e = typeof r.explain === 'number' ? lessonReasons(lessonId)[r.explain] : undefined;
+  return {
+    explain_choice: e ? e.text : null, explain_right: e ? (e.right ? 1 : 0) : null,
+    concept_before_right: bit(r.concept?.pre), concept_after_right: bit(r.concept?.post),
+  };
+}
+
+/** The lesson's class row for its explain and concept questions (null: the lesson has none, or no code answered them). */
+function understandingRow(l: LessonPool): Row | null {
+  const u = l.understanding;
+  if (!u || (!u.explain.answered && !u.concept.pre.answered && !u.concept.post.answered)) return null;
+  const g = u.concept.gain;
+  return {
+    ...empty(), row: 'class, explain and concept', lesson: l.number, lesson_id: l.lessonId,
+    explain_right: u.explain.right, explain_answered: u.explain.answered,
+    most_chosen_wrong_reason: u.explain.mostWrong.length ? u.explain.mostWrong.map((i) => u.concepts.explain.reasons[i].text).join(' | ') : null,
+    concept_before_right: u.concept.pre.right, concept_before_answered: u.concept.pre.answered,
+    concept_after_right: u.concept.post.right, concept_after_answered: u.concept.post.answered,
+    normalized_gain: round4(g.value), gain_90pct_low: round4(g.lo), gain_90pct_high: round4(g.hi), n_in_gain: g.n,
+  };
 }
 
 function variantRow(l: LessonPool, v: VariantPool): Row {
@@ -109,7 +155,7 @@ function contrastRow(l: LessonPool): Row | null {
   };
 }
 
-/** The pooled class as CSV: a byte-order mark, the header, each variant's runs and its class row, each lesson's contrast row. */
+/** The pooled class as CSV: a byte-order mark, the header, each variant's runs and its class row, each lesson's contrast row and its explain and concept row. */
 export function poolCsv(lessons: readonly LessonPool[]): string {
   const rows: Row[] = [];
   for (const l of lessons) {
@@ -117,6 +163,8 @@ export function poolCsv(lessons: readonly LessonPool[]): string {
     for (const v of l.variants) rows.push(...runRows(l, v, what), variantRow(l, v));
     const c = contrastRow(l);
     if (c) rows.push(c);
+    const u = understandingRow(l);
+    if (u) rows.push(u);
   }
   const lines = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((k) => cell(r[k])).join(','))];
   return BOM + lines.join('\n') + '\n';

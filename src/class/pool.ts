@@ -16,6 +16,11 @@
  * the card's rule (rl/contrast.ts outcomeFrom), and the predictions are scored against that class
  * outcome. Every pooled code was judged at its variant's verdict step (the decoder refuses any other
  * by name), so no two steps are mixed.
+ *
+ * What the class understood (issue 49, understanding.ts): per lesson, from the codes' explain
+ * choices and concept answers, how many explained right, the wrong reason chosen most, the concept
+ * question's shares right before and after, and the class's normalized gain ⟨g⟩ with its 90 %
+ * interval (`understanding`; its lines: understanding.ts explainLine, conceptLine).
  */
 import { LESSONS, type Lesson } from '../rl/lessons.ts';
 import { iqm, meanInterval, MIN_CLASS_RUNS, verdictFrom, type Estimate } from '../rl/interval.ts';
@@ -25,9 +30,12 @@ import { codeOrigin, comparable } from '../store/overlays.ts';
 import { claimNumber, thresholdText, type ClaimNumber } from './claimNumber.ts';
 import { findCodes, type ResultCode } from './code.ts';
 import { CHOICES, lessonQuestion, type Choice, type Question } from './question.ts';
+import { lessonUnderstanding, type Understanding } from './understanding.ts';
 
 /** The pooled class as CSV (csv.ts: a byte-order mark, named columns, a class row per variant and per contrast). */
 export { poolCsv } from './csv.ts';
+/** What the class understood: its type, and the class view's lines for it. */
+export { conceptLine, explainLine, type Understanding } from './understanding.ts';
 
 export interface Refusal {
   /** One sentence: which code, and why. */
@@ -84,6 +92,8 @@ export interface LessonPool {
   /** Predictions, one per seed (the first code of the seed that carries one), by choice. */
   predicted: [number, number, number];
   predictions: number;
+  /** The explain choices and concept answers pooled by student (null: the lesson has no such questions). */
+  understanding: Understanding | null;
 }
 
 export interface ClassPool {
@@ -145,7 +155,7 @@ export function poolResults(results: readonly ResultCode[]): LessonPool[] {
     for (const r of runs) if (r.prediction !== null && !bySeed.has(r.seed)) bySeed.set(r.seed, r.prediction);
     const predicted: [number, number, number] = [0, 0, 0];
     for (const p of bySeed.values()) predicted[p]++;
-    out.push({ lessonId: lesson.id, number: li + 1, title: lesson.title, variants, question, pairs, contrast, predicted, predictions: bySeed.size });
+    out.push({ lessonId: lesson.id, number: li + 1, title: lesson.title, variants, question, pairs, contrast, predicted, predictions: bySeed.size, understanding: lessonUnderstanding(lesson.id, runs) });
   });
   return out;
 }

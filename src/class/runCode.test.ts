@@ -14,6 +14,7 @@ import { runOrigin } from '../store/overlays.ts';
 import { archivedRun } from '../store/views.ts';
 import { decodeResult } from './code.ts';
 import { finishedRunCode, runResultCode } from './runCode.ts';
+import { lessonConcepts } from './concepts.ts';
 
 const L1 = getLesson('mixed-groups')!;
 const N = L1.variants[0].claim.steps;
@@ -63,5 +64,16 @@ describe('a finished lesson run\'s share code', () => {
     expect(finishedRunCode({ ...kept, origin: { ...origin, lessonId: null } }, {})).toBeNull();
     expect(finishedRunCode({ ...kept, origin: { ...origin, weights: '' } }, {})).toBeNull();
     expect(finishedRunCode({ ...kept, origin: { ...origin, lessonId: 'gone-lesson' } }, {})).toBeNull();
+  });
+
+  it('carries the student\'s explain choice and concept answers (issue 49): the same from the card and from the runs list', () => {
+    const q = lessonConcepts(L1.id)!.concept;
+    const answers = { explain: 2, pre: (q.pre.answer + 1) % q.pre.choices.length, post: q.post.answer };
+    const card = runResultCode(L1, 0, { origin, judged: frozen.judged, step: frozen.step, contrast: frozen.contrast }, 2, answers)!;
+    expect(finishedRunCode(archivedRun(live, settings, origin, 7), { [L1.id]: 2 }, { [L1.id]: answers })).toBe(card);
+    const d = decodeResult(card);
+    expect(d.ok && [d.result.explain, d.result.concept]).toEqual([2, { pre: false, post: true }]);
+    // no answers: the code it gave before
+    expect(finishedRunCode(archivedRun(live, settings, origin, 7), { [L1.id]: 2 }, { 'other-lesson': answers })).toBe(cardCode(2));
   });
 });

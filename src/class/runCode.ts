@@ -2,7 +2,8 @@
  * The one function that makes a lesson run's share code (issue 48): the lesson card's "Share
  * result" (the live run, its frozen verdict) and the runs list's "Share" (a finished run, the
  * verdict it kept) both call it, so a run shared from either gives the same code. Pure: what it
- * reads is handed to it (the prediction from this browser's store, src/class/local.ts).
+ * reads is handed to it (the prediction from this browser's store, src/class/local.ts; the student's
+ * explain choice and concept answers, as concepts.ts StudentAnswers, from wherever the card keeps them).
  */
 import type { ClaimVerdict } from '../rl/claims.ts';
 import type { ContrastVerdict } from '../rl/contrast.ts';
@@ -13,6 +14,7 @@ import type { RunOrigin } from '../store/overlays.ts';
 import { claimNumber } from './claimNumber.ts';
 import { APP_VERSION, encodeResult } from './code.ts';
 import type { Prediction } from './local.ts';
+import { codeAnswers, type StudentAnswers } from './concepts.ts';
 
 /** A lesson run as its code needs it: where it started, its verdict as judged once, the step it was judged at, and the contrast judged with it. */
 export interface JudgedRun {
@@ -23,7 +25,7 @@ export interface JudgedRun {
 }
 
 /** The run's code, or null where it has none (no verdict judged, or the starting weights not known). */
-export function runResultCode(lesson: Lesson, variant: number, run: JudgedRun, prediction: Prediction | undefined): string | null {
+export function runResultCode(lesson: Lesson, variant: number, run: JudgedRun, prediction: Prediction | undefined, answers?: StudentAnswers): string | null {
   const v = run.judged;
   if (!v || v.state === 'pending' || !run.origin.weights) return null;
   const cn = claimNumber(lesson.id, variant);
@@ -33,14 +35,16 @@ export function runResultCode(lesson: Lesson, variant: number, run: JudgedRun, p
     prediction: prediction === 0 || prediction === 1 || prediction === 2 ? prediction : null,
     pairedContrast: run.contrast ? { value: run.contrast.value, outcome: run.contrast.outcome } : null,
     shippedBase: run.origin.base === '',
+    ...codeAnswers(lesson.id, answers),
   });
 }
 
 /** A finished run's code from the runs list (null: not a lesson run of this version, or no verdict). The step: the verdict's own, which is the variant's verdict step. */
-export function finishedRunCode(run: Pick<SavedRun, 'origin' | 'verdict' | 'contrast'>, predictions: Record<string, Prediction>): string | null {
+export function finishedRunCode(run: Pick<SavedRun, 'origin' | 'verdict' | 'contrast'>, predictions: Record<string, Prediction>, answers: Record<string, StudentAnswers> = {}): string | null {
   const lesson = run.origin.lessonId === null ? undefined : getLesson(run.origin.lessonId);
   const claim = lesson?.variants[run.origin.variant]?.claim;
   if (!lesson || !claim || !run.verdict) return null;
   const p = Object.prototype.hasOwnProperty.call(predictions, lesson.id) ? predictions[lesson.id] : undefined;
-  return runResultCode(lesson, run.origin.variant, { origin: run.origin, judged: run.verdict, step: run.verdict.step ?? claim.steps, contrast: run.contrast }, p);
+  const a = Object.prototype.hasOwnProperty.call(answers, lesson.id) ? answers[lesson.id] : undefined;
+  return runResultCode(lesson, run.origin.variant, { origin: run.origin, judged: run.verdict, step: run.verdict.step ?? claim.steps, contrast: run.contrast }, p, a);
 }
