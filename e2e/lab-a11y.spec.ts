@@ -23,9 +23,9 @@ async function axe(page: Page, view: string, within?: string) {
   expect.soft(found[view], view).toEqual([]);
 }
 
-// a class's lesson 1 results as the students' codes: three seeds, both variants (as lab-presenter.spec.ts)
+// a class's lesson 1 results as the students' codes: three seeds, both variants (as lab-presenter.spec.ts), with their explain and concept answers
 const CODES = [4127, 9311, 512].flatMap((seed, i) => [
-  sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02][i], held: i !== 2, contrast: [0.82, 0.77, 0.4][i], prediction: i < 2 ? 0 : 2 }),
+  sample({ seed, variant: 1, claim: [0.06, 0.09, 0.02][i], held: i !== 2, contrast: [0.82, 0.77, 0.4][i], prediction: i < 2 ? 0 : 2, explain: i, concept: { pre: i === 0, post: true } }), // with the explain and concept answers: the class view's line for them is checked too
   sample({ seed, variant: 0, claim: [-0.08, 0.01, -0.11][i], held: i !== 1, contrast: [0.41, 0.38, 0.52][i], prediction: null }),
 ]).map(encodeResult);
 
@@ -43,6 +43,7 @@ async function pasteResults(page: Page) {
   await results.locator('summary').click();
   await results.getByLabel('Paste results').fill(CODES.join('\n'));
   await expect(page.getByTestId('class-summary')).toContainText(`${CODES.length} runs pooled`);
+  await expect(page.getByTestId('class-understood')).toContainText('normalized gain'); // what the class understood, in the view axe reads
 }
 
 test('axe at WCAG 2.1 AA: the page, the class results (on the page and presented); the advantages chart by keyboard', async ({ page }) => {

@@ -17,7 +17,7 @@ import { download } from '../store/exports.ts';
 import { MAX_PASTE } from '../class/code.ts';
 import { classSeed } from '../class/local.ts';
 import { pasteStore, setPaste } from '../class/paste.ts';
-import { classVariantLine, classVerdictLine, contrastIntervalLine, poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
+import { classVariantLine, classVerdictLine, conceptLine, contrastIntervalLine, explainLine, poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
 import { usePresenter, useSession } from './session.tsx';
 import { ClassStrip, ContrastStrip } from './ClassStrip.tsx';
 import { panelPng } from './panelPng.ts';
@@ -42,6 +42,11 @@ function LessonResults({ l, stripHeight, dot, compact = false }: { l: LessonPool
         <p className="class-contrast" data-testid="class-contrast" data-png-line="t">{interval ?? `No seed has both ${lesson.asked} and ${lesson.against} from comparable starting weights yet.`}</p>
       )}
       {lesson?.asked && lesson.against && <ContrastStrip lesson={l} asked={lesson.asked} against={lesson.against} height={stripHeight} dot={dot} />}
+      {l.understanding && (explainLine(l.understanding) || conceptLine(l.understanding)) && (
+        <p className="class-understood" data-testid="class-understood" data-png-line="t">
+          {explainLine(l.understanding)}{explainLine(l.understanding) && conceptLine(l.understanding) ? ' ' : ''}{conceptLine(l.understanding)}
+        </p>
+      )}
       {compact
         ? l.variants.map((v) => (
           <div key={v.variant} className="class-variant">
