@@ -134,7 +134,7 @@ test('tour: keyboard controls, 20 steps with every chart, one update phase by ph
       expect(prev.settings.task).toBe('modsum');
       expect(prev.steps.length).toBe(1);
       expect(await state(page, 's.overlayRunId')).toBe(prev.id);
-      expect(prev.name).toBe('6 · thinking pays'); // the variant's short name (its label is a sentence)
+      expect(prev.name).toBe('6 · last digit'); // the variant's short name (its label is longer)
       await expect(page.getByTestId('chart-thinking')).toContainText(`share thinking, ${prev.name}`);
       await expect(page.getByTestId('chart-entropy')).toContainText(`entropy, ${prev.name}`);
       await page.getByTestId('chart-thinking').screenshot({ path: 'test-results/lab-thinking.png' });
