@@ -31,6 +31,7 @@ import { StepRecorder } from './recorder.ts';
 import { profileStep } from './profile.ts';
 import { Autosave, FinishedRuns, type SavedRunSlot } from './autosave.ts';
 import { forgetPredictions, newClassSeed } from '../class/local.ts';
+import { forgetAnswers } from '../class/answers.ts';
 import { runRows, startingWeights, type ImportedModel } from './engine.ts';
 import { LessonVerdict } from './lessonVerdict.ts';
 import { EngineKeeper } from './engineKeeper.ts';
@@ -255,12 +256,12 @@ export class LabSession {
     if (this.verdicts.continuePast()) await this.play();
   }
 
-  /** "New student" (the page asks first): this browser's predictions, class seed, runs list and saved run are forgotten; the lesson starts over from its base (class mode: on a new seed). */
+  /** "New student" (the page asks first): this browser's predictions and answers, class seed, runs list and saved run are forgotten; the lesson starts over from its base (class mode: on a new seed). */
   async newStudent(): Promise<void> {
     const seed = newClassSeed();
     await this.autosave.discard();
     await this.reset((s) => ({ runs: [], overlayRunId: null, settings: s.classMode ? { ...s.settings, seed } : s.settings }));
-    forgetPredictions(); // once the old run is gone: a card still showing it would mark its lesson as skipped
+    forgetPredictions(); forgetAnswers(); // once the old run is gone: a card still showing it would mark its lesson as skipped
   }
 
   /** Whether the loop may start another step: no pause asked, the target step (if any) not reached. Read from the trainer, never from the store, whose writes land a frame (or a paced wait) later. */

@@ -2,7 +2,8 @@
  * "Share result" (issue 31): once the lesson variant's run has its verdict, a short text code for
  * the class chat and a link that opens the class results with it (src/class/code.ts). The code
  * carries the app version, lesson, variant, seed, the starting weights' identity, the verdict, the
- * claim's number, the contrast number and the prediction made in this browser — nothing else.
+ * claim's number, the contrast number, the prediction made in this browser and the student's answers
+ * to the lesson's explain and concept questions (class/answers.ts) — nothing else.
  * Every finished lesson run with a verdict has its "Share" in the runs list too (RunShare: the same
  * code, made by the same function, class/runCode.ts), so an earlier variant's code is not lost.
  */
@@ -11,6 +12,7 @@ import { useStore } from 'zustand';
 import { type Lesson } from '../rl/lessons.ts';
 import { useLab, type SavedRun } from '../store/labStore.ts';
 import { predictionStore, readPredictions } from '../class/local.ts';
+import { answerStore, answersFor } from '../class/answers.ts';
 import { finishedRunCode, runResultCode } from '../class/runCode.ts';
 import { frozenFor } from '../store/verdictView.ts';
 
@@ -21,7 +23,8 @@ export const resultLink = (code: string) => `${location.origin}${location.pathna
 export function useResultCode(lesson: Lesson, variant: number): string | null {
   const frozen = useLab((s) => frozenFor(s, lesson.id, variant));
   const live = useLab((s) => s.liveOrigin);
-  return useMemo(() => (frozen && live ? runResultCode(lesson, variant, { origin: live, judged: frozen.judged, step: frozen.step, contrast: frozen.contrast }, readPredictions()[lesson.id]) : null), [lesson, variant, frozen, live]);
+  const answers = useStore(answerStore, (s) => answersFor(s.all, lesson.id)); // the explain and concept answers: the code changes as the student answers
+  return useMemo(() => (frozen && live ? runResultCode(lesson, variant, { origin: live, judged: frozen.judged, step: frozen.step, contrast: frozen.contrast }, readPredictions()[lesson.id], answers) : null), [lesson, variant, frozen, live, answers]);
 }
 
 async function copy(text: string, field: HTMLInputElement | null): Promise<boolean> {
@@ -51,7 +54,8 @@ export function ClassShare({ lesson, variant }: { lesson: Lesson; variant: numbe
 /** "Share" beside a finished lesson run in the runs list (issue 48): the code its card's "Share result" gave, for any run kept with a verdict (null: none). */
 export function RunShare({ run }: { run: SavedRun }) {
   const predictions = useStore(predictionStore, (s) => s.all);
-  const code = useMemo(() => finishedRunCode(run, predictions), [run, predictions]);
+  const answers = useStore(answerStore, (s) => s.all);
+  const code = useMemo(() => finishedRunCode(run, predictions, answers), [run, predictions, answers]);
   const [open, setOpen] = useState(false);
   if (!code) return null;
   return (
@@ -78,7 +82,7 @@ export function ShareFields({ code, testId = 'share' }: { code: string; testId?:
       </label>{' '}
       <button className="small" onClick={(e) => void copy(link, e.currentTarget.parentElement?.querySelectorAll('input')[1] ?? null).then((ok) => setCopied(ok ? 'link' : null))}>Copy link</button>
       {copied && <span className="note" role="status"> Copied the {copied}.</span>}
-      <p className="note">It carries the lesson, variant, seed, the starting weights' identity, the verdict and the step it was judged at, the claim's number, the contrast number and your prediction — no name, nothing about this device.</p>
+      <p className="note">It carries the lesson, variant, seed, the starting weights' identity, the verdict and the step it was judged at, the claim's number, the contrast number, your prediction and your answers to the lesson's questions — no name, nothing about this device.</p>
     </div>
   );
 }
