@@ -85,7 +85,7 @@ test('the lesson card says at which step the verdict comes, and how long that is
   await page.goto('/?backend=cpu&lesson=mixed-groups');
   await settled(page);
   const verdict = page.getByTestId('lesson-verdict');
-  await expect(verdict).toContainText(`the verdict comes at step ${claim.steps} (Play runs to step ${claim.steps} and stops there`);
+  await expect(verdict).toContainText(`Play runs to step ${claim.steps} and stops for the verdict.`);
   await expect(page.getByTestId('lesson-timing')).toHaveCount(0); // no speed measured yet: the step only
   await expect(verdict).not.toContainText('steps/s');
   await page.getByLabel('Speed').selectOption({ label: 'Normal' }); // 250 ms between steps: at most 4 steps/s

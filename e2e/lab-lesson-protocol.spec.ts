@@ -45,9 +45,11 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
   // the prediction opens the card
   await page.getByTestId('predict-2').click();
   await expect(card).toHaveAttribute('data-blind', 'false');
+  await expect(page.getByTestId('lesson-watch')).toBeHidden(); // the explanation, one click away ("Why?")
+  await page.getByTestId('lesson-more').getByText('Why?', { exact: true }).click();
   await expect(page.getByTestId('lesson-watch')).toBeVisible();
   await expect(page.getByTestId('prediction')).toContainText('you predicted lower');
-  await expect(verdict).toContainText(LESSON.variants[0].claim.text);
+  await expect(verdict).toContainText(LESSON.variants[0].claim.text.replace(/_/g, '')); // under the verdict's line; π_θ set as π with a subscript θ
 
   // Play runs to the verdict step and stops by itself
   const t0 = Date.now();
@@ -114,6 +116,7 @@ test('lesson protocol: blind card → Play stops at the verdict step → frozen 
 
   // New student, after a confirm: prediction, seed, runs and saved run forgotten; the card is blind again
   page.once('dialog', (dlg) => void dlg.accept());
+  await page.getByTestId('lesson-more').getByText('Why?', { exact: true }).click(); // "New student" is under it
   await newRun(page, () => page.getByTestId('new-student').click());
   await expect(card).toHaveAttribute('data-blind', 'true');
   const s = await store(page);

@@ -65,7 +65,7 @@ test('at 390×844 nothing overflows, Play stays at the top while scrolling, the 
   await expect(page.getByTestId('lesson-folded')).toHaveText(lesson.title);
   const folded = (await card.boundingBox())!.height;
   expect(folded).toBeLessThan(90);
-  expect(folded).toBeLessThan(tall / 5);
+  expect(folded).toBeLessThan(tall / 3); // the card is short (issue 48.4: the explanation under "Why?"); folded, its title only
   await page.screenshot({ path: 'test-results/phone-folded.png' });
   await fold.click();
   await expect(page.getByTestId('lesson-text')).toBeVisible();

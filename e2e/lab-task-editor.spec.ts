@@ -92,7 +92,7 @@ test('write a task, see it checked and sampled, use it, cold-start it, train it,
   await page.getByTestId('lesson-on-task').getByRole('button', { name: 'G = 8' }).click();
   await settled(page, (s) => s.lessonId !== null && s.settings.numGenerations === 8 && s.stepsCompleted === 0);
   await expect(page.getByTestId('lesson-verdict')).toHaveAttribute('data-state', 'pending');
-  await expect(page.getByTestId('lesson-verdict')).toContainText(`the verdict comes at step ${getLesson('mixed-groups')!.variants[1].claim.steps}`);
+  await expect(page.getByTestId('lesson-verdict')).toContainText(`Play runs to step ${getLesson('mixed-groups')!.variants[1].claim.steps} and stops for the verdict`);
   expect((await state(page)).task).toBe('spec:times7');
 
   // the share link brings the same task back in another tab

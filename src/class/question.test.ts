@@ -33,11 +33,37 @@ describe('prediction question', () => {
     expect(lessonQuestion(getLesson('reward-hacking')!)!.text).toBe('Compared with the run “weak verifier”, in the run “strict verifier”, the strict accuracy of the last steps will be:');
   });
 
-  it('the prediction is scored against the contrast\'s verdict; an unclear one settles no prediction', () => {
-    expect(outcomeSentence(2, { outcome: 0 })).toBe('you predicted lower; the two runs on this seed showed higher — not what you predicted ✗.');
-    expect(outcomeSentence(0, { outcome: 0 })).toBe('you predicted higher; the two runs on this seed showed higher — as you predicted ✓.');
-    expect(outcomeSentence(1, { outcome: 1 })).toContain('showed about the same — as you predicted ✓');
-    expect(outcomeSentence(0, { outcome: null })).toBe('you predicted higher; the two runs on this seed cannot tell yet (the interval reaches across the margin): the class pool, with many seeds, can.');
-    expect(outcomeSentence(null, { outcome: 2 })).toBe('no prediction; the two runs on this seed showed lower.');
+  it('the prediction is scored against the contrast\'s outcome, and the lesson\'s claim on a line of its own: being right is not the claim holding', () => {
+    // the issue's case: predicted higher, the runs showed lower, which is what the lesson claims
+    expect(outcomeSentence(0, { outcome: 2, expected: 2 })).toEqual({
+      prediction: 'You predicted higher. On this seed the runs showed lower: your prediction was not borne out.',
+      claim: 'The lesson\'s claim (lower) held on this seed.',
+    });
+    // right against the claim: the prediction was borne out, the claim did not hold
+    expect(outcomeSentence(2, { outcome: 2, expected: 0 })).toEqual({
+      prediction: 'You predicted lower. On this seed the runs showed lower: your prediction was borne out.',
+      claim: 'The lesson\'s claim (higher) did not hold on this seed.',
+    });
+    // right with the claim
+    expect(outcomeSentence(1, { outcome: 1, expected: 1 })).toEqual({
+      prediction: 'You predicted about the same. On this seed the runs showed about the same: your prediction was borne out.',
+      claim: 'The lesson\'s claim (about the same) held on this seed.',
+    });
+    // no ticks or crosses beside the claim to read as "you were right"
+    for (const p of [0, 1, 2] as const) for (const o of [0, 1, 2, null] as const) {
+      const { prediction, claim } = outcomeSentence(p, { outcome: o, expected: 0 });
+      expect(`${prediction} ${claim}`).not.toMatch(/[✓✗]/);
+      expect(prediction.includes('not borne out'), `${p} vs ${o}`).toBe(o !== null && p !== o);
+      expect(claim!.includes('did not hold'), `${p} vs ${o}`).toBe(o !== null && o !== 0);
+    }
+  });
+
+  it('an unclear contrast settles neither the prediction nor the claim; a lesson that claims no order has no claim line', () => {
+    expect(outcomeSentence(0, { outcome: null, expected: 0 })).toEqual({
+      prediction: 'You predicted higher. On this seed the runs cannot tell (the interval reaches across the margin): the class pool, with many seeds, can.',
+      claim: 'The lesson\'s claim (higher): this seed cannot tell.',
+    });
+    expect(outcomeSentence(null, { outcome: 2, expected: 0 })).toEqual({ prediction: 'You made no prediction. On this seed the runs showed lower.', claim: 'The lesson\'s claim (higher) did not hold on this seed.' });
+    expect(outcomeSentence(2, { outcome: 0, expected: null })).toEqual({ prediction: 'You predicted lower. On this seed the runs showed higher: your prediction was not borne out.', claim: null });
   });
 });

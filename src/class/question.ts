@@ -34,12 +34,26 @@ export function lessonQuestion(lesson: Lesson): Question | null {
 }
 
 /**
- * The prediction beside what the runs showed: "you predicted lower; the two runs on this seed
- * showed higher — not what you predicted." An unclear contrast settles no prediction.
+ * The prediction beside what the runs showed, and, on a line of its own, the lesson's claim
+ * beside the same outcome: whether the student was right is one thing, whether the lesson's claim
+ * held another (a student who predicted against the claim is right where the claim fails).
+ *
+ *   You predicted higher. On this seed the runs showed lower: your prediction was not borne out.
+ *   The lesson's claim (lower) held on this seed.
+ *
+ * An unclear contrast settles neither; a lesson that claims no order has no claim line (null).
  */
-export function outcomeSentence(predicted: Choice | null, v: Pick<ContrastVerdict, 'outcome'>, where = 'the two runs on this seed'): string {
-  const said = predicted === null ? 'no prediction' : `you predicted ${CHOICES[predicted]}`;
-  if (v.outcome === null) return `${said}; ${where} cannot tell yet (the interval reaches across the margin): the class pool, with many seeds, can.`;
-  const match = predicted === null ? '' : predicted === v.outcome ? ' — as you predicted ✓' : ' — not what you predicted ✗';
-  return `${said}; ${where} showed ${CHOICES[v.outcome]}${match}.`;
+export function outcomeSentence(predicted: Choice | null, v: Pick<ContrastVerdict, 'outcome' | 'expected'>): { prediction: string; claim: string | null } {
+  const said = predicted === null ? 'You made no prediction.' : `You predicted ${CHOICES[predicted]}.`;
+  const shown = v.outcome === null
+    ? 'On this seed the runs cannot tell (the interval reaches across the margin): the class pool, with many seeds, can.'
+    : `On this seed the runs showed ${CHOICES[v.outcome]}${predicted === null ? '.' : predicted === v.outcome ? ': your prediction was borne out.' : ': your prediction was not borne out.'}`;
+  const claim = v.expected === null
+    ? null
+    : v.outcome === null
+      ? `The lesson's claim (${CHOICES[v.expected]}): this seed cannot tell.`
+      : v.outcome === v.expected
+        ? `The lesson's claim (${CHOICES[v.expected]}) held on this seed.`
+        : `The lesson's claim (${CHOICES[v.expected]}) did not hold on this seed.`;
+  return { prediction: `${said} ${shown}`, claim };
 }

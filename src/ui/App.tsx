@@ -78,10 +78,11 @@ export function App() {
   const classroom = useLab((s) => s.classroom);
   const presenting = useLab((s) => s.presenter !== null);
   const lessonId = useLab((s) => s.lessonId);
+  const classMode = useLab((s) => s.classMode); // a student's page (class=1): no teacher's panels
   useTransportKeys();
   if (presenting) return <Presenter />; // one thing at a time, the page's controls hidden (Esc comes back)
   return (
-    <main className={`app${classroom ? ' classroom' : ''}`} style={chartOrder(lessonId)}>
+    <main className={`app${classroom ? ' classroom' : ''}${lessonId ? ' in-lesson' : ''}`} style={chartOrder(lessonId)}>
       <header className="top">
         <h1>rlvr-lab</h1>
         <p className="subtitle">A small transformer learns checkable problems by reinforcement learning with verifiable rewards (GRPO) — in your browser.</p>
@@ -93,11 +94,15 @@ export function App() {
       </header>
       <StartHere tour={<ClassTourLink />} />
       <Notices />
-      <Lessons />
+      {!lessonId && <Lessons />}
       <TaskEditor />
       <TaskPanel />
       <div className="lab">
-        <Controls />
+        {/* in a lesson, its card heads the settings' column: beside the lesson's first chart (app.css .in-lesson) */}
+        <div className="side">
+          {lessonId && <Lessons />}
+          <Controls />
+        </div>
         <div className="main-col">
           <Transport />
           <Inspector />
@@ -106,8 +111,8 @@ export function App() {
         </div>
       </div>
       <RunsPanel />
-      <ClassResults />
-      <Profiling />
+      {!classMode && <ClassResults />}
+      {!classMode && <Profiling />}
       <Explanations />
       <ClassTour />
     </main>

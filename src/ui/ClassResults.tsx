@@ -6,19 +6,17 @@
  * contrast on seeds with both variants, and the class's predictions against the outcomes. Every
  * pasted character reaches the page as text (React text nodes), never as HTML. CSV and PNG out;
  * on the projector, the presenter view's class results (PresenterClass.tsx: the same paste, large).
- * `class=1` (or the switch here) opens it and gives this browser its own seed; a link
- * `#result=<code>` opens it with that code (src/class/paste.ts).
+ * The teacher's panel: a student's page (`class=1`, which gives that browser its own seed) does
+ * not show it (App.tsx); a link `#result=<code>` opens it with that code (src/class/paste.ts).
  */
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
+import { useDeferredValue, useMemo, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import { getLesson } from '../rl/lessons.ts';
-import { useLab } from '../store/labStore.ts';
 import { download } from '../store/exports.ts';
 import { MAX_PASTE } from '../class/code.ts';
-import { classSeed } from '../class/local.ts';
 import { pasteStore, setPaste } from '../class/paste.ts';
 import { classVariantLine, classVerdictLine, conceptLine, contrastIntervalLine, explainLine, poolCsv, poolPaste, predictionLine, type ClassPool as ClassPoolData, type LessonPool } from '../class/pool.ts';
-import { usePresenter, useSession } from './session.tsx';
+import { usePresenter } from './session.tsx';
 import { ClassStrip, ContrastStrip } from './ClassStrip.tsx';
 import { panelPng } from './panelPng.ts';
 import './class.css';
@@ -145,22 +143,16 @@ export function usePool(): ClassPoolData & { of: string } {
 }
 
 export function ClassResults() {
-  const lab = useSession();
   const presenter = usePresenter();
-  const classMode = useLab((s) => s.classMode);
   const text = usePaste();
-  const [open, setOpen] = useState(() => text !== '' || classMode);
+  const [open, setOpen] = useState(() => text !== '');
   const pool = usePool();
   const results = useRef<HTMLDivElement>(null);
-  useEffect(() => { if (classMode) setOpen(true); }, [classMode]);
-  const setClassMode = (on: boolean) => lab.view.setClassMode(on, classSeed()); // off: seed 1, the teacher's
   return (
     <details className="card class-results" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="class-results">
       <summary><h2>Class results</h2></summary>
       <p className="note">Each student shares a lesson's result (“Share result” on the lesson card, after its verdict) in the class chat; paste the chat here. Codes are read, never run; anything else in the text is ignored.</p>
-      <label className="class-mode">
-        <input type="checkbox" checked={classMode} onChange={(e) => setClassMode(e.target.checked)} data-testid="class-mode" /> Class mode: this browser runs every lesson on its own seed (kept in this browser; the address carries class=1). Off: seed 1, the teacher's.
-      </label>
+      <p className="note class-mode" data-testid="class-mode">The students' link: this page's address with <code>class=1</code> added (<code>?class=1</code>, or <code>&amp;class=1</code> after other settings). Each student's browser then runs every lesson on its own seed, kept in that browser, and shows neither this panel nor the profiler; this page, without it, runs seed 1.</p>
       <PasteBox />
       {text && <ClassPool pool={pool} ref={results} />}
       {pool.accepted > 0 && (

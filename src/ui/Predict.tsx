@@ -2,7 +2,8 @@
  * Predict, then run (issue 31): the lesson card asks the lesson's question (src/class/question.ts)
  * before its first Play — one click, skippable, never in Play's way — keeps the answer in this
  * browser, and after the verdict puts it beside the outcome on this seed (the other variant's run
- * of the same seed and starting weights, from the runs panel's list). In class mode it also says
+ * of the same seed and starting weights, from the runs panel's list): whether the prediction was
+ * borne out, and on a line of its own whether the lesson's claim held. In class mode SeedLine says
  * the seed this browser runs on.
  */
 import { useEffect, useMemo } from 'react';
@@ -39,35 +40,44 @@ export function useBlind(lesson: Lesson | undefined): boolean {
   return !answered && !(done > 0 && live?.lessonId === lesson.id);
 }
 
+/** Class mode: the seed this browser runs every lesson on (on the card, under "More" / "Why?"). */
+export function SeedLine() {
+  const classMode = useLab((s) => s.classMode);
+  const seed = useLab((s) => s.settings.seed);
+  return classMode ? <p className="note class-seed" data-testid="class-seed">Class mode: this browser runs every lesson on its own seed, <strong>{seed}</strong> (kept in this browser; the teacher's page keeps seed 1).</p> : null;
+}
+
 export function Predict({ lesson, variant }: { lesson: Lesson; variant: number }) {
   const [predictions, setPrediction] = usePredictions();
   const q = useMemo(() => lessonQuestion(lesson), [lesson]);
   const done = useLab((s) => s.stepsCompleted);
   const live = useLab((s) => s.liveOrigin);
-  const classMode = useLab((s) => s.classMode);
-  const seed = useLab((s) => s.settings.seed);
   const reading = useQuestionReading(lesson, variant);
   const p = Object.prototype.hasOwnProperty.call(predictions, lesson.id) ? predictions[lesson.id] : undefined;
   const started = done > 0 && live?.lessonId === lesson.id;
   // the question is asked before the lesson's first Play: a run that starts unanswered skips it (never asked after seeing a run)
   useEffect(() => { if (q && started && p === undefined) setPrediction(lesson.id, 'skipped'); }, [q, started, p, lesson.id]); // eslint-disable-line react-hooks/exhaustive-deps
-  const seedLine = classMode && (
-    <p className="note class-seed" data-testid="class-seed">Class mode: this browser runs every lesson on its own seed, <strong>{seed}</strong> (kept in this browser; the teacher's page keeps seed 1).</p>
-  );
-  if (!q) return seedLine || null;
+  if (!q) return null;
   const choice: Choice | null = p === 0 || p === 1 || p === 2 ? p : null;
+  const name = (v: number) => `“${lesson.variants[v].short ?? lesson.variants[v].label}”`;
+  const asked = `${lesson.contrast?.what}, ${name(q.asked)} against ${name(q.against)}`;
+  // once both runs of this seed are judged: the prediction (or none) beside what they showed, and the lesson's claim on its own line
+  const outcome = p !== undefined && reading && 'contrast' in reading ? outcomeSentence(choice, reading.contrast) : null;
   return (
     <div className="predict" data-testid="predict">
-      {seedLine}
       {p === undefined && !started && <Ask lesson={lesson} text={q.text} choose={(c) => setPrediction(lesson.id, c)} />}
-      {choice !== null && (
+      {outcome && (
+        <div className="prediction" data-testid="prediction">
+          <p className="note">The question: the {asked}.</p>
+          <p className="prediction-outcome" data-testid="prediction-outcome">{outcome.prediction}</p>
+          {outcome.claim && <p className="claim-outcome" data-testid="claim-outcome">{outcome.claim}</p>}
+        </div>
+      )}
+      {!outcome && choice !== null && (
         <p className="prediction" data-testid="prediction">
-          <strong>Your prediction</strong> ({q.text.replace(/ will be:$/, '')}):{' '}
-          {reading && 'contrast' in reading
-            ? outcomeSentence(choice, reading.contrast)
-            : reading && 'other' in reading
-              ? `you predicted ${CHOICES[choice]}; run ${lesson.variants[reading.other].short ?? lesson.variants[reading.other].label} on this seed too (its button below) to see how the two compare.`
-              : `you predicted ${CHOICES[choice]} — compared with the outcome once this lesson's runs reach their verdicts.`}
+          <strong>Your prediction:</strong> {asked}: you predicted {CHOICES[choice]}. {reading && 'other' in reading
+            ? <>Now run {name(reading.other)} on this seed too (its button below) to see how the two compare.</>
+            : 'The two runs on this seed will tell.'}
         </p>
       )}
     </div>
@@ -84,7 +94,7 @@ function Ask({ lesson, text, choose, tour = false }: { lesson: Lesson; text: str
         <button key={c} className="small" onClick={() => choose(i as Choice)} data-testid={`${id}-${i}`}>{c}</button>
       ))}{' '}
       <button className="small dismiss" onClick={() => choose('skipped')} title="No prediction for this lesson">Skip</button>
-      <span className="note"> One click, kept in this browser; Play works without it.</span>
+      {tour && <span className="note"> One click, kept in this browser; Play works without it.</span>}
     </p>
   );
 }
