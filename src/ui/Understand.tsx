@@ -78,8 +78,8 @@ function Explain({ lesson, c, chosen }: { lesson: Lesson; c: LessonConcepts; cho
     return (
       <div className="explain" role="group" aria-labelledby={label} data-testid="explain-question">
         <p id={label}><strong>Why?</strong> {withCode(e.prompt)} Choose the reason you think is right:</p>
-        <ul className="reasons">
-          {order.map((i) => <li key={i}><button className="small reason" onClick={() => chooseAnswer(lesson.id, 'explain', i)} data-testid={`explain-reason-${i}`}>{withCode(e.reasons[i].text)}</button></li>)}
+        <ul className="reasons" style={{ listStyle: 'none', paddingLeft: 0, margin: '4px 0' }}>
+          {order.map((i) => <li key={i} style={{ margin: '4px 0' }}><button className="small reason" style={{ textAlign: 'left' }} onClick={() => chooseAnswer(lesson.id, 'explain', i)} data-testid={`explain-reason-${i}`}>{withCode(e.reasons[i].text)}</button></li>)}
         </ul>
       </div>
     );
