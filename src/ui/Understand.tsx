@@ -77,7 +77,7 @@ function Explain({ lesson, c, chosen }: { lesson: Lesson; c: LessonConcepts; cho
   if (chosen === null || !e.reasons[chosen]) {
     return (
       <div className="explain" role="group" aria-labelledby={label} data-testid="explain-question">
-        <p id={label}><strong>Why?</strong> {withCode(e.prompt)} Choose the reason you think is right:</p>
+        <p id={label}><strong>Explain it.</strong> {withCode(e.prompt)} Choose the reason you think is right:</p>
         <ul className="reasons" style={{ listStyle: 'none', paddingLeft: 0, margin: '4px 0' }}>
           {order.map((i) => <li key={i} style={{ margin: '4px 0' }}><button className="small reason" style={{ textAlign: 'left' }} onClick={() => chooseAnswer(lesson.id, 'explain', i)} data-testid={`explain-reason-${i}`}>{withCode(e.reasons[i].text)}</button></li>)}
         </ul>
@@ -87,7 +87,7 @@ function Explain({ lesson, c, chosen }: { lesson: Lesson; c: LessonConcepts; cho
   const mine = e.reasons[chosen], right = e.reasons[e.right];
   return (
     <div className="explain" data-testid="explain-marked" data-right={String(mine.right)}>
-      <p><strong>Why?</strong> {withCode(e.prompt)}</p>
+      <p><strong>Explain it.</strong> {withCode(e.prompt)}</p>
       <p data-testid="explain-mark"><strong>{mine.right ? 'Right.' : 'Not quite.'}</strong> You chose: “{withCode(mine.text)}” {withCode(mine.why)}</p>
       {!mine.right && <p data-testid="explain-right"><strong>The right reason:</strong> {withCode(right.text)} {withCode(right.why)}</p>}
       <p data-testid="explain-explanation"><strong>The lesson's explanation:</strong> {withCode(e.explanation)}</p>
