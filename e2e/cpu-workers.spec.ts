@@ -13,9 +13,11 @@ const stepsAtLeast = (page: Page, n: number) => page.waitForFunction((k) => (win
 /** The page's own clock from the next key or pointer press to the first change of `selector` on screen (the frame after it). */
 const answerTime = (page: Page, selector: string) => page.evaluate((sel) => {
   const w = window as any, el = document.querySelector(sel)!;
-  w.__input = w.__shown = undefined;
-  for (const type of ['keydown', 'pointerdown']) addEventListener(type, () => { w.__input ??= performance.now(); }, { capture: true, once: true });
-  new MutationObserver((_, o) => { requestAnimationFrame(() => { w.__shown = performance.now(); }); o.disconnect(); }).observe(el, { childList: true, characterData: true, subtree: true });
+  w.__input = w.__shown = w.__atInput = undefined;
+  // the run's state at the press itself (read after it, a step may have finished meanwhile on a loaded machine)
+  const at = () => { const st = w.__lab.store.getState(); return { steps: st.stepsCompleted, inStep: st.inStep }; };
+  for (const type of ['keydown', 'pointerdown']) addEventListener(type, () => { w.__input ??= performance.now(); w.__atInput ??= at(); }, { capture: true, once: true });
+  new MutationObserver((_, o) => { w.__firstText = el.textContent; requestAnimationFrame(() => { w.__shown = performance.now(); }); o.disconnect(); }).observe(el, { childList: true, characterData: true, subtree: true });
 }, selector);
 const answered = async (page: Page) => Math.round(await (await page.waitForFunction(() => (window as any).__shown && (window as any).__shown - (window as any).__input)).jsonValue());
 
@@ -40,9 +42,10 @@ test('?backend=cpu: a slider moved and Pause pressed mid-step answer at once; th
   await inStep(page);
   await answerTime(page, '[aria-label="Transport"] button.primary');
   await play.click();
-  await expect(play).toHaveText(/Pausing…/); // how soon: pausingMs, below
-  const pausingMs = await answered(page);
-  const atPause = await lab(page);
+  const pausingMs = await answered(page); // how soon the button changed
+  // what it changed to: "Pausing…" (read by the observer at the change: it lasts only until the step ends, which a loaded machine may reach before a look from here)
+  expect(await page.evaluate(() => (window as any).__firstText)).toMatch(/Pausing…/);
+  const atPause = await page.evaluate(() => (window as any).__atInput as { steps: number; inStep: boolean }); // at the click: the step then in progress is the last
   await expect(page.getByTestId('run-status')).toContainText(`paused · ${atPause.steps + 1} step`, { timeout: 60_000 });
   const pausedMs = Math.round(await page.evaluate(() => performance.now() - (window as any).__input));
   await page.screenshot({ path: 'test-results/cpu-workers-paused.png', clip: { x: 0, y: 0, width: 1280, height: 400 } });
