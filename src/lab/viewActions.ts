@@ -23,10 +23,6 @@ export class ViewActions {
   setClassroom(on: boolean): void {
     this.host.set({ classroom: on });
   }
-  /** Class mode (issue 31): on, this browser's class seed (src/class/local.ts); off, seed 1, the teacher's. Like the seed slider, for the next run. */
-  setClassMode(on: boolean, classSeed: number): void {
-    this.host.set((s) => ({ classMode: on, settings: { ...s.settings, seed: on ? classSeed : 1 } }));
-  }
   toggleHidden(key: string): void {
     const h = this.host.get().hidden;
     this.host.set({ hidden: h.includes(key) ? h.filter((k) => k !== key) : [...h, key] });
